@@ -1,0 +1,124 @@
+//! Diagnostics: problems in a user's file, positioned as `path:line:col:`.
+//!
+//! Every file skid reads from a user (tracks, car presets, input scripts)
+//! reports its problems through [`Diagnostic`], so the command line prints
+//! them all the same way and exits with status 2.
+
+use std::fmt;
+
+/// A 1-based line and column; columns count characters, not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Pos {
+    pub fn new(line: usize, col: usize) -> Self {
+        Pos { line, col }
+    }
+}
+
+/// One problem in one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub path: String,
+    pub pos: Option<Pos>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn at(path: &str, pos: Pos, message: impl Into<String>) -> Self {
+        Diagnostic {
+            path: path.to_string(),
+            pos: Some(pos),
+            message: message.into(),
+        }
+    }
+
+    /// A problem with no position in the file (unreadable file, bad option).
+    pub fn file(path: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            path: path.to_string(),
+            pos: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some(p) => write!(f, "{}:{}:{}: {}", self.path, p.line, p.col, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+/// Where byte `offset` of `text` stands, as a position in a file whose first
+/// line of `text` is line `first_line`.
+pub fn pos_of_offset(text: &str, offset: usize, first_line: usize) -> Pos {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Pos::new(
+        first_line + before.matches('\n').count(),
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+/// Turns a TOML error into a positioned diagnostic. `text` is the TOML that
+/// was parsed and `first_line` the file line it starts on (front matter of a
+/// track starts below its `+++` line).
+pub fn from_toml(path: &str, text: &str, first_line: usize, err: &toml::de::Error) -> Diagnostic {
+    let message = err.message().trim().to_string();
+    match err.span() {
+        Some(span) => Diagnostic::at(path, pos_of_offset(text, span.start, first_line), message),
+        None => Diagnostic::file(path, message),
+    }
+}
+
+/// Reads a file named on the command line, mapping I/O failures to a
+/// diagnostic that names it.
+pub fn read_file(path: &str) -> Result<Vec<u8>, Diagnostic> {
+    std::fs::read(path).map_err(|e| Diagnostic::file(path, format!("cannot read: {e}")))
+}
+
+/// Decodes UTF-8, reporting the first invalid byte's position.
+pub fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        Diagnostic::at(
+            path,
+            pos_of_offset(valid, valid.len(), 1),
+            "invalid UTF-8 (files must be UTF-8 text)",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_map_to_lines_and_character_columns() {
+        let text = "ab\nçd\nef";
+        assert_eq!(pos_of_offset(text, 0, 1), Pos::new(1, 1));
+        assert_eq!(pos_of_offset(text, 3, 1), Pos::new(2, 1));
+        // 'ç' is two bytes but one column.
+        assert_eq!(pos_of_offset(text, 5, 1), Pos::new(2, 2));
+        assert_eq!(pos_of_offset(text, 7, 10), Pos::new(12, 1));
+    }
+
+    #[test]
+    fn invalid_utf8_is_positioned_at_the_bad_byte() {
+        let d = utf8("t.track", b"##\n#\xff#").unwrap_err();
+        assert_eq!(
+            d.to_string(),
+            "t.track:2:2: invalid UTF-8 (files must be UTF-8 text)"
+        );
+    }
+}

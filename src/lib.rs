@@ -1,0 +1,8 @@
+//! skid: a top-down racing game for the terminal.
+//!
+//! The library holds every rule of the game so that it can be tested without
+//! a terminal; the `skid` binary only parses the command line and calls in.
+
+pub mod cli;
+pub mod diag;
+pub mod track;

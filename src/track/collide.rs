@@ -1,0 +1,342 @@
+//! Collision queries against the track's wall grid.
+//!
+//! A car is an oriented box ([`Obb`]). Three questions cover what the
+//! physics needs: does a box touch a wall ([`Track::box_hits_wall`], by the
+//! separating axis theorem against each wall cell), how does it get out
+//! ([`Track::contact`]: the shallowest way out through a face that is not
+//! shared with another wall cell, so a car sliding along a wall made of many
+//! cells never catches on the seams), and how far can it move before it
+//! touches one ([`Track::sweep`]). The sweep samples the motion at intervals
+//! no longer than a quarter of the car's width or a cell: a box whose extent
+//! along its motion is at least that long overlaps any wall it would cross
+//! at one sample or more, however thin the wall and fast the car.
+
+use glam::DVec2;
+
+use super::Track;
+
+/// An oriented box: a car's footprint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Obb {
+    pub center: DVec2,
+    /// Unit vector along the box's length (the car's forward).
+    pub axis: DVec2,
+    /// Half length and half width.
+    pub half: DVec2,
+}
+
+impl Obb {
+    pub fn new(center: DVec2, heading: f64, length: f64, width: f64) -> Self {
+        Obb {
+            center,
+            axis: DVec2::from_angle(heading),
+            half: DVec2::new(length, width) * 0.5,
+        }
+    }
+
+    /// Half the box's extent along unit vector `n`.
+    fn radius_along(&self, n: DVec2) -> f64 {
+        self.half.x * self.axis.dot(n).abs() + self.half.y * self.axis.perp().dot(n).abs()
+    }
+
+    /// The axis-aligned bounding box, attained at the box's corners.
+    pub fn aabb(&self) -> (DVec2, DVec2) {
+        let r = DVec2::new(self.radius_along(DVec2::X), self.radius_along(DVec2::Y));
+        (self.center - r, self.center + r)
+    }
+
+    pub fn moved(&self, by: DVec2) -> Self {
+        Obb {
+            center: self.center + by,
+            ..*self
+        }
+    }
+
+    /// Whether the box overlaps the open rectangle `center ± half`.
+    fn overlaps_rect(&self, center: DVec2, half: DVec2) -> bool {
+        let d = self.center - center;
+        let side = self.axis.perp();
+        d.x.abs() < self.radius_along(DVec2::X) + half.x
+            && d.y.abs() < self.radius_along(DVec2::Y) + half.y
+            && d.dot(self.axis).abs()
+                < self.half.x + half.x * self.axis.x.abs() + half.y * self.axis.y.abs()
+            && d.dot(side).abs() < self.half.y + half.x * side.x.abs() + half.y * side.y.abs()
+    }
+}
+
+/// How a box overlapping a wall gets out: move it `depth` metres along
+/// `normal` (a unit vector pointing out of the wall).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    pub normal: DVec2,
+    pub depth: f64,
+}
+
+/// The first wall contact along a sweep: the box moves freely for a fraction
+/// `t` of the motion, then touches a wall facing `normal`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub t: f64,
+    pub normal: DVec2,
+}
+
+impl Track {
+    /// Cell ranges (inclusive) under an AABB, clamped to the map, and
+    /// whether the AABB reaches outside the map (which is all wall).
+    fn cells_under(&self, min: DVec2, max: DVec2) -> (bool, [usize; 4]) {
+        let size = self.size_m();
+        let outside = min.x <= 0.0 || min.y <= 0.0 || max.x >= size.x || max.y >= size.y;
+        let cs = self.cell_size();
+        let c = |v: f64, n: usize| (v.max(0.0) as usize).min(n - 1);
+        (
+            outside,
+            [
+                c(min.x / cs.x, self.width),
+                c(max.x / cs.x, self.width),
+                c(min.y / cs.y, self.height),
+                c(max.y / cs.y, self.height),
+            ],
+        )
+    }
+
+    /// Whether the box overlaps a wall cell or reaches off the map.
+    pub fn box_hits_wall(&self, b: &Obb) -> bool {
+        let (min, max) = b.aabb();
+        if !(min.is_finite() && max.is_finite()) {
+            return true;
+        }
+        let (outside, [c0, c1, r0, r1]) = self.cells_under(min, max);
+        if outside {
+            return true;
+        }
+        let half = self.cell_size() * 0.5;
+        (r0..=r1).any(|r| {
+            (c0..=c1).any(|c| {
+                self.is_wall(c as isize, r as isize)
+                    && b.overlaps_rect(self.cell_center(c, r), half)
+            })
+        })
+    }
+
+    /// The deepest wall contact of a box, if it overlaps any wall: for each
+    /// wall cell it overlaps, the shallowest way out through an exposed face
+    /// (one whose neighbour is not a wall); the map's border counts as a
+    /// face of the wall beyond it.
+    pub fn contact(&self, b: &Obb) -> Option<Contact> {
+        let (min, max) = b.aabb();
+        if !(min.is_finite() && max.is_finite()) {
+            return None;
+        }
+        let mut best: Option<Contact> = None;
+        let mut consider = |c: Contact| {
+            if c.depth > 0.0 && best.is_none_or(|b| c.depth > b.depth) {
+                best = Some(c);
+            }
+        };
+        let size = self.size_m();
+        for (out, normal) in [
+            (-min.x, DVec2::X),
+            (-min.y, DVec2::Y),
+            (max.x - size.x, -DVec2::X),
+            (max.y - size.y, -DVec2::Y),
+        ] {
+            consider(Contact { normal, depth: out });
+        }
+        let (_, [c0, c1, r0, r1]) = self.cells_under(min, max);
+        let cs = self.cell_size();
+        let half = cs * 0.5;
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                let (ci, ri) = (c as isize, r as isize);
+                if !self.is_wall(ci, ri) {
+                    continue;
+                }
+                let center = self.cell_center(c, r);
+                if !b.overlaps_rect(center, half) {
+                    continue;
+                }
+                let mut way_out: Option<Contact> = None;
+                for (dc, dr, normal) in [
+                    (1, 0, DVec2::X),
+                    (-1, 0, -DVec2::X),
+                    (0, 1, DVec2::Y),
+                    (0, -1, -DVec2::Y),
+                ] {
+                    if self.is_wall(ci + dc, ri + dr) {
+                        continue;
+                    }
+                    let face = center.dot(normal) + half.dot(normal.abs());
+                    let depth = face - (b.center.dot(normal) - b.radius_along(normal));
+                    if way_out.is_none_or(|w| depth < w.depth) {
+                        way_out = Some(Contact { normal, depth });
+                    }
+                }
+                if let Some(w) = way_out {
+                    consider(w);
+                }
+            }
+        }
+        best
+    }
+
+    /// Moves a box out of the walls it overlaps, face by face. Returns the
+    /// cleared box and the normal of the last wall it was pushed from, or
+    /// `None` when it is clear already or wedged in a gap narrower than
+    /// itself (the caller then keeps its last clear pose).
+    pub fn depenetrate(&self, b: &Obb) -> Option<(Obb, DVec2)> {
+        const SKIN: f64 = 1e-6;
+        let mut out = *b;
+        let mut normal = None;
+        for _ in 0..8 {
+            match self.contact(&out) {
+                Some(c) => {
+                    out.center += c.normal * (c.depth + SKIN);
+                    normal = Some(c.normal);
+                }
+                None => return normal.map(|n| (out, n)),
+            }
+        }
+        None
+    }
+
+    /// How far a clear box can move by `delta` before it touches a wall.
+    /// `None`: the whole motion is clear. `Some(hit)`: the box at
+    /// `b.center + delta * hit.t` is clear and touches a wall facing
+    /// `hit.normal` a little further on.
+    pub fn sweep(&self, b: &Obb, delta: DVec2) -> Option<Hit> {
+        let len = delta.length();
+        if !(len.is_finite()) || len == 0.0 {
+            return None;
+        }
+        let step = 0.25 * (2.0 * b.half.y).min(self.cell).max(1e-3);
+        let n = ((len / step).ceil() as usize).clamp(1, 1 << 20);
+        let mut prev = 0.0;
+        for i in 1..=n {
+            let t = i as f64 / n as f64;
+            if !self.box_hits_wall(&b.moved(delta * t)) {
+                prev = t;
+                continue;
+            }
+            // Bisect between the last clear sample and this one.
+            let (mut lo, mut hi) = (prev, t);
+            for _ in 0..24 {
+                let mid = 0.5 * (lo + hi);
+                if self.box_hits_wall(&b.moved(delta * mid)) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let normal = self
+                .contact(&b.moved(delta * hi))
+                .map_or(-delta / len, |c| c.normal);
+            return Some(Hit { t: lo, normal });
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::parse;
+    use std::f64::consts::FRAC_PI_4;
+
+    /// 1 m cells: columns are 1 m wide, rows 2 m tall.
+    fn arena() -> Track {
+        let src = "+++\ncell = 1.0\n+++\n\
+            ####################\n\
+            #..................#\n\
+            #..>.......#.....=.#\n\
+            #..........#.......#\n\
+            #..................#\n\
+            ####################\n";
+        parse("arena.track", src.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_box_in_the_open_touches_nothing() {
+        let t = arena();
+        let b = Obb::new(DVec2::new(5.0, 5.0), 0.0, 2.0, 1.0);
+        assert!(!t.box_hits_wall(&b));
+        assert_eq!(t.contact(&b), None);
+    }
+
+    #[test]
+    fn a_box_over_a_wall_cell_hits_and_is_pushed_out_the_near_face() {
+        let t = arena();
+        // The wall cell at column 11 spans x 11..12, rows 2..3 (y 4..8).
+        let b = Obb::new(DVec2::new(10.3, 6.0), 0.0, 2.0, 1.0);
+        assert!(t.box_hits_wall(&b));
+        let c = t.contact(&b).unwrap();
+        assert_eq!(c.normal, -DVec2::X);
+        assert!((c.depth - 0.3).abs() < 1e-12, "{c:?}");
+    }
+
+    #[test]
+    fn a_rotated_box_near_a_corner_is_tested_by_its_true_shape() {
+        let t = arena();
+        // Diagonal box whose AABB overlaps the wall cell but whose body does not.
+        // It lies along the line x - y = 2, 0.71 m from the cell's corner (11, 8).
+        let b = Obb::new(DVec2::new(10.6, 8.6), FRAC_PI_4, 2.0, 0.4);
+        let (min, max) = b.aabb();
+        assert!(max.x > 11.0 && min.y < 8.0, "AABB reaches the cell");
+        assert!(!t.box_hits_wall(&b));
+    }
+
+    #[test]
+    fn sliding_along_a_wall_made_of_many_cells_never_reports_a_seam() {
+        let t = arena();
+        // Pressed 0.1 m into the top wall (y < 2 is wall), anywhere along it.
+        for i in 0..100 {
+            let b = Obb::new(DVec2::new(3.0 + i as f64 * 0.13, 2.4), 0.0, 2.0, 1.0);
+            let c = t.contact(&b).unwrap();
+            assert_eq!(c.normal, DVec2::Y, "at step {i}");
+            assert!((c.depth - 0.1).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_sweep_stops_before_a_thin_wall_at_any_speed() {
+        let t = arena();
+        let b = Obb::new(DVec2::new(5.0, 6.0), 0.0, 2.0, 1.0);
+        // One step of 50 m would jump clean over the 1 m wall at x = 11..12.
+        let hit = t.sweep(&b, DVec2::new(50.0, 0.0)).unwrap();
+        assert_eq!(hit.normal, -DVec2::X);
+        let stop = b.moved(DVec2::new(50.0 * hit.t, 0.0));
+        assert!(!t.box_hits_wall(&stop));
+        assert!(
+            (stop.center.x + 1.0 - 11.0).abs() < 1e-4,
+            "{:?}",
+            stop.center
+        );
+    }
+
+    #[test]
+    fn a_clear_motion_has_no_hit() {
+        let t = arena();
+        let b = Obb::new(DVec2::new(5.0, 6.0), 0.0, 2.0, 1.0);
+        assert_eq!(t.sweep(&b, DVec2::new(3.0, 0.5)), None);
+    }
+
+    #[test]
+    fn off_the_map_is_wall() {
+        let t = parse("open.track", b"..........\n..>.....=.\n..........\n").unwrap();
+        let b = Obb::new(DVec2::new(0.5, 6.0), 0.0, 2.0, 1.0);
+        assert!(t.box_hits_wall(&b));
+        let c = t.contact(&b).unwrap();
+        assert_eq!(c.normal, DVec2::X);
+        assert!((c.depth - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn depenetration_leaves_the_box_clear() {
+        let t = arena();
+        let b = Obb::new(DVec2::new(10.5, 6.0), 0.3, 2.0, 1.0);
+        let (out, normal) = t.depenetrate(&b).unwrap();
+        assert_eq!(normal, -DVec2::X);
+        assert!(out.center.x < b.center.x);
+        assert!(!t.box_hits_wall(&out));
+        assert_eq!(t.depenetrate(&out), None, "a clear box stays put");
+    }
+}

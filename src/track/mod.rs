@@ -1,0 +1,222 @@
+//! Tracks: a grid of cells drawn as ASCII (see `parse` for the format).
+//!
+//! World frame (DESIGN.md): metres, `x` east along the map's columns, `y`
+//! south along its rows, origin at the map's top-left corner. A cell is
+//! `cell` metres wide and `2 * cell` tall, because terminal cells are about
+//! 1:2. Everything outside the map is wall.
+
+pub mod bundled;
+pub mod collide;
+pub mod parse;
+
+use glam::DVec2;
+
+pub use collide::{Contact, Obb};
+pub use parse::parse;
+
+/// Cell value for a wall in [`Track`]'s grid; other values index `surfaces`.
+pub const WALL: u8 = u8::MAX;
+
+/// What the ground does to a car. Every model reads all three numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Surface {
+    pub name: String,
+    /// Tire friction factor: multiplies the grip of every tire (asphalt 1).
+    pub grip: f64,
+    /// Rolling resistance coefficient `C_rr`: a force of `C_rr * m * g`
+    /// against the motion (seed 001: about 0.01 on dry asphalt).
+    pub rolling: f64,
+    /// Extra linear drag in 1/s: a deceleration of `drag * v`, the grass
+    /// and gravel that clutch at a car.
+    pub drag: f64,
+}
+
+/// The surfaces every track knows, in table order (asphalt first: it is the
+/// fallback under a point that lies in a wall).
+pub fn default_surfaces() -> Vec<Surface> {
+    let s = |name: &str, grip, rolling, drag| Surface {
+        name: name.to_string(),
+        grip,
+        rolling,
+        drag,
+    };
+    vec![
+        s("asphalt", 1.0, 0.015, 0.0),
+        s("grass", 0.55, 0.08, 0.6),
+        s("gravel", 0.65, 0.06, 1.2),
+        s("ice", 0.12, 0.01, 0.0),
+    ]
+}
+
+/// The four directions a start slot can face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    East,
+    South,
+    West,
+    North,
+}
+
+impl Dir {
+    /// Heading in radians from `+x` towards `+y` (so south is `+pi/2`).
+    pub fn heading(self) -> f64 {
+        use std::f64::consts::{FRAC_PI_2, PI};
+        match self {
+            Dir::East => 0.0,
+            Dir::South => FRAC_PI_2,
+            Dir::West => PI,
+            Dir::North => -FRAC_PI_2,
+        }
+    }
+}
+
+/// A start slot: a cell and the heading a car starts with there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Start {
+    pub col: usize,
+    pub row: usize,
+    pub dir: Dir,
+}
+
+/// Race marks painted on asphalt cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    None,
+    Finish,
+    Checkpoint(u8),
+}
+
+const MARK_NONE: u8 = 0;
+const MARK_FINISH: u8 = 10;
+
+/// The footprint a start slot must hold without touching a wall: a little
+/// larger than every bundled car, so any preset fits on any valid start.
+pub const START_FOOTPRINT: DVec2 = DVec2::new(4.8, 2.0);
+
+/// A parsed, valid track.
+#[derive(Debug, Clone)]
+pub struct Track {
+    pub name: String,
+    pub laps: u32,
+    /// Metres per column; a row is twice as tall.
+    pub cell: f64,
+    pub width: usize,
+    pub height: usize,
+    pub surfaces: Vec<Surface>,
+    /// Row-major, `width * height`: a surface index or [`WALL`].
+    cells: Vec<u8>,
+    /// Row-major: `MARK_NONE`, a checkpoint 1..=9 or `MARK_FINISH`.
+    marks: Vec<u8>,
+    /// In reading order; the first is the player's.
+    pub starts: Vec<Start>,
+    /// How many checkpoints a lap passes, numbered 1..=checkpoints.
+    pub checkpoints: u8,
+    /// FNV-1a hash of the file's bytes: identifies the track's content.
+    pub id: u64,
+}
+
+impl Track {
+    /// Size of a cell in metres: (width, height).
+    pub fn cell_size(&self) -> DVec2 {
+        DVec2::new(self.cell, 2.0 * self.cell)
+    }
+
+    /// Size of the whole map in metres.
+    pub fn size_m(&self) -> DVec2 {
+        self.cell_size() * DVec2::new(self.width as f64, self.height as f64)
+    }
+
+    /// The cell under a world point; `None` outside the map.
+    pub fn cell_at(&self, p: DVec2) -> Option<(usize, usize)> {
+        let c = p / self.cell_size();
+        if !(c.x >= 0.0 && c.y >= 0.0) {
+            return None;
+        }
+        let (col, row) = (c.x as usize, c.y as usize);
+        (col < self.width && row < self.height).then_some((col, row))
+    }
+
+    /// Whether the cell at signed grid coordinates is a wall; everything
+    /// outside the map is.
+    pub fn is_wall(&self, col: isize, row: isize) -> bool {
+        if col < 0 || row < 0 || col as usize >= self.width || row as usize >= self.height {
+            return true;
+        }
+        self.cells[row as usize * self.width + col as usize] == WALL
+    }
+
+    /// The surface of a cell, `None` for a wall.
+    pub fn surface_of(&self, col: usize, row: usize) -> Option<&Surface> {
+        match self.cells[row * self.width + col] {
+            WALL => None,
+            i => Some(&self.surfaces[i as usize]),
+        }
+    }
+
+    /// The surface under a world point; `None` in a wall or off the map.
+    pub fn surface_at(&self, p: DVec2) -> Option<&Surface> {
+        let (col, row) = self.cell_at(p)?;
+        self.surface_of(col, row)
+    }
+
+    /// The ground a wheel at `p` drives on: the surface there, or asphalt
+    /// where the point lies in a wall (a wheel can overhang a wall's edge
+    /// while the car's body stays clear of it).
+    pub fn ground_at(&self, p: DVec2) -> &Surface {
+        self.surface_at(p).unwrap_or(&self.surfaces[0])
+    }
+
+    /// The race mark of a cell.
+    pub fn mark_of(&self, col: usize, row: usize) -> Mark {
+        match self.marks[row * self.width + col] {
+            MARK_NONE => Mark::None,
+            MARK_FINISH => Mark::Finish,
+            n => Mark::Checkpoint(n),
+        }
+    }
+
+    /// The race mark under a world point.
+    pub fn mark_at(&self, p: DVec2) -> Mark {
+        self.cell_at(p)
+            .map_or(Mark::None, |(c, r)| self.mark_of(c, r))
+    }
+
+    /// Centre of a cell in world coordinates.
+    pub fn cell_center(&self, col: usize, row: usize) -> DVec2 {
+        (DVec2::new(col as f64, row as f64) + 0.5) * self.cell_size()
+    }
+
+    /// Position and heading of start slot `i` (0 is the player's).
+    pub fn start_pose(&self, i: usize) -> (DVec2, f64) {
+        let s = self.starts[i.min(self.starts.len() - 1)];
+        (self.cell_center(s.col, s.row), s.dir.heading())
+    }
+
+    /// The race direction: the player's start heading as a unit vector.
+    pub fn race_direction(&self) -> DVec2 {
+        DVec2::from_angle(self.starts[0].dir.heading())
+    }
+
+    /// Names of the surfaces that some cell uses, in table order.
+    pub fn surfaces_used(&self) -> Vec<&str> {
+        let mut used = vec![false; self.surfaces.len()];
+        for &c in &self.cells {
+            if c != WALL {
+                used[c as usize] = true;
+            }
+        }
+        self.surfaces
+            .iter()
+            .zip(used)
+            .filter(|(_, u)| *u)
+            .map(|(s, _)| s.name.as_str())
+            .collect()
+    }
+}
+
+/// FNV-1a, 64 bits: a stable content hash with no dependency.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

@@ -1,0 +1,49 @@
+//! Parsing speed: the largest bundled track, and a generated 8000-column
+//! map (the format allows 8192). Goal: under 20 ms each.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use skid::track::{bundled, parse};
+use std::hint::black_box;
+
+/// An 8000 x 60 map: a long straight with walls, grass, gravel and ice.
+fn wide_map() -> String {
+    let w = 8000;
+    let mut s = String::from("+++\nname = \"Wide\"\n+++\n");
+    s.push_str(&"#".repeat(w));
+    s.push('\n');
+    for r in 1..59 {
+        s.push('#');
+        for c in 1..w - 1 {
+            s.push(match (r, c) {
+                (30, 10) => '>',
+                (_, 40) => '=',
+                (_, c) if c % 97 == 0 => ':',
+                (_, c) if c % 89 == 0 => '~',
+                (r, _) if !(10..50).contains(&r) => ' ',
+                _ => '.',
+            });
+        }
+        s.push_str("#\n");
+    }
+    s.push_str(&"#".repeat(w));
+    s.push('\n');
+    s
+}
+
+fn bench(c: &mut Criterion) {
+    let gp = bundled::TRACKS
+        .iter()
+        .find(|(n, _)| *n == "grandprix")
+        .unwrap()
+        .1;
+    c.bench_function("parse grandprix (446x130)", |b| {
+        b.iter(|| parse("grandprix", black_box(gp.as_bytes())).unwrap())
+    });
+    let wide = wide_map();
+    c.bench_function("parse 8000x60 generated", |b| {
+        b.iter(|| parse("wide", black_box(wide.as_bytes())).unwrap())
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

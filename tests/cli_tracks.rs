@@ -1,0 +1,84 @@
+//! `skid check` and `skid tracks`, run as a user runs them: the real binary,
+//! its output and its exit status.
+
+use std::process::{Command, Output};
+
+fn skid(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(args)
+        .output()
+        .expect("the skid binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn check_prints_ok_for_each_valid_file() {
+    let out = skid(&["check", "tracks/pocket.track", "tracks/oval.track"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "tracks/pocket.track: ok\ntracks/oval.track: ok\n"
+    );
+}
+
+#[test]
+fn check_reports_positioned_errors_and_exits_2() {
+    let dir = std::env::temp_dir().join(format!("skid-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.track");
+    std::fs::write(&bad, "+++\nlaps = 0\n+++\n#####\n#>?=#\n#####\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let out = skid(&["check", "tracks/pocket.track", bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stdout),
+        "tracks/pocket.track: ok\n",
+        "good files still say ok"
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("{bad}:2:8: laps = 0 is out of range")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{bad}:5:3: unknown character '?'")),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_names_an_unreadable_file() {
+    let out = skid(&["check", "no/such.track"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("no/such.track: cannot read:"));
+}
+
+#[test]
+fn tracks_lists_every_bundled_track_with_size_laps_and_surfaces() {
+    let out = skid(&["tracks"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 1 + 6, "{s}");
+    assert!(lines[0].starts_with("name"));
+    // pocket: 53 columns of 2 m and 19 rows of 4 m, five laps.
+    assert!(
+        lines[1].starts_with("pocket     53x19        106x76            5  asphalt, grass"),
+        "{s}"
+    );
+    assert!(
+        s.contains("rally") && s.contains("asphalt, grass, gravel, ice"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_bad_option_exits_2() {
+    let out = skid(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = skid(&["--no-such-option"]);
+    assert_eq!(out.status.code(), Some(2));
+}

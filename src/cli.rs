@@ -8,7 +8,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic};
+use crate::physics::{DEFAULT_HZ, ModelKind};
+use crate::script::Script;
+use crate::sim::{Sim, TRACE_HEADER};
 use crate::track::{self, Track, bundled};
 
 #[derive(Parser, Debug)]
@@ -31,6 +35,41 @@ pub enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
+    /// List the car presets, or print one as TOML ready to copy and edit.
+    Cars {
+        /// A preset's name (or a car file) to print in full.
+        #[arg(long, value_name = "NAME")]
+        show: Option<String>,
+    },
+    /// Run an input script headless: a CSV trace on stdout, a row per tick.
+    Sim {
+        #[command(flatten)]
+        setup: Setup,
+        /// The input script (TOML holds).
+        #[arg(long, value_name = "FILE")]
+        inputs: String,
+        /// Physics steps per second.
+        #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+        hz: u32,
+        /// Print only every Nth tick's row.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
+    },
+}
+
+/// What every driving command takes: track, model and car.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Setup {
+    /// A bundled track's name or a track file.
+    #[arg(long, value_name = "T", default_value = bundled::DEFAULT)]
+    pub track: String,
+    /// The physics model: arcade, dynamic, strafe, kinematic or tire
+    /// (default: the car's own, or arcade).
+    #[arg(long, value_name = "M")]
+    pub model: Option<ModelKind>,
+    /// A car preset's name or a car file (default: the model's preset).
+    #[arg(long, value_name = "C")]
+    pub car: Option<String>,
 }
 
 type Outcome = Result<(), Vec<Diagnostic>>;
@@ -52,6 +91,13 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Tracks) => tracks(),
         Some(Command::Check { files }) => check(&files),
+        Some(Command::Cars { show }) => cars(show.as_deref()),
+        Some(Command::Sim {
+            setup,
+            inputs,
+            hz,
+            every,
+        }) => sim(&setup, &inputs, hz, every),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -68,20 +114,96 @@ pub fn main() -> ExitCode {
 /// A track named on the command line: an existing file, else a bundled
 /// track of that name.
 pub fn load_track(arg: &str) -> Result<Track, Vec<Diagnostic>> {
+    let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
+    file_or_bundled(arg, track::parse, bundled::load, &names, "track")
+}
+
+/// A file on disk if one exists at `arg`, else a bundled item by name.
+fn file_or_bundled<T>(
+    arg: &str,
+    parse: impl FnOnce(&str, &[u8]) -> Result<T, Vec<Diagnostic>>,
+    bundled: impl FnOnce(&str) -> Option<T>,
+    names: &[&str],
+    what: &str,
+) -> Result<T, Vec<Diagnostic>> {
     if std::path::Path::new(arg).is_file() {
         let bytes = diag::read_file(arg).map_err(|d| vec![d])?;
-        return track::parse(arg, &bytes);
+        return parse(arg, &bytes);
     }
-    bundled::load(arg).ok_or_else(|| {
-        let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
+    bundled(arg).ok_or_else(|| {
         vec![Diagnostic::file(
             arg,
             format!(
-                "no such file, nor a bundled track (bundled: {})",
+                "no such file, nor a bundled {what} (bundled: {})",
                 names.join(", ")
             ),
         )]
     })
+}
+
+/// A car named on the command line: a file, else a bundled preset.
+pub fn load_car(arg: &str) -> Result<CarSpec, Vec<Diagnostic>> {
+    let names: Vec<&str> = car::PRESETS.iter().map(|(n, _)| *n).collect();
+    let parse = |path: &str, bytes: &[u8]| {
+        let text = diag::utf8(path, bytes).map_err(|d| vec![d])?;
+        CarSpec::parse(path, text)
+    };
+    file_or_bundled(arg, parse, CarSpec::bundled, &names, "car")
+}
+
+impl Setup {
+    /// The track, car and model the options name. With no model the car's
+    /// own is used; with no car, the model's preset.
+    pub fn resolve(&self) -> Result<(Track, CarSpec, ModelKind), Vec<Diagnostic>> {
+        let track = load_track(&self.track);
+        let (spec, kind) = match (&self.car, self.model) {
+            (Some(c), model) => load_car(c).map(|spec| {
+                let kind = model.unwrap_or(spec.model);
+                (spec, kind)
+            }),
+            (None, Some(m)) => Ok((CarSpec::default_for(m), m)),
+            (None, None) => Ok((CarSpec::default_for(ModelKind::Arcade), ModelKind::Arcade)),
+        }?;
+        Ok((track?, spec, kind))
+    }
+}
+
+fn cars(show: Option<&str>) -> Outcome {
+    let mut out = std::io::stdout().lock();
+    if let Some(name) = show {
+        let _ = write!(out, "{}", load_car(name)?.to_toml());
+        return Ok(());
+    }
+    let _ = writeln!(out, "{:<12} {:<10} description", "name", "model");
+    for (name, _) in car::PRESETS {
+        let spec = load_car(name)?;
+        let _ = writeln!(out, "{:<12} {:<10} {}", name, spec.model, spec.description);
+    }
+    Ok(())
+}
+
+fn sim(setup: &Setup, inputs: &str, hz: u32, every: u64) -> Outcome {
+    let (track, spec, kind) = setup.resolve()?;
+    let bytes = diag::read_file(inputs).map_err(|d| vec![d])?;
+    let text = diag::utf8(inputs, &bytes).map_err(|d| vec![d])?;
+    let script = Script::parse(inputs, text)?;
+    let mut sim = Sim::new(track, spec, kind, hz);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut row = String::with_capacity(256);
+    let _ = writeln!(out, "{TRACE_HEADER}");
+    for c in script.controls() {
+        sim.step(&c);
+        if sim.tick.is_multiple_of(every) {
+            row.clear();
+            sim.trace_row(&mut row);
+            row.push('\n');
+            if out.write_all(row.as_bytes()).is_err() {
+                return Ok(()); // stdout closed (a pipe to `head`): stop quietly
+            }
+        }
+    }
+    let _ = out.flush();
+    Ok(())
 }
 
 fn tracks() -> Outcome {

@@ -81,6 +81,50 @@ pub fn from_toml(path: &str, text: &str, first_line: usize, err: &toml::de::Erro
     }
 }
 
+/// Positions a problem with a value by its key path in a TOML document:
+/// dot-separated keys, with numbers indexing arrays (`engine.gears.2`,
+/// `hold.3.steer`). Where the value is not written in the file (a default
+/// that conflicts with a written value), the nearest written parent is
+/// named; failing that, the file.
+pub fn at_key(path: &str, text: &str, key: &str, message: impl Into<String>) -> Diagnostic {
+    match key_offset(text, key) {
+        Some(offset) => Diagnostic::at(path, pos_of_offset(text, offset, 1), message),
+        None => Diagnostic::file(path, message),
+    }
+}
+
+fn key_offset(text: &str, key: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut table = root.get_ref();
+    let mut found = None;
+    let mut segs = key.split('.').peekable();
+    while let Some(seg) = segs.next() {
+        let Some((_, mut value)) = table.iter().find(|(k, _)| k.get_ref() == seg) else {
+            return found;
+        };
+        found = Some(value.span().start);
+        // Array indices that follow.
+        while let (DeValue::Array(items), Some(Ok(i))) =
+            (value.get_ref(), segs.peek().map(|s| s.parse::<usize>()))
+        {
+            segs.next();
+            match items.get(i) {
+                Some(item) => {
+                    value = item;
+                    found = Some(item.span().start);
+                }
+                None => return found,
+            }
+        }
+        match value.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => return found,
+        }
+    }
+    found
+}
+
 /// Reads a file named on the command line, mapping I/O failures to a
 /// diagnostic that names it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, Diagnostic> {
@@ -111,6 +155,21 @@ mod tests {
         // 'ç' is two bytes but one column.
         assert_eq!(pos_of_offset(text, 5, 1), Pos::new(2, 2));
         assert_eq!(pos_of_offset(text, 7, 10), Pos::new(12, 1));
+    }
+
+    #[test]
+    fn key_paths_find_values_in_tables_and_arrays() {
+        let text = "name = \"x\"\n[engine]\ngears = [3.0, 2.0, -1.0]\n[[hold]]\nticks = 1\n[[hold]]\nsteer = 9\n";
+        let at = |k: &str| at_key("c.toml", text, k, "m").to_string();
+        assert_eq!(at("engine.gears.2"), "c.toml:3:20: m");
+        assert_eq!(at("hold.1.steer"), "c.toml:7:9: m");
+        assert_eq!(
+            at("engine.redline"),
+            "c.toml:2:1: m",
+            "an unwritten key: its table"
+        );
+        assert_eq!(at("nosuch"), "c.toml: m", "nothing written to point at");
+        assert_eq!(at("name"), "c.toml:1:8: m");
     }
 
     #[test]

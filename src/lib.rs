@@ -3,6 +3,11 @@
 //! The library holds every rule of the game so that it can be tested without
 //! a terminal; the `skid` binary only parses the command line and calls in.
 
+pub mod car;
 pub mod cli;
 pub mod diag;
+pub mod physics;
+pub mod race;
+pub mod script;
+pub mod sim;
 pub mod track;

@@ -159,11 +159,14 @@ impl Track {
         self.surface_of(col, row)
     }
 
-    /// The ground a wheel at `p` drives on: the surface there, or asphalt
-    /// where the point lies in a wall (a wheel can overhang a wall's edge
-    /// while the car's body stays clear of it).
-    pub fn ground_at(&self, p: DVec2) -> &Surface {
-        self.surface_at(p).unwrap_or(&self.surfaces[0])
+    /// The surface index a wheel at `p` drives on: the surface there, or
+    /// asphalt (0) where the point lies in a wall (a wheel can overhang a
+    /// wall's edge while the car's body stays clear of it).
+    pub fn ground_index_at(&self, p: DVec2) -> usize {
+        match self.cell_at(p).map(|(c, r)| self.cells[r * self.width + c]) {
+            Some(WALL) | None => 0,
+            Some(i) => i as usize,
+        }
     }
 
     /// The race mark of a cell.
@@ -179,6 +182,47 @@ impl Track {
     pub fn mark_at(&self, p: DVec2) -> Mark {
         self.cell_at(p)
             .map_or(Mark::None, |(c, r)| self.mark_of(c, r))
+    }
+
+    /// Calls `f` with each cell the segment from `a` to `b` passes through,
+    /// in order, `a`'s own cell excluded (a grid walk after Amanatides and
+    /// Woo): a car's centre cannot skip a one-cell line, however fast.
+    pub fn cells_crossed(&self, a: DVec2, b: DVec2, mut f: impl FnMut(usize, usize)) {
+        let cs = self.cell_size();
+        let (pa, pb) = (a / cs, b / cs);
+        let d = pb - pa;
+        if !(pa.is_finite() && pb.is_finite()) {
+            return;
+        }
+        let (mut col, mut row) = (pa.x.floor(), pa.y.floor());
+        let (end_col, end_row) = (pb.x.floor(), pb.y.floor());
+        let step = DVec2::new(d.x.signum(), d.y.signum());
+        let next = |p: f64, c: f64, s: f64, dd: f64| {
+            if dd == 0.0 {
+                f64::INFINITY
+            } else {
+                ((c + (s > 0.0) as u8 as f64) - p) / dd
+            }
+        };
+        let mut t_max = DVec2::new(next(pa.x, col, step.x, d.x), next(pa.y, row, step.y, d.y));
+        let t_delta = DVec2::new(1.0 / d.x.abs(), 1.0 / d.y.abs());
+        let cells = (end_col - col).abs() + (end_row - row).abs();
+        for _ in 0..(cells as usize).min(1 << 16) {
+            if t_max.x < t_max.y {
+                col += step.x;
+                t_max.x += t_delta.x;
+            } else {
+                row += step.y;
+                t_max.y += t_delta.y;
+            }
+            if col >= 0.0
+                && row >= 0.0
+                && (col as usize) < self.width
+                && (row as usize) < self.height
+            {
+                f(col as usize, row as usize);
+            }
+        }
     }
 
     /// Centre of a cell in world coordinates.

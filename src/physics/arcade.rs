@@ -1,0 +1,99 @@
+//! `arcade`: seed 000 (a Ukrainian forum answer). Position, velocity and a
+//! unit forward vector; no mass, no forces.
+//!
+//! Each step, with input `a = throttle - brake` in -1..1 (negative brakes,
+//! then reverses):
+//! 1. The inputs ease towards the keys, `x += (key - x) * min(1, dt *
+//!    input_lerp)`, as the seed suggests for throttle, so a keyboard's
+//!    -1/0/+1 neither snaps the wheel nor the pedal.
+//! 2. Steering turns the forward vector:
+//!    `steer_angle = steer * steer_factor * min(speed / max_speed, 1)` (no
+//!    turning at a standstill; reversed when rolling backwards), then
+//!    `forward = normalize(lerp(forward, rotate(forward, steer_angle),
+//!    dt * steer_lerp))`.
+//! 3. Friction before acceleration: `lateral = right * dot(v, right)`,
+//!    `lateral_friction = -lateral * lateral_friction * grip`,
+//!    `backwards_friction = -v * (backwards_friction + drag) - v̂ * rolling * g`,
+//!    each clamped to stop at most the motion it acts on in one step
+//!    (`|f| <= |motion| / dt`), so friction never reverses the car.
+//! 4. `v += friction * dt`; if below the top speed (or the reverse speed
+//!    when backing up) `v += forward * a * acceleration * grip * dt`.
+//!
+//! The handbrake swaps in a much smaller lateral friction: the car drifts.
+
+use glam::DVec2;
+
+use super::{CarState, Controls, G, Ground, Model};
+use crate::car::CarSpec;
+
+#[derive(Debug, Default)]
+pub struct Arcade {
+    /// Eased steer input, -1..1.
+    steer: f64,
+    /// Eased pedal input `throttle - brake`, -1..1.
+    pedal: f64,
+}
+
+/// Clamps a friction force so that it removes at most `motion` in one step.
+fn at_most_stopping(force: DVec2, motion: DVec2, dt: f64) -> DVec2 {
+    let max = motion.length() / dt;
+    let len = force.length();
+    if len > max {
+        force * (max / len)
+    } else {
+        force
+    }
+}
+
+impl Model for Arcade {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64) {
+        let p = &spec.arcade;
+        let ease = (dt * p.input_lerp).min(1.0);
+        self.steer += (c.steer - self.steer) * ease;
+        self.pedal += ((c.throttle - c.brake) - self.pedal) * ease;
+
+        let body = &mut car.body;
+        let v = body.vel;
+        let speed = v.length();
+        let forward = body.forward();
+        let rolling_back = v.dot(forward) < 0.0;
+        let turn = self.steer * p.steer_factor * (speed / p.max_speed).min(1.0);
+        let turn = if rolling_back { -turn } else { turn };
+        let turned = DVec2::from_angle(turn).rotate(forward);
+        let new_forward = forward
+            .lerp(turned, (dt * p.steer_lerp).min(1.0))
+            .try_normalize()
+            .unwrap_or(forward);
+        body.yaw_rate = forward.angle_to(new_forward) / dt;
+
+        let grip = ground.mean(|s| s.grip);
+        let right = new_forward.perp();
+        let lateral = right * v.dot(right);
+        let lat_factor = if c.handbrake {
+            p.handbrake_lateral
+        } else {
+            p.lateral_friction
+        };
+        let lateral_friction = at_most_stopping(-lateral * lat_factor * grip, lateral, dt);
+        let back = -v * (p.backwards_friction + ground.mean(|s| s.drag))
+            - v.normalize_or_zero() * ground.mean(|s| s.rolling) * G;
+        let backwards_friction = at_most_stopping(back, v, dt);
+        let mut v = v + (lateral_friction + backwards_friction) * dt;
+
+        let along = v.dot(new_forward);
+        let below_cap = if self.pedal >= 0.0 {
+            v.length() < p.max_speed
+        } else {
+            along > 0.0 || v.length() < p.reverse_speed
+        };
+        if below_cap {
+            v += new_forward * self.pedal * p.acceleration * grip * dt;
+        }
+        body.vel = v;
+
+        let sliding = v.dot(right).abs() > 1.5;
+        car.tel.sliding = [sliding; 4];
+        car.steer = self.steer * spec.body.max_steer_deg.to_radians();
+        car.drive.follow(&spec.engine, along, c.throttle, c.brake);
+    }
+}

@@ -1,0 +1,334 @@
+//! Car physics on a fixed step: five models behind one [`Model`] trait.
+//!
+//! Every model reads the same [`Controls`] and the surfaces under its
+//! wheels, and leaves the same [`Telemetry`]. A model only changes the
+//! car's velocity and yaw rate (and its own state); moving the car and
+//! colliding with walls is shared ([`walls::advance`]), as are the engine
+//! and gearbox ([`drivetrain`]) and the slip angles ([`slip_angles`]).
+//! Nothing here reads a clock or knows of a terminal: the same inputs give
+//! the same states, bit for bit.
+
+pub mod arcade;
+pub mod drivetrain;
+pub mod dynamic;
+pub mod kinematic;
+pub mod strafe;
+pub mod tire;
+pub mod walls;
+
+use std::fmt;
+use std::str::FromStr;
+
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+
+use crate::car::CarSpec;
+use crate::track::{Surface, Track};
+pub use drivetrain::Drivetrain;
+
+/// Standard gravity, m/s².
+pub const G: f64 = 9.81;
+
+/// The default physics rate (DESIGN.md: dt = 1/120 s).
+pub const DEFAULT_HZ: u32 = 120;
+
+/// A gear change asked for once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shift {
+    Up,
+    Down,
+}
+
+/// What the player (or a script, or a computer driver) asks of the car for
+/// one step.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Controls {
+    /// 0..1.
+    pub throttle: f64,
+    /// 0..1.
+    pub brake: f64,
+    /// -1 full left .. 1 full right.
+    pub steer: f64,
+    pub handbrake: bool,
+    /// `strafe` only: -1 left .. 1 right.
+    pub strafe: f64,
+    /// `strafe` only: hop (again on every landing while held).
+    pub jump: bool,
+    /// `strafe` only: the controller picks the wish direction.
+    pub autostrafe: bool,
+    pub shift: Option<Shift>,
+    /// Switch the gearbox to manual (`Some(true)`) or automatic.
+    pub manual: Option<bool>,
+}
+
+/// The five physics models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    #[default]
+    Arcade,
+    Dynamic,
+    Strafe,
+    Kinematic,
+    Tire,
+}
+
+impl ModelKind {
+    pub const ALL: [ModelKind; 5] = [
+        ModelKind::Arcade,
+        ModelKind::Dynamic,
+        ModelKind::Strafe,
+        ModelKind::Kinematic,
+        ModelKind::Tire,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Arcade => "arcade",
+            ModelKind::Dynamic => "dynamic",
+            ModelKind::Strafe => "strafe",
+            ModelKind::Kinematic => "kinematic",
+            ModelKind::Tire => "tire",
+        }
+    }
+
+    /// The next model in [`ModelKind::ALL`], wrapping: the game's `m` key.
+    pub fn next(self) -> ModelKind {
+        let i = ModelKind::ALL.iter().position(|&k| k == self).unwrap_or(0);
+        ModelKind::ALL[(i + 1) % ModelKind::ALL.len()]
+    }
+}
+
+impl fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ModelKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ModelKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!("unknown model {s:?} (models: arcade, dynamic, strafe, kinematic, tire)")
+            })
+    }
+}
+
+/// The rigid body every model moves: world frame, metres, radians.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Body {
+    pub pos: DVec2,
+    pub vel: DVec2,
+    /// Radians from +x towards +y: forward is (cos, sin).
+    pub heading: f64,
+    /// rad/s; positive turns from +x towards +y (right, on screen).
+    pub yaw_rate: f64,
+}
+
+impl Body {
+    pub fn forward(&self) -> DVec2 {
+        DVec2::from_angle(self.heading)
+    }
+
+    /// The car's right: forward turned a quarter towards +y.
+    pub fn right(&self) -> DVec2 {
+        self.forward().perp()
+    }
+
+    /// Velocity along the car (forward positive).
+    pub fn v_long(&self) -> f64 {
+        self.vel.dot(self.forward())
+    }
+
+    /// Velocity across the car (right positive).
+    pub fn v_lat(&self) -> f64 {
+        self.vel.dot(self.right())
+    }
+}
+
+/// What the gauges read; every model fills all of it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Telemetry {
+    /// m/s.
+    pub speed: f64,
+    pub rpm: f64,
+    /// -1 reverse, 0 neutral, 1.. forward.
+    pub gear: i32,
+    /// Front wheels' angle, radians (positive right).
+    pub steer: f64,
+    /// Slip angles, degrees (seed 001, formulas 8 and 9).
+    pub slip_front: f64,
+    pub slip_rear: f64,
+    /// Which tires slide: front left, front right, rear left, rear right.
+    pub sliding: [bool; 4],
+    /// Surface index (into the track's table) under each wheel, same order.
+    pub wheel_surface: [usize; 4],
+    /// Whether the car touched a wall this step.
+    pub hit_wall: bool,
+}
+
+/// Everything about a car but its model's own state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CarState {
+    pub body: Body,
+    /// Front wheels' angle, radians.
+    pub steer: f64,
+    pub drive: Drivetrain,
+    pub tel: Telemetry,
+}
+
+/// The ground under each wheel for one step.
+pub struct Ground<'a> {
+    pub wheels: [&'a Surface; 4],
+}
+
+impl Ground<'_> {
+    /// The mean of a number over the four wheels.
+    pub fn mean(&self, f: impl Fn(&Surface) -> f64) -> f64 {
+        self.wheels.iter().map(|s| f(s)).sum::<f64>() * 0.25
+    }
+}
+
+/// One physics model: advances a car's velocity and yaw rate by one step.
+/// Moving the car and its walls are done after, by the caller.
+pub trait Model {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64);
+}
+
+/// A car on a track: its preset, its model and its state.
+pub struct Car {
+    pub spec: CarSpec,
+    pub kind: ModelKind,
+    pub state: CarState,
+    model: Box<dyn Model>,
+}
+
+fn new_model(kind: ModelKind) -> Box<dyn Model> {
+    match kind {
+        ModelKind::Arcade => Box::new(arcade::Arcade::default()),
+        ModelKind::Dynamic => Box::new(dynamic::Dynamic::default()),
+        ModelKind::Strafe => Box::new(strafe::Strafe::default()),
+        ModelKind::Kinematic => Box::new(kinematic::Kinematic::default()),
+        ModelKind::Tire => Box::new(tire::Tire),
+    }
+}
+
+/// Wheel positions in the car's frame (forward, right): front left, front
+/// right, rear left, rear right.
+pub fn wheel_offsets(spec: &CarSpec) -> [DVec2; 4] {
+    let (b, c, w) = (
+        spec.body.cg_to_front,
+        spec.cg_to_rear(),
+        spec.body.width * 0.5,
+    );
+    [
+        DVec2::new(b, -w),
+        DVec2::new(b, w),
+        DVec2::new(-c, -w),
+        DVec2::new(-c, w),
+    ]
+}
+
+/// Turns the front wheels towards `target` at no more than `rate` rad/s.
+pub fn steer_towards(current: f64, target: f64, rate: f64, dt: f64) -> f64 {
+    let max = rate * dt;
+    current + (target - current).clamp(-max, max)
+}
+
+/// Slip angles in degrees (seed 001, formulas 8 and 9): the angle between
+/// where an axle's wheels point and where the axle moves,
+/// `alpha_front = atan((v_lat + w b) / |v_long|) - sgn(v_long) delta` and
+/// `alpha_rear = atan((v_lat - w c) / |v_long|)`. `|v_long|` is floored at
+/// 0.5 m/s so a standing car reads zero instead of dividing by zero.
+pub fn slip_angles(body: &Body, b: f64, c: f64, delta: f64) -> (f64, f64) {
+    let (v_long, v_lat, w) = (body.v_long(), body.v_lat(), body.yaw_rate);
+    let along = v_long.abs().max(0.5);
+    let front =
+        (v_lat + w * b).atan2(along) - v_long.signum() * delta * (v_long.abs() > 1e-9) as u8 as f64;
+    let rear = (v_lat - w * c).atan2(along);
+    (front.to_degrees(), rear.to_degrees())
+}
+
+impl Car {
+    /// A car at rest at `pos`, facing `heading`.
+    pub fn new(spec: CarSpec, kind: ModelKind, pos: DVec2, heading: f64) -> Car {
+        let drive = Drivetrain::new(&spec.engine);
+        Car {
+            state: CarState {
+                body: Body {
+                    pos,
+                    heading,
+                    ..Body::default()
+                },
+                steer: 0.0,
+                drive,
+                tel: Telemetry::default(),
+            },
+            model: new_model(kind),
+            kind,
+            spec,
+        }
+    }
+
+    /// Switches the physics model, keeping position, heading, velocity and
+    /// gear: the game's `m` key.
+    pub fn switch_model(&mut self, kind: ModelKind) {
+        self.kind = kind;
+        self.model = new_model(kind);
+    }
+
+    /// The car's footprint as an oriented box.
+    pub fn footprint(&self) -> crate::track::Obb {
+        let b = &self.state.body;
+        crate::track::Obb::new(
+            b.pos,
+            b.heading,
+            self.spec.body.length,
+            self.spec.body.width,
+        )
+    }
+
+    /// Advances the car by one fixed step of `dt` seconds.
+    pub fn step(&mut self, c: &Controls, track: &Track, dt: f64) {
+        let s = &mut self.state;
+        if let Some(manual) = c.manual {
+            s.drive.manual = manual;
+        }
+        if let Some(shift) = c.shift {
+            s.drive.shift(&self.spec.engine, shift);
+        }
+        let offsets = wheel_offsets(&self.spec);
+        let (f, r) = (s.body.forward(), s.body.right());
+        let mut wheel_surface = [0; 4];
+        for (i, o) in offsets.iter().enumerate() {
+            wheel_surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
+        }
+        let ground = Ground {
+            wheels: wheel_surface.map(|i| &track.surfaces[i]),
+        };
+        s.tel.sliding = [false; 4];
+        self.model.step(s, &self.spec, c, &ground, dt);
+        let size = DVec2::new(self.spec.body.length, self.spec.body.width);
+        s.tel.hit_wall = walls::advance(&mut s.body, size, track, dt);
+
+        let (front, rear) = slip_angles(
+            &s.body,
+            self.spec.body.cg_to_front,
+            self.spec.cg_to_rear(),
+            s.steer,
+        );
+        s.tel = Telemetry {
+            speed: s.body.vel.length(),
+            rpm: s.drive.rpm,
+            gear: s.drive.gear,
+            steer: s.steer,
+            slip_front: front,
+            slip_rear: rear,
+            wheel_surface,
+            ..s.tel
+        };
+    }
+}

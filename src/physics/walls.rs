@@ -1,0 +1,160 @@
+//! Moving a car through the track: integration of pose and wall response,
+//! shared by every model.
+//!
+//! The heading turns first (`heading += yaw_rate * dt`); a turn that would
+//! push the car into a wall is resolved by moving it out through the
+//! nearest exposed face, or refused when it is wedged. Then the car sweeps
+//! along `vel * dt` ([`Track::sweep`] cannot skip a wall, however thin and
+//! however fast the car). On contact with normal `n` it bounces with
+//! restitution `E` on the normal part of its velocity, loses tangential
+//! speed to wall friction `MU_WALL` in proportion to the impact (Coulomb:
+//! `dv_t <= MU_WALL * (1 + E) * |v_n|`), half its yaw rate, and slides on
+//! with what is left of the step.
+
+use std::f64::consts::{PI, TAU};
+
+use glam::DVec2;
+
+use super::Body;
+use crate::track::{Obb, Track};
+
+/// Coefficient of restitution against walls.
+pub const E: f64 = 0.3;
+/// Friction coefficient of a wall on a sliding car.
+pub const MU_WALL: f64 = 0.3;
+
+/// Moves `body` by one step; returns whether it touched a wall.
+pub fn advance(body: &mut Body, size: DVec2, track: &Track, dt: f64) -> bool {
+    let mut hit = false;
+    let mut heading = body.heading + body.yaw_rate * dt;
+    if heading.abs() > PI {
+        heading = (heading + PI).rem_euclid(TAU) - PI;
+    }
+    let turned = Obb::new(body.pos, heading, size.x, size.y);
+    if !track.box_hits_wall(&turned) {
+        body.heading = heading;
+    } else if let Some((out, n)) = track.depenetrate(&turned) {
+        body.heading = heading;
+        body.pos = out.center;
+        bounce(body, n);
+        hit = true;
+    } else {
+        body.yaw_rate = 0.0;
+    }
+
+    let mut remaining = body.vel * dt;
+    for _ in 0..3 {
+        let b = Obb::new(body.pos, body.heading, size.x, size.y);
+        match track.sweep(&b, remaining) {
+            None => {
+                body.pos += remaining;
+                break;
+            }
+            Some(h) => {
+                hit = true;
+                body.pos += remaining * h.t;
+                bounce(body, h.normal);
+                // Slide on along the wall with the rest of the motion.
+                let rest = remaining * (1.0 - h.t);
+                remaining = rest - h.normal * rest.dot(h.normal).min(0.0);
+            }
+        }
+    }
+    hit
+}
+
+/// Velocity response to a wall with outward normal `n`.
+fn bounce(body: &mut Body, n: DVec2) {
+    let vn = body.vel.dot(n);
+    if vn >= 0.0 {
+        return;
+    }
+    let tangent = body.vel - n * vn;
+    let t_len = tangent.length();
+    let loss = (MU_WALL * (1.0 + E) * -vn).min(t_len);
+    let tangent = if t_len > 0.0 {
+        tangent * (1.0 - loss / t_len)
+    } else {
+        tangent
+    };
+    body.vel = tangent - n * (E * vn);
+    body.yaw_rate *= 0.5;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::parse;
+
+    /// 0.5 m cells: a wall one column thick at x = 10..10.5.
+    fn thin_wall() -> Track {
+        let mut rows = vec!["#".repeat(60)];
+        for r in 0..10 {
+            let mut row = String::from("#");
+            for c in 1..59 {
+                row.push(match (r, c) {
+                    (5, 10) => '>',
+                    (_, 20) => '#',
+                    (_, 50) => '=',
+                    _ => '.',
+                });
+            }
+            row.push('#');
+            rows.push(row);
+        }
+        rows.push("#".repeat(60));
+        parse(
+            "thin",
+            format!("+++\ncell = 0.5\n+++\n{}\n", rows.join("\n")).as_bytes(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_car_at_60_m_s_does_not_pass_a_half_metre_wall() {
+        let t = thin_wall();
+        let mut body = Body {
+            pos: DVec2::new(5.0, 6.0),
+            vel: DVec2::new(60.0, 0.0),
+            ..Body::default()
+        };
+        let size = DVec2::new(2.0, 1.0);
+        let mut hits = 0;
+        // A quarter second: into the wall and back, short of the far wall.
+        for _ in 0..30 {
+            hits += advance(&mut body, size, &t, 1.0 / 120.0) as usize;
+            assert!(
+                body.pos.x + 1.0 <= 10.0 + 1e-9,
+                "passed through at {:?}",
+                body.pos
+            );
+            assert!(!t.box_hits_wall(&Obb::new(body.pos, body.heading, 2.0, 1.0)));
+        }
+        assert!(hits >= 1);
+        assert!(body.vel.x <= 0.0, "bounced back: {:?}", body.vel);
+        assert!(
+            body.vel.length() <= 60.0 * E + 1e-9,
+            "lost speed: {:?}",
+            body.vel
+        );
+    }
+
+    #[test]
+    fn a_glancing_hit_slides_along_the_wall_losing_speed() {
+        let t = thin_wall();
+        let mut body = Body {
+            pos: DVec2::new(8.5, 2.0),
+            vel: DVec2::new(5.0, 20.0),
+            ..Body::default()
+        };
+        let mut hit = false;
+        for _ in 0..30 {
+            hit |= advance(&mut body, DVec2::new(2.0, 1.0), &t, 1.0 / 120.0);
+        }
+        assert!(hit);
+        // Normal part 5 m/s: bounced to -1.5; tangent 20 less 0.3 * 1.3 * 5.
+        assert!((body.vel.x + 1.5).abs() < 1e-9, "{:?}", body.vel);
+        assert!((body.vel.y - 18.05).abs() < 1e-9, "{:?}", body.vel);
+        assert!(body.pos.y > 6.0, "kept sliding along: {:?}", body.pos);
+    }
+}

@@ -1,0 +1,154 @@
+//! Lap counting (DESIGN.md, "Track files"): a lap counts when the car
+//! crosses the finish line in the race direction after crossing checkpoints
+//! 1, 2, ... in order since the last lap.
+//!
+//! Crossings are found on the segment the car's centre moved along each
+//! step ([`Track::cells_crossed`]), so no speed skips a line. Entering a
+//! finish cell from outside the line counts as crossing it, in the race
+//! direction when the motion has a positive component along the player's
+//! start heading. On a track with no checkpoints the first crossing starts
+//! the first lap instead of finishing one (the grid sits behind the line).
+
+use glam::DVec2;
+
+use crate::track::{Mark, Track};
+
+/// What a step's motion did to the race.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Checkpoint(u8),
+    Lap,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Laps {
+    /// Completed laps.
+    pub lap: u32,
+    /// The last checkpoint passed this lap (0: none yet).
+    pub checkpoint: u8,
+    /// Whether a finish crossing can complete a lap (see the module doc).
+    armed: bool,
+}
+
+impl Laps {
+    pub fn new(track: &Track) -> Self {
+        Laps {
+            lap: 0,
+            checkpoint: 0,
+            armed: track.checkpoints > 0,
+        }
+    }
+
+    /// Follows the car's centre from `from` to `to`; returns what happened.
+    pub fn update(&mut self, track: &Track, from: DVec2, to: DVec2) -> Option<Event> {
+        let forward = (to - from).dot(track.race_direction()) > 0.0;
+        let mut prev = track.mark_at(from);
+        let mut event = None;
+        track.cells_crossed(from, to, |c, r| {
+            let mark = track.mark_of(c, r);
+            match mark {
+                Mark::Checkpoint(n) if n == self.checkpoint + 1 => {
+                    self.checkpoint = n;
+                    event = Some(Event::Checkpoint(n));
+                }
+                Mark::Finish if prev != Mark::Finish && forward => {
+                    if !self.armed {
+                        self.armed = true;
+                    } else if self.checkpoint == track.checkpoints {
+                        self.lap += 1;
+                        self.checkpoint = 0;
+                        event = Some(Event::Lap);
+                    }
+                }
+                _ => {}
+            }
+            prev = mark;
+        });
+        event
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::parse;
+
+    /// A straight: start, checkpoint 1 at column 12, 2 at 20, finish at 28
+    /// (2 m cells: x = 24.0..26.0, 40.0..42.0, 56.0..58.0).
+    fn strip() -> Track {
+        let src = "\
+##################################
+#................................#
+#...>.......1.......2.......|....#
+#................................#
+##################################
+";
+        parse("strip", src.as_bytes()).unwrap()
+    }
+
+    fn drive(laps: &mut Laps, t: &Track, xs: &[f64]) -> Vec<Event> {
+        xs.windows(2)
+            .filter_map(|w| laps.update(t, DVec2::new(w[0], 10.0), DVec2::new(w[1], 10.0)))
+            .collect()
+    }
+
+    #[test]
+    fn checkpoints_in_order_then_the_finish_make_a_lap() {
+        let t = strip();
+        let mut l = Laps::new(&t);
+        let ev = drive(&mut l, &t, &[9.0, 30.0, 50.0, 60.0]);
+        assert_eq!(ev, [Event::Checkpoint(1), Event::Checkpoint(2), Event::Lap]);
+        assert_eq!((l.lap, l.checkpoint), (1, 0));
+    }
+
+    #[test]
+    fn one_long_step_still_sees_every_line() {
+        let t = strip();
+        let mut l = Laps::new(&t);
+        // Everything in a single step: the last event wins the return value.
+        assert_eq!(
+            l.update(&t, DVec2::new(9.0, 10.0), DVec2::new(62.0, 10.0)),
+            Some(Event::Lap)
+        );
+        assert_eq!(l.lap, 1);
+    }
+
+    #[test]
+    fn a_skipped_checkpoint_or_a_backward_crossing_does_not_count() {
+        let t = strip();
+        let mut l = Laps::new(&t);
+        // Around checkpoint 1 through the wall row is impossible here, so
+        // fake a skip: jump from before 1 to after it without crossing.
+        l.update(&t, DVec2::new(30.0, 10.0), DVec2::new(60.0, 10.0));
+        assert_eq!(
+            (l.lap, l.checkpoint),
+            (0, 0),
+            "2 before 1 does not count, nor the finish"
+        );
+        let mut l = Laps::new(&t);
+        drive(&mut l, &t, &[9.0, 50.0]);
+        assert_eq!(l.checkpoint, 2);
+        drive(&mut l, &t, &[62.0, 50.0]);
+        assert_eq!(l.lap, 0, "crossing the finish backwards");
+    }
+
+    #[test]
+    fn crossing_again_right_after_a_lap_does_not_count_twice() {
+        let t = strip();
+        let mut l = Laps::new(&t);
+        drive(&mut l, &t, &[9.0, 60.0, 54.0, 60.0]);
+        assert_eq!(l.lap, 1);
+    }
+
+    #[test]
+    fn without_checkpoints_the_first_crossing_starts_the_race() {
+        let t = parse("o", b"############\n#..>...|...#\n############\n").unwrap();
+        let mut l = Laps::new(&t);
+        let y = 6.0;
+        l.update(&t, DVec2::new(8.0, y), DVec2::new(18.0, y));
+        assert_eq!(l.lap, 0);
+        l.update(&t, DVec2::new(12.0, y), DVec2::new(13.0, y));
+        l.update(&t, DVec2::new(13.0, y), DVec2::new(18.0, y));
+        assert_eq!(l.lap, 1);
+    }
+}

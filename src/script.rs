@@ -1,0 +1,249 @@
+//! Input scripts (DESIGN.md, "Input scripts"): controls held for a number
+//! of physics ticks, in order. The game records a player's inputs in the
+//! same format (`--record`), so a lap driven by hand can be replayed.
+//!
+//! Keys of a `[[hold]]`: `ticks` (required, 1 or more), `throttle` and
+//! `brake` 0..1, `steer` and `strafe` -1..1, `handbrake`, `jump` and
+//! `autostrafe` (true/false), `shift = "up" | "down"` and
+//! `gearbox = "manual" | "auto"`, both taking effect once, at the hold's
+//! first tick. Keys left out are zero or false: a hold does not inherit
+//! from the one before. `gearbox` is skid's addition to DESIGN.md's list: a
+//! recording must be able to say when the player toggled manual gears.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::{self, Diagnostic};
+use crate::physics::{Controls, Shift};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShiftKey {
+    Up,
+    Down,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gearbox {
+    Manual,
+    Auto,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// One `[[hold]]`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hold {
+    pub ticks: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub throttle: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub brake: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steer: f64,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub handbrake: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub strafe: f64,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub jump: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub autostrafe: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shift: Option<ShiftKey>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gearbox: Option<Gearbox>,
+}
+
+/// A whole script.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    #[serde(default)]
+    pub hold: Vec<Hold>,
+}
+
+/// The most ticks one script may hold: about 414 days at 120 Hz.
+pub const MAX_TICKS: u64 = 1 << 32;
+
+impl Hold {
+    /// The controls of this hold's `k`-th tick (one-shot keys at k = 0).
+    pub fn controls(&self, k: u64) -> Controls {
+        let first = k == 0;
+        Controls {
+            throttle: self.throttle,
+            brake: self.brake,
+            steer: self.steer,
+            handbrake: self.handbrake,
+            strafe: self.strafe,
+            jump: self.jump,
+            autostrafe: self.autostrafe,
+            shift: self.shift.filter(|_| first).map(|s| match s {
+                ShiftKey::Up => Shift::Up,
+                ShiftKey::Down => Shift::Down,
+            }),
+            manual: self.gearbox.filter(|_| first).map(|g| g == Gearbox::Manual),
+        }
+    }
+
+    /// Whether two holds ask the same of the car tick after tick (so a
+    /// recording can merge them).
+    pub fn same_controls(&self, other: &Hold) -> bool {
+        Hold {
+            ticks: 0,
+            ..self.clone()
+        } == Hold {
+            ticks: 0,
+            ..other.clone()
+        }
+    }
+}
+
+impl Script {
+    /// Parses and validates a script; `path` names it in errors.
+    pub fn parse(path: &str, text: &str) -> Result<Script, Vec<Diagnostic>> {
+        let script: Script =
+            toml::from_str(text).map_err(|e| vec![diag::from_toml(path, text, 1, &e)])?;
+        let mut errors = Vec::new();
+        let mut total: u64 = 0;
+        for (i, h) in script.hold.iter().enumerate() {
+            let mut bad = |key: &str, msg: String| {
+                errors.push(diag::at_key(path, text, &format!("hold.{i}.{key}"), msg));
+            };
+            if h.ticks == 0 {
+                bad("ticks", "ticks must be at least 1".into());
+            }
+            total = total.saturating_add(h.ticks);
+            for (key, v, min) in [
+                ("throttle", h.throttle, 0.0),
+                ("brake", h.brake, 0.0),
+                ("steer", h.steer, -1.0),
+                ("strafe", h.strafe, -1.0),
+            ] {
+                if !(min..=1.0).contains(&v) {
+                    bad(key, format!("{key} = {v} is out of range: {min} to 1"));
+                }
+            }
+        }
+        if total > MAX_TICKS {
+            errors.push(Diagnostic::file(
+                path,
+                format!("the script holds more than {MAX_TICKS} ticks"),
+            ));
+        }
+        if script.hold.is_empty() && errors.is_empty() {
+            errors.push(Diagnostic::at(
+                path,
+                diag::Pos::new(1, 1),
+                "no [[hold]] in the script",
+            ));
+        }
+        if errors.is_empty() {
+            Ok(script)
+        } else {
+            Err(errors)
+        }
+    }
+
+    pub fn total_ticks(&self) -> u64 {
+        self.hold.iter().map(|h| h.ticks).sum()
+    }
+
+    /// The controls of every tick, in order.
+    pub fn controls(&self) -> impl Iterator<Item = Controls> + '_ {
+        self.hold
+            .iter()
+            .flat_map(|h| (0..h.ticks).map(move |k| h.controls(k)))
+    }
+
+    /// The script as TOML that parses back equal.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a script always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(text: &str) -> Vec<String> {
+        Script::parse("s.toml", text)
+            .unwrap_err()
+            .iter()
+            .map(|d| d.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn holds_expand_to_ticks_with_one_shot_keys_first() {
+        let s = Script::parse(
+            "s.toml",
+            "[[hold]]\nticks = 2\nthrottle = 1.0\nshift = \"up\"\n[[hold]]\nticks = 1\nsteer = -0.5\n",
+        )
+        .unwrap();
+        let c: Vec<Controls> = s.controls().collect();
+        assert_eq!(c.len(), 3);
+        assert_eq!((c[0].throttle, c[0].shift), (1.0, Some(Shift::Up)));
+        assert_eq!((c[1].throttle, c[1].shift), (1.0, None));
+        assert_eq!(
+            (c[2].throttle, c[2].steer),
+            (0.0, -0.5),
+            "nothing inherited"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_positioned() {
+        assert_eq!(
+            errors("[[hold]]\nticks = 5\nsteer = 1.5\n"),
+            ["s.toml:3:9: steer = 1.5 is out of range: -1 to 1"]
+        );
+        assert_eq!(
+            errors("[[hold]]\nticks = 5\n[[hold]]\nticks = 1\nthrottle = nan\n"),
+            ["s.toml:5:12: throttle = NaN is out of range: 0 to 1"]
+        );
+        assert_eq!(
+            errors("[[hold]]\nticks = 0\n"),
+            ["s.toml:2:9: ticks must be at least 1"]
+        );
+        assert!(
+            errors("[[hold]]\nticks = 5\nnitro = true\n")[0]
+                .starts_with("s.toml:3:1: unknown field `nitro`")
+        );
+        assert!(errors("[[hold]]\nticks = -5\n")[0].starts_with("s.toml:2:9: "));
+        assert!(
+            errors("[[hold]]\nticks = 1\nshift = \"sideways\"\n")[0].starts_with("s.toml:3:9: ")
+        );
+        assert!(errors("[[hold]\nticks = 1\n")[0].starts_with("s.toml:1:"));
+        assert_eq!(errors(""), ["s.toml:1:1: no [[hold]] in the script"]);
+    }
+
+    #[test]
+    fn a_script_round_trips_through_toml() {
+        let s = Script {
+            hold: vec![
+                Hold {
+                    ticks: 3,
+                    throttle: 0.5,
+                    shift: Some(ShiftKey::Down),
+                    ..Hold::default()
+                },
+                Hold {
+                    ticks: 7,
+                    steer: -1.0,
+                    handbrake: true,
+                    gearbox: Some(Gearbox::Auto),
+                    ..Hold::default()
+                },
+            ],
+        };
+        assert_eq!(Script::parse("r.toml", &s.to_toml()).unwrap(), s);
+    }
+}

@@ -11,3 +11,4 @@ pub mod race;
 pub mod script;
 pub mod sim;
 pub mod track;
+pub mod trig;

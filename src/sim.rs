@@ -52,7 +52,7 @@ impl Sim {
     /// Appends the current state as one trace row (no newline).
     pub fn trace_row(&self, out: &mut String) {
         let s = &self.car.state;
-        let (b, t) = (&s.body, &s.tel);
+        let (b, t) = (&s.body, self.car.telemetry());
         let surface = &self.track.surfaces[self.track.ground_index_at(b.pos)].name;
         let _ = write!(out, "{},", self.tick);
         for (v, decimals) in [

@@ -15,15 +15,16 @@
 //!    `lateral_friction = -lateral * lateral_friction * grip`,
 //!    `backwards_friction = -v * (backwards_friction + drag) - v̂ * rolling * g`,
 //!    each clamped to stop at most the motion it acts on in one step
-//!    (`|f| <= |motion| / dt`), so friction never reverses the car.
+//!    (`|f| <= |motion| / dt`). The seed sums the two; clamped apart, their
+//!    sum can still reverse the lateral motion, so here they act one after
+//!    the other, each scaling what it acts on by a factor in 0..1: friction
+//!    never reverses the car, not even by a rounding error.
 //! 4. `v += friction * dt`; if below the top speed (or the reverse speed
 //!    when backing up) `v += forward * a * acceleration * grip * dt`.
 //!
 //! The handbrake swaps in a much smaller lateral friction: the car drifts.
 
-use glam::DVec2;
-
-use super::{CarState, Controls, G, Ground, Model};
+use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug, Default)]
@@ -34,19 +35,8 @@ pub struct Arcade {
     pedal: f64,
 }
 
-/// Clamps a friction force so that it removes at most `motion` in one step.
-fn at_most_stopping(force: DVec2, motion: DVec2, dt: f64) -> DVec2 {
-    let max = motion.length() / dt;
-    let len = force.length();
-    if len > max {
-        force * (max / len)
-    } else {
-        force
-    }
-}
-
 impl Model for Arcade {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let p = &spec.arcade;
         let ease = (dt * p.input_lerp).min(1.0);
         self.steer += (c.steer - self.steer) * ease;
@@ -55,18 +45,19 @@ impl Model for Arcade {
         let body = &mut car.body;
         let v = body.vel;
         let speed = v.length();
-        let forward = body.forward();
+        let forward = frame.fwd;
         let rolling_back = v.dot(forward) < 0.0;
         let turn = self.steer * p.steer_factor * (speed / p.max_speed).min(1.0);
         let turn = if rolling_back { -turn } else { turn };
-        let turned = DVec2::from_angle(turn).rotate(forward);
-        let new_forward = forward
-            .lerp(turned, (dt * p.steer_lerp).min(1.0))
-            .try_normalize()
-            .unwrap_or(forward);
-        body.yaw_rate = forward.angle_to(new_forward) / dt;
+        // lerp(forward, rotate(forward, turn), a), normalised, is forward
+        // turned by atan2(a sin(turn), 1 - a + a cos(turn)).
+        let a = (dt * p.steer_lerp).min(1.0);
+        let (sin_t, cos_t) = crate::trig::sin_cos(turn);
+        let angle = crate::trig::atan2(a * sin_t, 1.0 - a + a * cos_t);
+        let new_forward = crate::trig::dir(angle).rotate(forward);
+        body.yaw_rate = angle / dt;
 
-        let grip = ground.mean(|s| s.grip);
+        let grip = frame.mean(|s| s.grip);
         let right = new_forward.perp();
         let lateral = right * v.dot(right);
         let lat_factor = if c.handbrake {
@@ -74,11 +65,15 @@ impl Model for Arcade {
         } else {
             p.lateral_friction
         };
-        let lateral_friction = at_most_stopping(-lateral * lat_factor * grip, lateral, dt);
-        let back = -v * (p.backwards_friction + ground.mean(|s| s.drag))
-            - v.normalize_or_zero() * ground.mean(|s| s.rolling) * G;
-        let backwards_friction = at_most_stopping(back, v, dt);
-        let mut v = v + (lateral_friction + backwards_friction) * dt;
+        let v = v - lateral * (lat_factor * grip * dt).min(1.0);
+        let speed = v.length();
+        let mut v = if speed > 0.0 {
+            let drag = p.backwards_friction + frame.mean(|s| s.drag);
+            let drop = (speed * drag + frame.mean(|s| s.rolling) * G) * dt;
+            v * ((speed - drop).max(0.0) / speed)
+        } else {
+            v
+        };
 
         let along = v.dot(new_forward);
         let below_cap = if self.pedal >= 0.0 {
@@ -92,7 +87,7 @@ impl Model for Arcade {
         body.vel = v;
 
         let sliding = v.dot(right).abs() > 1.5;
-        car.tel.sliding = [sliding; 4];
+        car.contact.sliding = [sliding; 4];
         car.steer = self.steer * spec.body.max_steer_deg.to_radians();
         car.drive.follow(&spec.engine, along, c.throttle, c.brake);
     }

@@ -31,13 +31,14 @@
 //! (`|F| dt <= 0.5 |v_axle| / (1/m + d^2/I)`), so a standing car is still
 //! instead of shivering.
 
-use super::{CarState, Controls, G, Ground, Model};
+use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug, Default)]
 pub struct Dynamic {
     /// Last step's longitudinal acceleration, for weight transfer.
     a_long: f64,
+    trig: super::SteerTrig,
 }
 
 /// Largest lateral force an axle at `d` metres from the centre of gravity
@@ -47,7 +48,7 @@ fn stopping_cap(m: f64, inertia: f64, d: f64, v: f64, dt: f64) -> f64 {
 }
 
 impl Model for Dynamic {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let (body_spec, e, p) = (&spec.body, &spec.engine, &spec.dynamic);
         let (m, inertia) = (body_spec.mass, body_spec.inertia);
         let (b, cr, l) = (
@@ -55,21 +56,17 @@ impl Model for Dynamic {
             spec.cg_to_rear(),
             body_spec.wheelbase,
         );
-        car.steer = super::steer_towards(
-            car.steer,
-            c.steer * body_spec.max_steer_deg.to_radians(),
-            body_spec.steer_rate_deg.to_radians(),
-            dt,
-        );
+        car.turn_wheels(body_spec, c.steer, dt);
         let delta = car.steer;
         let (drive, brake) = car.drive.pedals(c.throttle, c.brake);
-        let w = &ground.wheels;
+        let w = &frame.wheels;
         let grip_f = 0.5 * (w[0].grip + w[1].grip);
         let grip_r = 0.5 * (w[2].grip + w[3].grip);
 
         let body = &mut car.body;
-        let (fwd, right) = (body.forward(), body.right());
-        let (v_long, v_lat, yaw) = (body.v_long(), body.v_lat(), body.yaw_rate);
+        let (fwd, right) = (frame.fwd, frame.right);
+        let (v_long, v_lat, yaw) = (body.vel.dot(fwd), body.vel.dot(right), body.yaw_rate);
+        let (sin_d, cos_d) = self.trig.of(delta);
 
         let transfer = body_spec.cg_height / l * m * self.a_long;
         let load_f = (m * G * cr / l - transfer).max(0.0);
@@ -84,10 +81,7 @@ impl Model for Dynamic {
         }
 
         // Lateral forces from the slip angles.
-        let along = v_long.abs().max(1.0);
-        let dir = if v_long < 0.0 { -1.0 } else { 1.0 };
-        let alpha_f = (v_lat + yaw * b).atan2(along) - dir * delta;
-        let alpha_r = (v_lat - yaw * cr).atan2(along);
+        let (alpha_f, alpha_r) = super::slip_angles(v_long, v_lat, yaw, b, cr, delta, 1.0);
         let front_sat = (p.cornering_front * alpha_f).abs() > p.mu;
         let mut f_lat_f = (-p.cornering_front * alpha_f).clamp(-p.mu, p.mu) * grip_f * load_f;
         let mut cap_r = (grip_max_r * grip_max_r - f_drive * f_drive)
@@ -101,7 +95,7 @@ impl Model for Dynamic {
         let mut f_lat_r = want_r.clamp(-cap_r, cap_r);
 
         // Low-speed guard: no axle may overshoot its own sideways motion.
-        let v_front_wheel_lat = (v_lat + yaw * b) * delta.cos() - v_long * delta.sin();
+        let v_front_wheel_lat = (v_lat + yaw * b) * cos_d - v_long * sin_d;
         let cap = stopping_cap(m, inertia, b, v_front_wheel_lat, dt);
         f_lat_f = f_lat_f.clamp(-cap, cap);
         let cap = stopping_cap(m, inertia, cr, v_lat - yaw * cr, dt);
@@ -112,30 +106,29 @@ impl Model for Dynamic {
         let brake_cap = p.mu * (grip_f * load_f + grip_r * load_r);
         let handbrake = if c.handbrake { grip_max_r } else { 0.0 };
         let resist =
-            (brake * p.brake_force).min(brake_cap) + handbrake + ground.mean(|s| s.rolling) * m * G;
+            (brake * p.brake_force).min(brake_cap) + handbrake + frame.mean(|s| s.rolling) * m * G;
         let resist = resist.min(m * v_long.abs() / dt);
         let speed = body.vel.length();
-        let surface_drag = ground.mean(|s| s.drag) * m;
+        let surface_drag = frame.mean(|s| s.drag) * m;
         let f_long = f_drive
             - v_long.signum() * resist
             - p.c_drag * v_long * speed
             - surface_drag * v_long
-            - f_lat_f * delta.sin();
-        let f_lat =
-            f_lat_r + f_lat_f * delta.cos() - p.c_drag * v_lat * speed - surface_drag * v_lat;
-        let torque = f_lat_f * delta.cos() * b - f_lat_r * cr;
+            - f_lat_f * sin_d;
+        let f_lat = f_lat_r + f_lat_f * cos_d - p.c_drag * v_lat * speed - surface_drag * v_lat;
+        let torque = f_lat_f * cos_d * b - f_lat_r * cr;
 
         body.vel += (fwd * f_long + right * f_lat) / m * dt;
         body.yaw_rate += torque / inertia * dt;
         self.a_long = f_long / m;
 
-        car.tel.sliding = [
+        car.contact.sliding = [
             front_sat,
             front_sat,
             rear_sat || spinning || c.handbrake,
             rear_sat || spinning || c.handbrake,
         ];
-        let v_long = car.body.v_long();
+        let v_long = car.body.vel.dot(fwd);
         car.drive.update(e, v_long, c.throttle, c.brake);
     }
 }

@@ -130,12 +130,18 @@ pub struct Body {
 
 impl Body {
     pub fn forward(&self) -> DVec2 {
-        DVec2::from_angle(self.heading)
+        crate::trig::dir(self.heading)
     }
 
     /// The car's right: forward turned a quarter towards +y.
     pub fn right(&self) -> DVec2 {
         self.forward().perp()
+    }
+
+    /// Forward and right at once (one sine and cosine).
+    pub fn axes(&self) -> (DVec2, DVec2) {
+        let f = self.forward();
+        (f, f.perp())
     }
 
     /// Velocity along the car (forward positive).
@@ -149,7 +155,18 @@ impl Body {
     }
 }
 
-/// What the gauges read; every model fills all of it.
+/// What a step leaves behind besides the body: which tires slid, what
+/// they stood on, whether a wall was touched.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Contact {
+    /// Front left, front right, rear left, rear right.
+    pub sliding: [bool; 4],
+    /// Surface index (into the track's table) under each wheel, same order.
+    pub surface: [usize; 4],
+    pub hit_wall: bool,
+}
+
+/// What the gauges read, the same for every model ([`Car::telemetry`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Telemetry {
     /// m/s.
@@ -177,15 +194,18 @@ pub struct CarState {
     /// Front wheels' angle, radians.
     pub steer: f64,
     pub drive: Drivetrain,
-    pub tel: Telemetry,
+    pub contact: Contact,
 }
 
-/// The ground under each wheel for one step.
-pub struct Ground<'a> {
+/// What a model sees of one step: the car's axes as the step begins (one
+/// sine and cosine, shared) and the ground under each wheel.
+pub struct Frame<'a> {
+    pub fwd: DVec2,
+    pub right: DVec2,
     pub wheels: [&'a Surface; 4],
 }
 
-impl Ground<'_> {
+impl Frame<'_> {
     /// The mean of a number over the four wheels.
     pub fn mean(&self, f: impl Fn(&Surface) -> f64) -> f64 {
         self.wheels.iter().map(|s| f(s)).sum::<f64>() * 0.25
@@ -195,7 +215,12 @@ impl Ground<'_> {
 /// One physics model: advances a car's velocity and yaw rate by one step.
 /// Moving the car and its walls are done after, by the caller.
 pub trait Model {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64);
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64);
+
+    /// Front and rear slip angles in degrees after a step.
+    fn slips(&self, body: &Body, spec: &CarSpec, steer: f64) -> (f64, f64) {
+        slip_degrees(body, spec.body.cg_to_front, spec.cg_to_rear(), steer)
+    }
 }
 
 /// A car on a track: its preset, its model and its state.
@@ -212,7 +237,7 @@ fn new_model(kind: ModelKind) -> Box<dyn Model> {
         ModelKind::Dynamic => Box::new(dynamic::Dynamic::default()),
         ModelKind::Strafe => Box::new(strafe::Strafe::default()),
         ModelKind::Kinematic => Box::new(kinematic::Kinematic::default()),
-        ModelKind::Tire => Box::new(tire::Tire),
+        ModelKind::Tire => Box::new(tire::Tire::default()),
     }
 }
 
@@ -232,24 +257,84 @@ pub fn wheel_offsets(spec: &CarSpec) -> [DVec2; 4] {
     ]
 }
 
-/// Turns the front wheels towards `target` at no more than `rate` rad/s.
-pub fn steer_towards(current: f64, target: f64, rate: f64, dt: f64) -> f64 {
-    let max = rate * dt;
-    current + (target - current).clamp(-max, max)
+/// The sine and cosine of the front wheels' angle, recomputed only when it
+/// changes (it mostly rests at the centre or at full lock).
+#[derive(Debug, Clone, Copy)]
+pub struct SteerTrig {
+    angle: f64,
+    sin: f64,
+    cos: f64,
 }
 
-/// Slip angles in degrees (seed 001, formulas 8 and 9): the angle between
+impl Default for SteerTrig {
+    fn default() -> Self {
+        SteerTrig {
+            angle: 0.0,
+            sin: 0.0,
+            cos: 1.0,
+        }
+    }
+}
+
+impl SteerTrig {
+    pub fn of(&mut self, angle: f64) -> (f64, f64) {
+        if angle != self.angle {
+            (self.sin, self.cos) = crate::trig::sin_cos(angle);
+            self.angle = angle;
+        }
+        (self.sin, self.cos)
+    }
+}
+
+/// Slip angles in radians (seed 001, formulas 8 and 9): the angle between
 /// where an axle's wheels point and where the axle moves,
 /// `alpha_front = atan((v_lat + w b) / |v_long|) - sgn(v_long) delta` and
-/// `alpha_rear = atan((v_lat - w c) / |v_long|)`. `|v_long|` is floored at
-/// 0.5 m/s so a standing car reads zero instead of dividing by zero.
-pub fn slip_angles(body: &Body, b: f64, c: f64, delta: f64) -> (f64, f64) {
-    let (v_long, v_lat, w) = (body.v_long(), body.v_lat(), body.yaw_rate);
-    let along = v_long.abs().max(0.5);
-    let front =
-        (v_lat + w * b).atan2(along) - v_long.signum() * delta * (v_long.abs() > 1e-9) as u8 as f64;
-    let rear = (v_lat - w * c).atan2(along);
+/// `alpha_rear = atan((v_lat - w c) / |v_long|)`, with `|v_long|` floored
+/// at `floor` against the standstill singularity.
+pub fn slip_angles(
+    v_long: f64,
+    v_lat: f64,
+    yaw: f64,
+    b: f64,
+    c: f64,
+    delta: f64,
+    floor: f64,
+) -> (f64, f64) {
+    let along = v_long.abs().max(floor);
+    let dir = if v_long < 0.0 { -1.0 } else { 1.0 };
+    (
+        crate::trig::atan2(v_lat + yaw * b, along) - dir * delta,
+        crate::trig::atan2(v_lat - yaw * c, along),
+    )
+}
+
+/// The gauges' slip angles in degrees: [`slip_angles`] of the car's
+/// motion, and zero below 0.5 m/s, where slip means nothing.
+pub fn slip_degrees(body: &Body, b: f64, c: f64, delta: f64) -> (f64, f64) {
+    if body.vel.length_squared() < 0.25 {
+        return (0.0, 0.0);
+    }
+    let (f, r) = body.axes();
+    let (front, rear) = slip_angles(
+        body.vel.dot(f),
+        body.vel.dot(r),
+        body.yaw_rate,
+        b,
+        c,
+        delta,
+        0.5,
+    );
     (front.to_degrees(), rear.to_degrees())
+}
+
+impl CarState {
+    /// Turns the front wheels towards the steer input's share of the lock,
+    /// at no more than the car's steering rate.
+    pub fn turn_wheels(&mut self, body: &crate::car::BodySpec, input: f64, dt: f64) {
+        let target = input * body.max_steer_deg.to_radians();
+        let max = body.steer_rate_deg.to_radians() * dt;
+        self.steer += (target - self.steer).clamp(-max, max);
+    }
 }
 
 impl Car {
@@ -265,7 +350,7 @@ impl Car {
                 },
                 steer: 0.0,
                 drive,
-                tel: Telemetry::default(),
+                contact: Contact::default(),
             },
             model: new_model(kind),
             kind,
@@ -301,34 +386,44 @@ impl Car {
             s.drive.shift(&self.spec.engine, shift);
         }
         let offsets = wheel_offsets(&self.spec);
-        let (f, r) = (s.body.forward(), s.body.right());
-        let mut wheel_surface = [0; 4];
+        let (f, r) = s.body.axes();
+        let mut surface = [0; 4];
         for (i, o) in offsets.iter().enumerate() {
-            wheel_surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
+            surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
         }
-        let ground = Ground {
-            wheels: wheel_surface.map(|i| &track.surfaces[i]),
+        let ts = &track.surfaces;
+        let frame = Frame {
+            fwd: f,
+            right: r,
+            wheels: [
+                &ts[surface[0]],
+                &ts[surface[1]],
+                &ts[surface[2]],
+                &ts[surface[3]],
+            ],
         };
-        s.tel.sliding = [false; 4];
-        self.model.step(s, &self.spec, c, &ground, dt);
+        s.contact.sliding = [false; 4];
+        s.contact.surface = surface;
+        self.model.step(s, &self.spec, c, &frame, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
-        s.tel.hit_wall = walls::advance(&mut s.body, size, track, dt);
+        s.contact.hit_wall = walls::advance(&mut s.body, size, track, dt);
+    }
 
-        let (front, rear) = slip_angles(
-            &s.body,
-            self.spec.body.cg_to_front,
-            self.spec.cg_to_rear(),
-            s.steer,
-        );
-        s.tel = Telemetry {
+    /// The gauges' readings now. Speed and slip angles are computed here,
+    /// when something reads them, rather than every step.
+    pub fn telemetry(&self) -> Telemetry {
+        let s = &self.state;
+        let (slip_front, slip_rear) = self.model.slips(&s.body, &self.spec, s.steer);
+        Telemetry {
             speed: s.body.vel.length(),
             rpm: s.drive.rpm,
             gear: s.drive.gear,
             steer: s.steer,
-            slip_front: front,
-            slip_rear: rear,
-            wheel_surface,
-            ..s.tel
-        };
+            slip_front,
+            slip_rear,
+            sliding: s.contact.sliding,
+            wheel_surface: s.contact.surface,
+            hit_wall: s.contact.hit_wall,
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! * Order of a step, as in QuakeWorld's pmove: jump, then ground friction
 //!   (skipped on a step that jumps: hopping on every landing never touches
 //!   friction), then acceleration.
-//! * Ground friction: `drop = max(speed, stopspeed) * friction * grip * dt`
+//! * Frame friction: `drop = max(speed, stopspeed) * friction * grip * dt`
 //!   (plus the surface's rolling resistance and drag), `speed -= drop`,
 //!   never below zero.
 //! * `PM_Accelerate`: `addspeed = wishspeed - dot(v, wishdir)`; if positive,
@@ -29,7 +29,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, G, Ground, Model};
+use super::{CarState, Controls, Frame, G, Model};
 use crate::car::{CarSpec, StrafeSpec};
 
 /// Quake units per metre.
@@ -37,7 +37,7 @@ pub const UNITS: f64 = 32.0;
 
 #[derive(Debug, Default)]
 pub struct Strafe {
-    /// Height above the ground, units.
+    /// Height above the frame, units.
     z: f64,
     /// Vertical speed, units/s.
     vz: f64,
@@ -81,8 +81,8 @@ pub fn best_air_wishdir(v: DVec2, wishspeed: f64, p: &StrafeSpec, dt: f64, side:
     let a = p.airaccelerate * wishspeed * dt;
     let u = (p.air_wishspeed - a).max(0.0);
     let cos = (u / speed).min(1.0);
-    let gamma = cos.acos() * side;
-    DVec2::from_angle(gamma).rotate(v / speed)
+    let gamma = crate::trig::acos(cos) * side;
+    crate::trig::dir(gamma).rotate(v / speed)
 }
 
 /// QuakeWorld ground friction (seed 002): the speed after one step.
@@ -92,11 +92,11 @@ pub fn friction(speed: f64, p: &StrafeSpec, grip: f64, dt: f64) -> f64 {
 }
 
 impl Model for Strafe {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let p = &spec.strafe;
         let body = &mut car.body;
         body.yaw_rate = c.steer * p.yaw_speed_deg.to_radians();
-        let look = DVec2::from_angle(body.heading + body.yaw_rate * dt);
+        let look = crate::trig::dir(body.heading + body.yaw_rate * dt);
         let mut v = body.vel * UNITS;
 
         let wish = look * (c.throttle - c.brake) * p.maxspeed + look.perp() * c.strafe * p.maxspeed;
@@ -110,7 +110,7 @@ impl Model for Strafe {
             self.vz = p.jump_speed;
             self.airborne = true;
         }
-        let grip = ground.mean(|s| s.grip);
+        let grip = frame.mean(|s| s.grip);
         if self.airborne {
             if c.autostrafe {
                 wishspeed = p.maxspeed;
@@ -131,8 +131,8 @@ impl Model for Strafe {
         } else {
             let speed = v.length();
             if speed > 0.0 {
-                let rolling = ground.mean(|s| s.rolling) * G * UNITS * dt
-                    + ground.mean(|s| s.drag) * speed * dt;
+                let rolling = frame.mean(|s| s.rolling) * G * UNITS * dt
+                    + frame.mean(|s| s.drag) * speed * dt;
                 let new = (friction(speed, p, grip, dt) - rolling).max(0.0);
                 v *= new / speed;
             }
@@ -146,7 +146,7 @@ impl Model for Strafe {
             v *= p.maxvelocity / speed;
         }
         body.vel = v / UNITS;
-        let v_long = body.v_long();
+        let v_long = body.vel.dot(look);
         car.drive.follow(&spec.engine, v_long, c.throttle, c.brake);
     }
 }

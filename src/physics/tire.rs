@@ -20,6 +20,12 @@
 //! * Drive: towards `max_forward_speed` with the throttle, towards
 //!   `-max_backward_speed` with the brake (so the brake slows, then
 //!   reverses), a push of `drive_* * pedal` along the forward normal.
+//! * The tutorial turns both front tires to the same angle; on one rigid
+//!   chassis that over-constrains the car (the two tires' axes cannot meet
+//!   the rear axle's line at one point, so they scrub at any speed). Here
+//!   they take Ackermann angles, `atan(L sin(delta) / (L cos(delta) - y
+//!   sin(delta)))` for a tire `y` to the right of the centre line, the
+//!   geometry seed 001 names.
 //! * Traction (the surface's grip under the tire) scales the lateral cap,
 //!   the drag and the drive alike, so top speed is the same on every surface
 //!   while grip is not; the surface's rolling resistance and drag slow the
@@ -32,14 +38,16 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, G, Ground, Model};
+use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug, Default)]
-pub struct Tire;
+pub struct Tire {
+    trig: super::SteerTrig,
+}
 
 /// Passes over the four tires' lateral impulses each step.
-const ITERATIONS: usize = 4;
+const ITERATIONS: usize = 2;
 
 /// 2D cross product `a × b`.
 fn cross(a: DVec2, b: DVec2) -> f64 {
@@ -47,17 +55,12 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
 }
 
 impl Model for Tire {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, ground: &Ground, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let (bs, p) = (&spec.body, &spec.tire);
-        car.steer = super::steer_towards(
-            car.steer,
-            c.steer * bs.max_steer_deg.to_radians(),
-            bs.steer_rate_deg.to_radians(),
-            dt,
-        );
+        car.turn_wheels(bs, c.steer, dt);
         let (m, inertia) = (bs.mass, bs.inertia);
         let body = &mut car.body;
-        let (fwd, right) = (body.forward(), body.right());
+        let (fwd, right) = (frame.fwd, frame.right);
         let offsets = super::wheel_offsets(spec);
         let desired = if c.throttle > 0.0 {
             Some((p.max_forward_speed, c.throttle))
@@ -67,33 +70,49 @@ impl Model for Tire {
             None
         };
 
+        // Per tire: its lever arm, axes, impulse cap, and (to keep divisions
+        // out of the solver's dependency chain) the reciprocal effective
+        // mass along its right and its right's yaw lever over inertia.
         struct Point {
             r: DVec2,
             fwd: DVec2,
             right: DVec2,
             cap: f64,
-            k: f64,
+            inv_k: f64,
+            yaw_per_j: f64,
         }
+        let (inv_m, inv_i) = (1.0 / m, 1.0 / inertia);
+        let l = bs.wheelbase;
+        let (sin_d, cos_d) = self.trig.of(car.steer);
         let points: [Point; 4] = std::array::from_fn(|i| {
             let front = i < 2;
             let r = fwd * offsets[i].x + right * offsets[i].y;
-            let t_fwd = DVec2::from_angle(body.heading + if front { car.steer } else { 0.0 });
+            // Ackermann: each front tire square to the line from the
+            // centre of rotation on the rear axle's line.
+            let wheel = if front {
+                DVec2::new(l * cos_d - offsets[i].y * sin_d, l * sin_d).normalize()
+            } else {
+                DVec2::X
+            };
+            let t_fwd = wheel.rotate(fwd);
             let t_right = t_fwd.perp();
             let mut cap = if front {
                 p.lateral_front
             } else {
                 p.lateral_rear
-            } * ground.wheels[i].grip
+            } * frame.wheels[i].grip
                 * dt;
             if c.handbrake && !front {
                 cap *= p.handbrake_lateral;
             }
+            let lever = cross(r, t_right);
             Point {
                 r,
                 fwd: t_fwd,
                 right: t_right,
                 cap,
-                k: 1.0 / m + cross(r, t_right).powi(2) / inertia,
+                inv_k: 1.0 / (inv_m + lever * lever * inv_i),
+                yaw_per_j: lever * inv_i,
             }
         });
 
@@ -103,16 +122,16 @@ impl Model for Tire {
         for _ in 0..ITERATIONS {
             for (i, pt) in points.iter().enumerate() {
                 let lat = pt.right.dot(body.vel + pt.r.perp() * body.yaw_rate);
-                let new = (total[i] - lat / pt.k).clamp(-pt.cap, pt.cap);
+                let new = (total[i] - lat * pt.inv_k).clamp(-pt.cap, pt.cap);
                 let j = new - total[i];
                 total[i] = new;
-                body.vel += pt.right * (j / m);
-                body.yaw_rate += cross(pt.r, pt.right * j) / inertia;
+                body.vel += pt.right * (j * inv_m);
+                body.yaw_rate += pt.yaw_per_j * j;
             }
         }
         for (i, pt) in points.iter().enumerate() {
             let lat = pt.right.dot(body.vel + pt.r.perp() * body.yaw_rate);
-            car.tel.sliding[i] = total[i].abs() >= pt.cap && lat.abs() > 0.05;
+            car.contact.sliding[i] = total[i].abs() >= pt.cap && lat.abs() > 0.05;
         }
 
         // The tires' spin, damped.
@@ -124,7 +143,7 @@ impl Model for Tire {
         let mut dw = 0.0;
         for (i, pt) in points.iter().enumerate() {
             let front = i < 2;
-            let surface = ground.wheels[i];
+            let surface = frame.wheels[i];
             let traction = surface.grip;
             let speed = pt.fwd.dot(body.vel + pt.r.perp() * body.yaw_rate);
             let mut force = -p.drag * speed * traction - surface.drag * m * 0.25 * speed;
@@ -140,14 +159,15 @@ impl Model for Tire {
             if c.handbrake && !front {
                 stop += p.lateral_rear * traction * 0.5;
             }
-            let k = 1.0 / m + cross(pt.r, pt.fwd).powi(2) / inertia;
-            force -= speed.signum() * stop.min(0.25 * speed.abs() / k / dt);
-            dv += pt.fwd * (force / m * dt);
-            dw += cross(pt.r, pt.fwd * force) / inertia * dt;
+            let lever = cross(pt.r, pt.fwd);
+            let k = inv_m + lever * lever * inv_i;
+            force -= speed.signum() * stop.min(0.25 * speed.abs() / (k * dt));
+            dv += pt.fwd * (force * inv_m * dt);
+            dw += lever * force * inv_i * dt;
         }
         body.vel += dv;
         body.yaw_rate += dw;
-        let v_long = body.v_long();
+        let v_long = body.vel.dot(fwd);
         car.drive.follow(&spec.engine, v_long, c.throttle, c.brake);
     }
 }

@@ -30,6 +30,14 @@ pub fn advance(body: &mut Body, size: DVec2, track: &Track, dt: f64) -> bool {
     if heading.abs() > PI {
         heading = (heading + PI).rem_euclid(TAU) - PI;
     }
+    // In the open (no wall within reach of any corner this step) nothing
+    // can touch: skip the queries.
+    let reach = 0.5 * size.length() + body.vel.length() * dt;
+    if reach < track.clear_radius_at(body.pos) {
+        body.heading = heading;
+        body.pos += body.vel * dt;
+        return false;
+    }
     let turned = Obb::new(body.pos, heading, size.x, size.y);
     if !track.box_hits_wall(&turned) {
         body.heading = heading;
@@ -43,8 +51,9 @@ pub fn advance(body: &mut Body, size: DVec2, track: &Track, dt: f64) -> bool {
     }
 
     let mut remaining = body.vel * dt;
+    let axis = crate::trig::dir(body.heading);
     for _ in 0..3 {
-        let b = Obb::new(body.pos, body.heading, size.x, size.y);
+        let b = Obb::along(body.pos, axis, size.x, size.y);
         match track.sweep(&b, remaining) {
             None => {
                 body.pos += remaining;

@@ -27,9 +27,14 @@ pub struct Obb {
 
 impl Obb {
     pub fn new(center: DVec2, heading: f64, length: f64, width: f64) -> Self {
+        Obb::along(center, crate::trig::dir(heading), length, width)
+    }
+
+    /// A box whose length runs along the unit vector `axis`.
+    pub fn along(center: DVec2, axis: DVec2, length: f64, width: f64) -> Self {
         Obb {
             center,
-            axis: DVec2::from_angle(heading),
+            axis,
             half: DVec2::new(length, width) * 0.5,
         }
     }
@@ -193,6 +198,9 @@ impl Track {
                     out.center += c.normal * (c.depth + SKIN);
                     normal = Some(c.normal);
                 }
+                // No face left to push through: clear, or buried in a wall
+                // mass whose cells have no exposed face.
+                None if self.box_hits_wall(&out) => return None,
                 None => return normal.map(|n| (out, n)),
             }
         }
@@ -217,9 +225,11 @@ impl Track {
                 prev = t;
                 continue;
             }
-            // Bisect between the last clear sample and this one.
+            // Bisect between the last clear sample and this one, to 0.1 mm
+            // (a car pressed against a wall moves less than that a step,
+            // and needs no halving at all).
             let (mut lo, mut hi) = (prev, t);
-            for _ in 0..24 {
+            while (hi - lo) * len > 1e-4 {
                 let mid = 0.5 * (lo + hi);
                 if self.box_hits_wall(&b.moved(delta * mid)) {
                     hi = mid;
@@ -327,6 +337,18 @@ mod tests {
         let c = t.contact(&b).unwrap();
         assert_eq!(c.normal, DVec2::X);
         assert!((c.depth - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_box_buried_in_a_wall_mass_is_wedged_not_cleared() {
+        let t = arena();
+        // Straddling the map's left edge at (0, 5): the border cells it
+        // overlaps are walls on every side but one.
+        let b = Obb::new(DVec2::new(0.0, 5.0), -1.55, 2.0, 1.0);
+        // Whatever it says, a way out it reports is clear.
+        if let Some((out, _)) = t.depenetrate(&b) {
+            assert!(!t.box_hits_wall(&out));
+        }
     }
 
     #[test]

@@ -107,6 +107,10 @@ pub struct Track {
     cells: Vec<u8>,
     /// Row-major: `MARK_NONE`, a checkpoint 1..=9 or `MARK_FINISH`.
     marks: Vec<u8>,
+    /// Row-major: how many cells away the nearest wall is (Chebyshev
+    /// distance, off-map counting as wall, capped at 255); 0 on walls. Lets
+    /// the physics skip every collision query in the open.
+    clearance: Vec<u8>,
     /// In reading order; the first is the player's.
     pub starts: Vec<Start>,
     /// How many checkpoints a lap passes, numbered 1..=checkpoints.
@@ -163,9 +167,14 @@ impl Track {
     /// asphalt (0) where the point lies in a wall (a wheel can overhang a
     /// wall's edge while the car's body stays clear of it).
     pub fn ground_index_at(&self, p: DVec2) -> usize {
-        match self.cell_at(p).map(|(c, r)| self.cells[r * self.width + c]) {
-            Some(WALL) | None => 0,
-            Some(i) => i as usize,
+        let inv = 1.0 / self.cell;
+        let (x, y) = (p.x * inv, p.y * (0.5 * inv));
+        if !(x >= 0.0 && y >= 0.0 && x < self.width as f64 && y < self.height as f64) {
+            return 0;
+        }
+        match self.cells[y as usize * self.width + x as usize] {
+            WALL => 0,
+            i => i as usize,
         }
     }
 
@@ -182,6 +191,62 @@ impl Track {
     pub fn mark_at(&self, p: DVec2) -> Mark {
         self.cell_at(p)
             .map_or(Mark::None, |(c, r)| self.mark_of(c, r))
+    }
+
+    /// A radius around `p` (metres) inside which there is surely no wall.
+    pub fn clear_radius_at(&self, p: DVec2) -> f64 {
+        match self.cell_at(p) {
+            Some((c, r)) => {
+                let k = self.clearance[r * self.width + c] as f64;
+                // Cells within Chebyshev distance k - 1 are open; a disc of
+                // radius (k - 2) cells around any point of this cell stays
+                // within them.
+                (k - 2.0).max(0.0) * self.cell
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Fills `clearance` from the wall grid: two chamfer passes.
+    pub(crate) fn compute_clearance(&mut self) {
+        let (w, h) = (self.width, self.height);
+        let mut d: Vec<u16> = self
+            .cells
+            .iter()
+            .map(|&c| if c == WALL { 0 } else { u16::MAX })
+            .collect();
+        let at = |d: &[u16], c: isize, r: isize| -> u16 {
+            if c < 0 || r < 0 || c as usize >= w || r as usize >= h {
+                0
+            } else {
+                d[r as usize * w + c as usize]
+            }
+        };
+        for r in 0..h as isize {
+            for c in 0..w as isize {
+                let i = r as usize * w + c as usize;
+                let n = [
+                    at(&d, c - 1, r),
+                    at(&d, c - 1, r - 1),
+                    at(&d, c, r - 1),
+                    at(&d, c + 1, r - 1),
+                ];
+                d[i] = d[i].min(n.iter().min().unwrap().saturating_add(1));
+            }
+        }
+        for r in (0..h as isize).rev() {
+            for c in (0..w as isize).rev() {
+                let i = r as usize * w + c as usize;
+                let n = [
+                    at(&d, c + 1, r),
+                    at(&d, c + 1, r + 1),
+                    at(&d, c, r + 1),
+                    at(&d, c - 1, r + 1),
+                ];
+                d[i] = d[i].min(n.iter().min().unwrap().saturating_add(1));
+            }
+        }
+        self.clearance = d.into_iter().map(|v| v.min(255) as u8).collect();
     }
 
     /// Calls `f` with each cell the segment from `a` to `b` passes through,
@@ -238,7 +303,7 @@ impl Track {
 
     /// The race direction: the player's start heading as a unit vector.
     pub fn race_direction(&self) -> DVec2 {
-        DVec2::from_angle(self.starts[0].dir.heading())
+        crate::trig::dir(self.starts[0].dir.heading())
     }
 
     /// Names of the surfaces that some cell uses, in table order.

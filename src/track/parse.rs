@@ -158,6 +158,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         surfaces: default_surfaces(),
         cells: Vec::new(),
         marks: Vec::new(),
+        clearance: Vec::new(),
         starts: Vec::new(),
         checkpoints: 0,
         id: fnv1a(bytes),
@@ -432,6 +433,7 @@ fn read_map(
         }
     }
     track.checkpoints = highest as u8;
+    track.compute_clearance();
 
     for s in track.starts.clone() {
         let (center, heading) = (track.cell_center(s.col, s.row), s.dir.heading());

@@ -1,0 +1,198 @@
+//! Golden traces: for each model, a reviewed CSV trace of a script on the
+//! bundled `pocket` track, compared byte for byte with what `skid sim`
+//! prints now. Every fourth tick is kept (30 rows a simulated second);
+//! every tick is still computed.
+//!
+//! Re-blessing is deliberate: `SKID_BLESS=1 cargo test --test
+//! golden_traces` rewrites the files, which then need reviewing again (CI
+//! never sets it). Each test also replays its script in-process and asserts
+//! what the trace is there to show, so a golden cannot drift into a trace
+//! that no longer brakes, steers, slides or touches a wall.
+//!
+//! What was checked when they were blessed (2026-11-22), reading the CSVs:
+//! * all but strafe: x grows from the start slot (46.8, 10) along the
+//!   straight, the heading holds 0 until the steer at tick 181, rpm climbs
+//!   with speed and the gear column steps up at the redline; `surface`
+//!   turns to grass off the road.
+//! * arcade: steer 0.7 right turns the heading to 0.37 rad by tick 270 with
+//!   the front slipping 25 degrees (a low lateral friction drifts); at tick
+//!   496 it meets the east wall at 19.5 m/s and comes back at 5.7 m/s
+//!   (restitution 0.3 less wall friction), rolling backwards in gear -1.
+//! * dynamic: braking with opposite lock from tick 271 spins the rear out
+//!   (rear slip -31 degrees at tick 316); the car crosses the grass into
+//!   the island's wall (vy flips near tick 430, 7.1 m/s to 2.1) and stops;
+//!   the brake at a standstill then selects reverse (gear -1 at 572).
+//! * kinematic: slip is exactly 0 throughout; the kart turns on its
+//!   geometry, runs onto the grass and stops nose-first against the
+//!   island's wall (6.2 m/s to 0.006 between ticks 348 and 380).
+//! * tire: steering saturates the front tires (front slip -12 to -13
+//!   degrees, rear under 0.5: the tutorial car's understeer); it reaches
+//!   the island's wall on grass near tick 400 (vy 3.8 to -1.1 m/s); the
+//!   handbrake from tick 481 slides all four tires (slip -25 to -67).
+//! * strafe: hopping with the controller from tick 61 raises the speed
+//!   tick after tick from the 10 m/s ground cap to 19 m/s with the view
+//!   steady; after landing (tick 421) friction brakes it to 2.4 m/s; run
+//!   forward along its view it hits the outer wall near tick 590 (vx 5.6 to
+//!   -2.3 m/s).
+
+mod common;
+
+use std::process::Command;
+
+use skid::car::CarSpec;
+use skid::physics::ModelKind;
+use skid::script::Script;
+use skid::sim::Sim;
+use skid::track::bundled;
+
+const EVERY: &str = "4";
+
+/// What a replay of a script showed.
+#[derive(Default, Debug)]
+struct Seen {
+    hit_wall: bool,
+    slid: bool,
+    braked: bool,
+    turned: bool,
+    top_speed: f64,
+}
+
+fn replay(kind: ModelKind, script: &Script) -> Seen {
+    let track = bundled::load("pocket").unwrap();
+    let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+    let mut seen = Seen::default();
+    for c in script.controls() {
+        let before = sim.car.telemetry().speed;
+        sim.step(&c);
+        let t = sim.car.telemetry();
+        seen.hit_wall |= t.hit_wall;
+        seen.slid |= t.sliding.iter().any(|&s| s) || t.slip_rear.abs() > 10.0;
+        seen.braked |= c.brake > 0.0 && t.speed < before - 0.01 && !t.hit_wall;
+        seen.turned |= sim.car.state.body.yaw_rate.abs() > 0.3;
+        seen.top_speed = seen.top_speed.max(t.speed);
+    }
+    seen
+}
+
+fn golden(kind: ModelKind) -> Seen {
+    let name = kind.name();
+    let script_path = format!("tests/golden/{name}.toml");
+    let golden_path = format!("tests/golden/{name}.csv");
+    let out = Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args([
+            "sim",
+            "--track",
+            "pocket",
+            "--model",
+            name,
+            "--inputs",
+            &script_path,
+            "--every",
+            EVERY,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if std::env::var_os("SKID_BLESS").is_some() {
+        std::fs::write(&golden_path, &out.stdout).unwrap();
+    }
+    let expected = std::fs::read(&golden_path).expect("golden file (bless with SKID_BLESS=1)");
+    if out.stdout != expected {
+        let (now, then) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&expected),
+        );
+        let line = now.lines().zip(then.lines()).position(|(a, b)| a != b);
+        panic!("{golden_path} differs from skid sim's output, first at line {line:?}");
+    }
+    let text = std::fs::read_to_string(&script_path).unwrap();
+    replay(kind, &Script::parse(&script_path, &text).unwrap())
+}
+
+#[test]
+fn arcade_golden_trace() {
+    let s = golden(ModelKind::Arcade);
+    assert!(s.hit_wall && s.slid && s.braked && s.turned, "{s:?}");
+}
+
+#[test]
+fn dynamic_golden_trace() {
+    let s = golden(ModelKind::Dynamic);
+    assert!(s.hit_wall && s.slid && s.braked && s.turned, "{s:?}");
+}
+
+#[test]
+fn kinematic_golden_trace() {
+    let s = golden(ModelKind::Kinematic);
+    // No slip by construction: the kart never slides.
+    assert!(s.hit_wall && !s.slid && s.braked && s.turned, "{s:?}");
+}
+
+#[test]
+fn tire_golden_trace() {
+    let s = golden(ModelKind::Tire);
+    assert!(s.hit_wall && s.slid && s.braked && s.turned, "{s:?}");
+}
+
+#[test]
+fn strafe_golden_trace() {
+    let s = golden(ModelKind::Strafe);
+    assert!(s.hit_wall && s.slid && s.turned, "{s:?}");
+    assert!(
+        s.top_speed > 320.0 / 32.0 * 1.5,
+        "strafe-jumping beat the ground cap: {s:?}"
+    );
+}
+
+#[test]
+fn the_same_script_gives_the_same_bytes_every_run() {
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_skid"))
+            .args([
+                "sim",
+                "--track",
+                "hairpins",
+                "--model",
+                "tire",
+                "--inputs",
+                "tests/golden/tire.toml",
+            ])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let first = run();
+    assert!(first.len() > 10_000);
+    assert_eq!(first, run());
+}
+
+#[test]
+fn every_n_prints_a_subset_of_the_same_rows() {
+    let run = |every: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_skid"))
+            .args([
+                "sim",
+                "--track",
+                "oval",
+                "--model",
+                "dynamic",
+                "--inputs",
+                "tests/golden/dynamic.toml",
+                "--every",
+                every,
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let all = run("1");
+    let some = run("7");
+    let picked: Vec<&str> = all.lines().skip(1).skip(6).step_by(7).collect();
+    assert_eq!(some.lines().skip(1).collect::<Vec<_>>(), picked);
+    assert_eq!(all.lines().next(), Some(skid::sim::TRACE_HEADER));
+    assert_eq!(all.lines().count(), 1 + 660);
+}

@@ -8,12 +8,18 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use crate::app::{App, Options};
 use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic};
+use crate::game::{self, Settings};
 use crate::physics::{DEFAULT_HZ, ModelKind};
 use crate::script::Script;
 use crate::sim::{Sim, TRACE_HEADER};
 use crate::track::{self, Track, bundled};
+use crate::ui;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -28,6 +34,25 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Race in the terminal (with no command: the title menu).
+    Play(Play),
+    /// The exact screen the game would show at a tick of a script, as
+    /// plain text.
+    Render {
+        #[command(flatten)]
+        setup: Setup,
+        /// The input script (TOML holds).
+        #[arg(long, value_name = "FILE")]
+        inputs: String,
+        /// Terminal size, columns x rows (for example 80x24).
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Race tick to show (default: the script's end).
+        #[arg(long, value_name = "N")]
+        tick: Option<u64>,
+        #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+        hz: u32,
+    },
     /// List the bundled tracks: name, size, laps and surfaces.
     Tracks,
     /// Validate track files: `ok` for each valid file, its errors otherwise.
@@ -57,8 +82,56 @@ pub enum Command {
     },
 }
 
+/// `skid play`'s options.
+#[derive(clap::Args, Debug, Default)]
+pub struct Play {
+    #[command(flatten)]
+    pub setup: Setup,
+    /// Laps in the race (default: the track's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub laps: Option<u32>,
+    /// Play an input script back on screen instead of the keyboard.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<String>,
+    /// With --replay: quit when the script ends (or the race does).
+    #[arg(long)]
+    pub quit_at_end: bool,
+    /// Save the race's inputs as an input script.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<String>,
+    /// Frames drawn per second at most.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub fps: u32,
+    /// Physics steps per second.
+    #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+    pub hz: u32,
+    /// After the game, print frames, bytes, steps and fps on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Open the title menu instead of racing at once.
+    #[arg(skip)]
+    pub menu: bool,
+}
+
+/// `WxH` as a terminal size.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or("expected WxH, for example 80x24")?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+    };
+    match (n(w), n(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err("expected WxH with each side 1 to 1000, for example 80x24".into()),
+    }
+}
+
 /// What every driving command takes: track, model and car.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct Setup {
     /// A bundled track's name or a track file.
     #[arg(long, value_name = "T", default_value = bundled::DEFAULT)]
@@ -83,12 +156,20 @@ pub fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        None => {
-            eprintln!(
-                "skid: the game itself is not built yet; try `skid tracks` or `skid check FILE`"
-            );
-            Ok(())
-        }
+        None => play(Play {
+            fps: 30,
+            hz: DEFAULT_HZ,
+            menu: true,
+            ..Play::default()
+        }),
+        Some(Command::Play(p)) => play(p),
+        Some(Command::Render {
+            setup,
+            inputs,
+            size,
+            tick,
+            hz,
+        }) => render(&setup, &inputs, size, tick, hz),
         Some(Command::Tracks) => tracks(),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Cars { show }) => cars(show.as_deref()),
@@ -182,11 +263,112 @@ fn cars(show: Option<&str>) -> Outcome {
     Ok(())
 }
 
+/// Reads and validates an input script.
+fn load_script(path: &str) -> Result<Script, Vec<Diagnostic>> {
+    let bytes = diag::read_file(path).map_err(|d| vec![d])?;
+    let text = diag::utf8(path, &bytes).map_err(|d| vec![d])?;
+    Script::parse(path, text)
+}
+
+/// Whether colour is wanted: not when NO_COLOR is set (no-color.org).
+fn colour() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The game's options from the command line's.
+fn game_options(
+    setup: &Setup,
+    laps: Option<u32>,
+    hz: u32,
+    replay: Option<Script>,
+) -> Result<Options, Vec<Diagnostic>> {
+    let (track, spec, kind) = setup.resolve()?;
+    Ok(Options {
+        track: Some((setup.track.clone(), track)),
+        model: Some(kind),
+        car: setup.car.clone().map(|c| (c, spec)),
+        laps,
+        hz,
+        replay,
+        color: colour(),
+    })
+}
+
+fn play(p: Play) -> Outcome {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(vec![Diagnostic::file(
+            "skid",
+            "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
+        )]);
+    }
+    let replay = p.replay.as_deref().map(load_script).transpose()?;
+    let opts = if p.menu {
+        Options {
+            hz: p.hz,
+            color: colour(),
+            ..Options::default()
+        }
+    } else {
+        let mut setup = p.setup.clone();
+        if setup.track.is_empty() {
+            setup.track = bundled::DEFAULT.to_string();
+        }
+        game_options(&setup, p.laps, p.hz, replay)?
+    };
+    let mut app = App::new(opts);
+    if !p.menu {
+        app.start_race();
+    }
+    let settings = Settings {
+        fps: p.fps,
+        hz: p.hz,
+        quit_at_end: p.quit_at_end,
+    };
+    let stats = game::run(&mut app, &settings)
+        .map_err(|e| vec![Diagnostic::file("terminal", e.to_string())])?;
+    if let (Some(path), Some(race)) = (&p.record, &app.race) {
+        std::fs::write(path, race.script().to_toml()).map_err(|e| {
+            vec![Diagnostic::file(
+                path,
+                format!("cannot write the recording: {e}"),
+            )]
+        })?;
+    }
+    if p.stats {
+        eprintln!("{}", stats.line());
+    }
+    Ok(())
+}
+
+fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: u32) -> Outcome {
+    let script = load_script(inputs)?;
+    let total = script.total_ticks();
+    let target = tick.unwrap_or(total);
+    if target > total {
+        return Err(vec![Diagnostic::file(
+            inputs,
+            format!("--tick {target} is past the script's end ({total} ticks)"),
+        )]);
+    }
+    let mut app = App::new(game_options(setup, None, hz, Some(script))?);
+    app.start_race();
+    app.resize(size.0, size.1);
+    while app.running() && app.race.as_ref().is_some_and(|r| r.sim.tick < target) {
+        app.tick(0.0);
+    }
+    let mut terminal =
+        Terminal::new(TestBackend::new(size.0, size.1)).expect("a test backend never fails");
+    terminal
+        .draw(|f| ui::draw(f, &app))
+        .expect("a test backend never fails");
+    print!("{}", ui::buffer_text(terminal.backend().buffer()));
+    Ok(())
+}
+
 fn sim(setup: &Setup, inputs: &str, hz: u32, every: u64) -> Outcome {
     let (track, spec, kind) = setup.resolve()?;
-    let bytes = diag::read_file(inputs).map_err(|d| vec![d])?;
-    let text = diag::utf8(inputs, &bytes).map_err(|d| vec![d])?;
-    let script = Script::parse(inputs, text)?;
+    let script = load_script(inputs)?;
     let mut sim = Sim::new(track, spec, kind, hz);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut row = String::with_capacity(256);

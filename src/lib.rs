@@ -3,12 +3,17 @@
 //! The library holds every rule of the game so that it can be tested without
 //! a terminal; the `skid` binary only parses the command line and calls in.
 
+pub mod app;
 pub mod car;
 pub mod cli;
 pub mod diag;
+pub mod game;
+pub mod input;
 pub mod physics;
 pub mod race;
 pub mod script;
 pub mod sim;
+pub mod term;
 pub mod track;
 pub mod trig;
+pub mod ui;

@@ -111,6 +111,8 @@ pub struct Track {
     /// distance, off-map counting as wall, capped at 255); 0 on walls. Lets
     /// the physics skip every collision query in the open.
     clearance: Vec<u8>,
+    /// Row-major: whether a car from the player's start can get there.
+    reach: Vec<bool>,
     /// In reading order; the first is the player's.
     pub starts: Vec<Start>,
     /// How many checkpoints a lap passes, numbered 1..=checkpoints.
@@ -204,6 +206,40 @@ impl Track {
                 (k - 2.0).max(0.0) * self.cell
             }
             None => 0.0,
+        }
+    }
+
+    /// Whether a car starting from the player's slot can reach the cell:
+    /// scenery walled off from the course is not.
+    pub fn drivable(&self, col: usize, row: usize) -> bool {
+        self.reach[row * self.width + col]
+    }
+
+    /// Fills `reach`: a flood fill from the player's start through cells
+    /// that are not walls.
+    pub(crate) fn compute_reach(&mut self) {
+        let (w, h) = (self.width, self.height);
+        self.reach = vec![false; w * h];
+        let Some(s) = self.starts.first() else { return };
+        let mut stack = vec![(s.col, s.row)];
+        while let Some((c, r)) = stack.pop() {
+            let i = r * w + c;
+            if self.reach[i] || self.cells[i] == WALL {
+                continue;
+            }
+            self.reach[i] = true;
+            if c > 0 {
+                stack.push((c - 1, r));
+            }
+            if r > 0 {
+                stack.push((c, r - 1));
+            }
+            if c + 1 < w {
+                stack.push((c + 1, r));
+            }
+            if r + 1 < h {
+                stack.push((c, r + 1));
+            }
         }
     }
 

@@ -159,6 +159,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         cells: Vec::new(),
         marks: Vec::new(),
         clearance: Vec::new(),
+        reach: Vec::new(),
         starts: Vec::new(),
         checkpoints: 0,
         id: fnv1a(bytes),
@@ -434,6 +435,7 @@ fn read_map(
     }
     track.checkpoints = highest as u8;
     track.compute_clearance();
+    track.compute_reach();
 
     for s in track.starts.clone() {
         let (center, heading) = (track.cell_center(s.col, s.row), s.dir.heading());

@@ -1,0 +1,729 @@
+//! The game as a state machine, with no terminal in it: screens, the race
+//! and its clock, the keys held, recording and replay. The game loop feeds
+//! it inputs and one [`App::tick`] per physics step; the UI draws it
+//! without changing it. The race steps the same [`Sim`] as `skid sim`.
+
+pub mod camera;
+
+use std::collections::VecDeque;
+
+use glam::DVec2;
+
+use crate::car::{self, CarSpec};
+use crate::input::{Held, Key};
+use crate::physics::{Controls, ModelKind, Shift};
+use crate::race::Event;
+use crate::script::{Gearbox, Hold, Script, ShiftKey};
+use crate::sim::Sim;
+use crate::track::{Track, bundled};
+pub use camera::Camera;
+
+/// The smallest terminal the race is drawn in; below it a message shows
+/// and the race pauses.
+pub const MIN_SIZE: (u16, u16) = (60, 16);
+/// Seconds of countdown before the start.
+pub const COUNTDOWN: f64 = 3.0;
+/// Skid mark dots kept.
+const SKIDS: usize = 3000;
+/// Lateral acceleration the keyboard's steering aims at, m/s²: full steer
+/// asks for the wheel angle that gives about this at the current speed
+/// (`delta = atan(L a / v^2)`), so a key press at speed is a steering
+/// input a driver would make, not full lock. Arcade and strafe steer by
+/// their own rules and get the key as it is.
+const STEER_ASSIST: f64 = 14.0;
+
+/// Commands from single key presses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Pause,
+    Restart,
+    SwitchModel,
+    Help,
+    Quit,
+    ToggleManual,
+    ShiftUp,
+    ShiftDown,
+    ToggleAutostrafe,
+    Back,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Menu,
+    Race,
+    Results,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Phase {
+    /// Ticks left before the start.
+    Countdown(u32),
+    Running,
+}
+
+/// A track the menu offers.
+pub struct TrackChoice {
+    pub name: String,
+    pub track: Track,
+}
+
+/// What the title menu has selected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Menu {
+    pub row: usize,
+    pub track: usize,
+    pub model: ModelKind,
+    /// 0: the model's own preset; then the presets in order.
+    pub car: usize,
+    /// 0: the track's own number of laps.
+    pub laps: u32,
+}
+
+pub const MENU_ROWS: usize = 5;
+
+/// One race.
+pub struct Race {
+    pub sim: Sim,
+    pub phase: Phase,
+    pub laps: u32,
+    /// Tick each lap ended at.
+    pub lap_ends: Vec<u64>,
+    /// Checkpoint ticks (from the lap's start) this lap.
+    pub splits: Vec<u64>,
+    /// The best lap's length and splits, in ticks.
+    pub best: Option<(u64, Vec<u64>)>,
+    /// The latest split's difference to the best lap's, seconds.
+    pub split_delta: Option<f64>,
+    pub skids: VecDeque<DVec2>,
+    pub camera: Option<Camera>,
+    pub autostrafe: bool,
+    pub recording: Vec<Hold>,
+    replay: Option<(Vec<Controls>, usize)>,
+    pending_shift: Option<Shift>,
+    pending_manual: Option<bool>,
+}
+
+impl Race {
+    pub fn new(sim: Sim, laps: u32, replay: Option<&Script>) -> Race {
+        let countdown = (COUNTDOWN / sim.dt).round() as u32;
+        Race {
+            phase: Phase::Countdown(countdown),
+            laps,
+            lap_ends: Vec::new(),
+            splits: Vec::new(),
+            best: None,
+            split_delta: None,
+            skids: VecDeque::new(),
+            camera: None,
+            autostrafe: true,
+            recording: Vec::new(),
+            replay: replay.map(|s| (s.controls().collect(), 0)),
+            pending_shift: None,
+            pending_manual: None,
+            sim,
+        }
+    }
+
+    /// Tick the current lap started at.
+    pub fn lap_start(&self) -> u64 {
+        self.lap_ends.last().copied().unwrap_or(0)
+    }
+
+    /// Seconds into the current lap.
+    pub fn lap_time(&self) -> f64 {
+        (self.sim.tick - self.lap_start()) as f64 * self.sim.dt
+    }
+
+    /// Each completed lap's length in seconds.
+    pub fn lap_times(&self) -> Vec<f64> {
+        let mut start = 0;
+        self.lap_ends
+            .iter()
+            .map(|&end| {
+                let t = (end - start) as f64 * self.sim.dt;
+                start = end;
+                t
+            })
+            .collect()
+    }
+
+    pub fn best_time(&self) -> Option<f64> {
+        self.best.as_ref().map(|(t, _)| *t as f64 * self.sim.dt)
+    }
+
+    /// Whether the replayed script has run out.
+    pub fn replay_done(&self) -> bool {
+        self.replay.as_ref().is_some_and(|(c, i)| *i >= c.len())
+    }
+
+    /// The recorded inputs as a script.
+    pub fn script(&self) -> Script {
+        Script {
+            hold: self.recording.clone(),
+        }
+    }
+
+    /// The next tick's controls: the replay's, or the keyboard's.
+    fn controls(&mut self, held: &Held, now: f64) -> Controls {
+        if let Some((controls, i)) = &mut self.replay {
+            let c = controls.get(*i).copied().unwrap_or_default();
+            *i += 1;
+            return c;
+        }
+        let kind = self.sim.car.kind;
+        let key = |k| held.is_held(k, now) as u8 as f64;
+        let mut c = Controls {
+            throttle: key(Key::Up).max(key(Key::W)),
+            brake: key(Key::Down).max(key(Key::S)),
+            shift: self.pending_shift.take(),
+            manual: self.pending_manual.take(),
+            ..Controls::default()
+        };
+        if kind == ModelKind::Strafe {
+            c.steer = key(Key::Right) - key(Key::Left);
+            c.strafe = key(Key::D) - key(Key::A);
+            c.jump = held.is_held(Key::Space, now);
+            c.autostrafe = self.autostrafe && c.jump;
+        } else {
+            c.steer = key(Key::Right).max(key(Key::D)) - key(Key::Left).max(key(Key::A));
+            c.handbrake = held.is_held(Key::Space, now);
+            if kind != ModelKind::Arcade {
+                c.steer *= self.steer_assist();
+            }
+        }
+        c
+    }
+
+    /// The share of full lock the keyboard asks for at this speed.
+    fn steer_assist(&self) -> f64 {
+        let spec = &self.sim.car.spec.body;
+        let v2 = self.sim.car.state.body.vel.length_squared();
+        let lock = spec.max_steer_deg.to_radians();
+        if v2 < 1e-6 || lock <= 0.0 {
+            return 1.0;
+        }
+        (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
+    }
+
+    fn record(&mut self, c: &Controls) {
+        let hold = Hold {
+            ticks: 1,
+            throttle: c.throttle,
+            brake: c.brake,
+            steer: c.steer,
+            handbrake: c.handbrake,
+            strafe: c.strafe,
+            jump: c.jump,
+            autostrafe: c.autostrafe,
+            shift: c.shift.map(|s| match s {
+                Shift::Up => ShiftKey::Up,
+                Shift::Down => ShiftKey::Down,
+            }),
+            gearbox: c
+                .manual
+                .map(|m| if m { Gearbox::Manual } else { Gearbox::Auto }),
+        };
+        match self.recording.last_mut() {
+            Some(last)
+                if last.same_controls(&hold) && hold.shift.is_none() && hold.gearbox.is_none() =>
+            {
+                last.ticks += 1;
+            }
+            _ => self.recording.push(hold),
+        }
+    }
+
+    /// One physics tick of the race.
+    fn tick(&mut self, held: &Held, now: f64) {
+        match self.phase {
+            Phase::Countdown(0) => self.phase = Phase::Running,
+            Phase::Countdown(n) => {
+                self.phase = Phase::Countdown(n - 1);
+                return;
+            }
+            Phase::Running => {}
+        }
+        let c = self.controls(held, now);
+        self.record(&c);
+        match self.sim.step(&c) {
+            Some(Event::Checkpoint(_)) => {
+                let split = self.sim.tick - self.lap_start();
+                self.splits.push(split);
+                let i = self.splits.len() - 1;
+                self.split_delta = self
+                    .best
+                    .as_ref()
+                    .and_then(|(_, s)| s.get(i))
+                    .map(|&b| (split as f64 - b as f64) * self.sim.dt);
+            }
+            Some(Event::Lap) => {
+                let length = self.sim.tick - self.lap_start();
+                if self.best.as_ref().is_none_or(|(b, _)| length < *b) {
+                    self.best = Some((length, std::mem::take(&mut self.splits)));
+                }
+                self.splits.clear();
+                self.lap_ends.push(self.sim.tick);
+            }
+            None => {}
+        }
+        let s = &self.sim.car.state;
+        if s.contact.sliding.iter().any(|&x| x) {
+            let (f, r) = s.body.axes();
+            for (i, o) in crate::physics::wheel_offsets(&self.sim.car.spec)
+                .iter()
+                .enumerate()
+            {
+                if s.contact.sliding[i] {
+                    if self.skids.len() == SKIDS {
+                        self.skids.pop_front();
+                    }
+                    self.skids.push_back(s.body.pos + f * o.x + r * o.y);
+                }
+            }
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.lap_ends.len() as u32 >= self.laps
+    }
+}
+
+/// How the game was started.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// A bundled track's name or a file (with the track already parsed).
+    pub track: Option<(String, Track)>,
+    pub model: Option<ModelKind>,
+    /// A preset's name or a file, with the preset parsed.
+    pub car: Option<(String, CarSpec)>,
+    pub laps: Option<u32>,
+    pub hz: u32,
+    pub replay: Option<Script>,
+    pub color: bool,
+}
+
+pub struct App {
+    pub screen: Screen,
+    pub menu: Menu,
+    pub choices: Vec<TrackChoice>,
+    /// Car presets the menu offers after "the model's own".
+    pub cars: Vec<(String, CarSpec)>,
+    pub race: Option<Race>,
+    pub paused: bool,
+    pub help: bool,
+    pub quit: bool,
+    pub held: Held,
+    pub size: (u16, u16),
+    pub color: bool,
+    /// Something visible changed since the last draw.
+    pub dirty: bool,
+    hz: u32,
+    replay: Option<Script>,
+}
+
+impl App {
+    /// The title menu, preselected from the options.
+    pub fn new(opts: Options) -> App {
+        let mut choices: Vec<TrackChoice> = bundled::TRACKS
+            .iter()
+            .filter_map(|(n, _)| {
+                bundled::load(n).map(|track| TrackChoice {
+                    name: n.to_string(),
+                    track,
+                })
+            })
+            .collect();
+        let mut cars: Vec<(String, CarSpec)> = car::PRESETS
+            .iter()
+            .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
+            .collect();
+        let track = match opts.track {
+            Some((name, track)) => match choices.iter().position(|c| c.name == name) {
+                Some(i) => i,
+                None => {
+                    choices.push(TrackChoice { name, track });
+                    choices.len() - 1
+                }
+            },
+            None => 0,
+        };
+        let car_index = match &opts.car {
+            Some((name, spec)) => {
+                1 + match cars.iter().position(|(n, _)| n == name) {
+                    Some(i) => i,
+                    None => {
+                        cars.push((name.clone(), spec.clone()));
+                        cars.len() - 1
+                    }
+                }
+            }
+            None => 0,
+        };
+        let model = opts
+            .model
+            .or(opts.car.as_ref().map(|(_, s)| s.model))
+            .unwrap_or(ModelKind::Arcade);
+        App {
+            screen: Screen::Menu,
+            menu: Menu {
+                row: MENU_ROWS - 1,
+                track,
+                model,
+                car: car_index,
+                laps: opts.laps.unwrap_or(0),
+            },
+            choices,
+            cars,
+            race: None,
+            paused: false,
+            help: false,
+            quit: false,
+            held: Held::default(),
+            size: (80, 24),
+            color: opts.color,
+            dirty: true,
+            hz: opts.hz.max(1),
+            replay: opts.replay,
+        }
+    }
+
+    /// The car the menu's selection drives.
+    pub fn selected_car(&self) -> (String, CarSpec) {
+        match self.menu.car {
+            0 => {
+                let spec = CarSpec::default_for(self.menu.model);
+                (format!("{} (own)", spec.name), spec)
+            }
+            i => self.cars[i - 1].clone(),
+        }
+    }
+
+    pub fn selected_laps(&self) -> u32 {
+        match self.menu.laps {
+            0 => self.choices[self.menu.track].track.laps,
+            n => n,
+        }
+    }
+
+    /// Starts a race with the menu's selection.
+    pub fn start_race(&mut self) {
+        let track = self.choices[self.menu.track].track.clone();
+        let (_, spec) = self.selected_car();
+        let laps = self.selected_laps();
+        let sim = Sim::new(track, spec, self.menu.model, self.hz);
+        self.race = Some(Race::new(sim, laps, self.replay.as_ref()));
+        self.screen = Screen::Race;
+        self.paused = false;
+        self.held.release_all();
+        self.dirty = true;
+    }
+
+    /// Whether the terminal is too small to draw the race.
+    pub fn too_small(&self) -> bool {
+        self.size.0 < MIN_SIZE.0 || self.size.1 < MIN_SIZE.1
+    }
+
+    /// Whether physics ticks advance now.
+    pub fn running(&self) -> bool {
+        self.screen == Screen::Race && !self.paused && !self.help && !self.too_small()
+    }
+
+    pub fn resize(&mut self, w: u16, h: u16) {
+        self.size = (w, h);
+        if let Some(r) = &mut self.race {
+            r.camera = None;
+        }
+        self.dirty = true;
+    }
+
+    pub fn press(&mut self, key: Key, now: f64) {
+        if self.running() {
+            self.held.press(key, now);
+        }
+    }
+
+    pub fn release(&mut self, key: Key) {
+        self.held.release(key);
+    }
+
+    pub fn focus_lost(&mut self) {
+        self.held.release_all();
+    }
+
+    /// One physics tick, when the race runs.
+    pub fn tick(&mut self, now: f64) {
+        if !self.running() {
+            return;
+        }
+        let Some(race) = &mut self.race else { return };
+        race.tick(&self.held, now);
+        let view = crate::ui::track_view_size(self.size);
+        race.camera = Some(Camera::follow(
+            race.camera,
+            &race.sim.track,
+            view,
+            race.sim.car.state.body.pos,
+        ));
+        if race.finished() {
+            self.screen = Screen::Results;
+            self.held.release_all();
+        }
+        self.dirty = true;
+    }
+
+    pub fn command(&mut self, cmd: Command) {
+        self.dirty = true;
+        if self.help {
+            if matches!(
+                cmd,
+                Command::Help | Command::Back | Command::Pause | Command::Enter
+            ) {
+                self.help = false;
+            } else if cmd == Command::Quit {
+                self.quit = true;
+            }
+            return;
+        }
+        match (self.screen, cmd) {
+            (_, Command::Help) => self.help = true,
+            (_, Command::Quit) => self.quit = true,
+            (Screen::Menu, c) => self.menu_command(c),
+            (Screen::Results, Command::Enter | Command::Back) => {
+                self.screen = Screen::Menu;
+                self.race = None;
+            }
+            (Screen::Results, Command::Restart) => self.start_race(),
+            (Screen::Results, _) => {}
+            (Screen::Race, c) => self.race_command(c),
+        }
+    }
+
+    fn menu_command(&mut self, cmd: Command) {
+        let m = &mut self.menu;
+        let step = |cmd| if cmd == Command::Left { -1 } else { 1 };
+        match cmd {
+            Command::Up => m.row = (m.row + MENU_ROWS - 1) % MENU_ROWS,
+            Command::Down => m.row = (m.row + 1) % MENU_ROWS,
+            Command::Left | Command::Right => {
+                let d = step(cmd);
+                match m.row {
+                    0 => m.track = wrap(m.track, d, self.choices.len()),
+                    1 => {
+                        let i = ModelKind::ALL
+                            .iter()
+                            .position(|&k| k == m.model)
+                            .unwrap_or(0);
+                        m.model = ModelKind::ALL[wrap(i, d, ModelKind::ALL.len())];
+                    }
+                    2 => m.car = wrap(m.car, d, self.cars.len() + 1),
+                    3 => m.laps = wrap(m.laps as usize, d, 100) as u32,
+                    _ => {}
+                }
+            }
+            Command::Enter => self.start_race(),
+            _ => {}
+        }
+    }
+
+    fn race_command(&mut self, cmd: Command) {
+        let Some(race) = &mut self.race else { return };
+        match cmd {
+            Command::Pause | Command::Back => {
+                self.paused = !self.paused;
+                self.held.release_all();
+            }
+            Command::Restart => self.start_race(),
+            Command::SwitchModel => {
+                let next = race.sim.car.kind.next();
+                race.sim.car.switch_model(next);
+            }
+            Command::ToggleManual => race.pending_manual = Some(!race.sim.car.state.drive.manual),
+            Command::ShiftUp => race.pending_shift = Some(Shift::Up),
+            Command::ShiftDown => race.pending_shift = Some(Shift::Down),
+            Command::ToggleAutostrafe => race.autostrafe = !race.autostrafe,
+            Command::Enter if self.paused => self.paused = false,
+            _ => {}
+        }
+    }
+}
+
+/// `i + d` wrapped into `0..n`.
+fn wrap(i: usize, d: i64, n: usize) -> usize {
+    (i as i64 + d).rem_euclid(n as i64) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn race_app(model: ModelKind) -> App {
+        let mut app = App::new(Options {
+            model: Some(model),
+            hz: 120,
+            ..Options::default()
+        });
+        app.start_race();
+        app
+    }
+
+    /// Ticks through the countdown.
+    fn go(app: &mut App, now: &mut f64) {
+        for _ in 0..=360 {
+            *now += 1.0 / 120.0;
+            app.tick(*now);
+        }
+        assert_eq!(app.race.as_ref().unwrap().phase, Phase::Running);
+    }
+
+    #[test]
+    fn the_menu_cycles_rows_and_values() {
+        let mut app = App::new(Options {
+            hz: 120,
+            ..Options::default()
+        });
+        assert_eq!(app.menu.row, MENU_ROWS - 1, "Start is selected");
+        app.command(Command::Down);
+        assert_eq!(app.menu.row, 0);
+        app.command(Command::Left);
+        assert_eq!(
+            app.menu.track,
+            app.choices.len() - 1,
+            "wraps to the last track"
+        );
+        app.command(Command::Down);
+        app.command(Command::Right);
+        assert_eq!(app.menu.model, ModelKind::Dynamic);
+        assert_eq!(
+            app.selected_car().1.name,
+            "corvette-c5",
+            "the model's own car"
+        );
+        app.command(Command::Enter);
+        assert_eq!(app.screen, Screen::Race);
+    }
+
+    #[test]
+    fn the_countdown_holds_the_car_then_the_keys_drive_it() {
+        let mut app = race_app(ModelKind::Arcade);
+        let mut now = 0.0;
+        app.press(Key::Up, now);
+        for _ in 0..100 {
+            now += 1.0 / 120.0;
+            app.tick(now);
+        }
+        assert_eq!(
+            app.race.as_ref().unwrap().sim.tick,
+            0,
+            "no physics in the countdown"
+        );
+        go(&mut app, &mut now);
+        // Hold W with autorepeat for a second.
+        for i in 0..120 {
+            now += 1.0 / 120.0;
+            if i % 4 == 0 {
+                app.press(Key::W, now);
+            }
+            app.tick(now);
+        }
+        let r = app.race.as_ref().unwrap();
+        assert!(r.sim.car.state.body.vel.length() > 3.0, "it drove");
+        assert!(
+            r.recording
+                .iter()
+                .any(|h| h.throttle == 1.0 && h.ticks >= 100),
+            "{:?}",
+            r.recording
+        );
+    }
+
+    #[test]
+    fn pause_stops_the_clock_and_releases_keys() {
+        let mut app = race_app(ModelKind::Tire);
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        app.command(Command::Pause);
+        let tick = app.race.as_ref().unwrap().sim.tick;
+        for _ in 0..50 {
+            now += 0.01;
+            app.press(Key::Up, now);
+            app.tick(now);
+        }
+        assert_eq!(app.race.as_ref().unwrap().sim.tick, tick);
+        app.command(Command::Pause);
+        app.tick(now);
+        assert_eq!(app.race.as_ref().unwrap().sim.tick, tick + 1);
+        assert!(
+            !app.held.is_held(Key::Up, now),
+            "keys pressed while paused do not count"
+        );
+    }
+
+    #[test]
+    fn a_too_small_terminal_pauses_the_race() {
+        let mut app = race_app(ModelKind::Arcade);
+        app.resize(40, 10);
+        assert!(!app.running());
+        app.resize(80, 24);
+        assert!(app.running());
+    }
+
+    #[test]
+    fn m_switches_the_model_keeping_the_motion() {
+        let mut app = race_app(ModelKind::Arcade);
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        for _ in 0..60 {
+            now += 1.0 / 120.0;
+            app.press(Key::Up, now);
+            app.tick(now);
+        }
+        let body = app.race.as_ref().unwrap().sim.car.state.body;
+        app.command(Command::SwitchModel);
+        let r = app.race.as_ref().unwrap();
+        assert_eq!(r.sim.car.kind, ModelKind::Dynamic);
+        assert_eq!(r.sim.car.state.body, body);
+    }
+
+    #[test]
+    fn a_replayed_recording_drives_the_same_race() {
+        let mut app = race_app(ModelKind::Dynamic);
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        for i in 0..600 {
+            now += 1.0 / 120.0;
+            let k = if (i / 100) % 2 == 0 { Key::Up } else { Key::D };
+            if i % 5 == 0 {
+                app.press(k, now);
+            }
+            if i == 300 {
+                app.command(Command::ShiftDown);
+            }
+            app.tick(now);
+        }
+        let race = app.race.as_ref().unwrap();
+        let script = race.script();
+        let text = script.to_toml();
+        let back = Script::parse("rec.toml", &text).unwrap();
+        assert_eq!(back.total_ticks(), race.sim.tick);
+        let mut replay = App::new(Options {
+            model: Some(ModelKind::Dynamic),
+            hz: 120,
+            replay: Some(back),
+            ..Options::default()
+        });
+        replay.start_race();
+        let mut t = 0.0;
+        go(&mut replay, &mut t);
+        for _ in 0..600 {
+            t += 0.5; // any clock: a replay ignores it
+            replay.tick(t);
+        }
+        let again = replay.race.as_ref().unwrap();
+        assert_eq!(again.sim.car.state, race.sim.car.state);
+    }
+}

@@ -1,0 +1,282 @@
+//! The game loop: real time in, fixed steps out.
+//!
+//! Each turn drains every pending terminal event, then runs as many
+//! physics ticks as the elapsed real time holds (an accumulator; at most a
+//! quarter second at once, so a stall does not fast-forward the race), then
+//! draws if something visible changed and a frame is due (`--fps`, 30 by
+//! default). The clock is read here and nowhere else: the physics only
+//! ever sees ticks, so frame rate and terminal size cannot change a race.
+//!
+//! Output goes through one 64 KiB buffer, flushed once per frame, each
+//! frame inside synchronized output so no terminal shows half of one.
+
+use std::cell::Cell;
+use std::io::{self, BufWriter, Stdout, Write};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::queue;
+use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+
+use crate::app::{App, Command, Screen};
+use crate::input::Key;
+use crate::{term, ui};
+
+/// How a game ends and what it reports.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub fps: u32,
+    pub hz: u32,
+    pub quit_at_end: bool,
+}
+
+/// What `--stats` prints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub frames: u64,
+    pub bytes: u64,
+    pub steps: u64,
+    pub seconds: f64,
+}
+
+impl Stats {
+    pub fn line(&self) -> String {
+        let fps = if self.seconds > 0.0 {
+            self.frames as f64 / self.seconds
+        } else {
+            0.0
+        };
+        format!(
+            "frames={} bytes={} steps={} fps={:.1}",
+            self.frames, self.bytes, self.steps, fps
+        )
+    }
+}
+
+/// What the game loop and its terminal writer share.
+#[derive(Debug, Default)]
+pub struct Wire {
+    bytes: Cell<u64>,
+    send: Cell<bool>,
+}
+
+impl Wire {
+    /// Bytes written to the terminal so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.get()
+    }
+}
+
+/// The terminal writer: one 64 KiB buffer that counts the bytes through
+/// it and sends them only when a frame is complete. ratatui flushes its
+/// backend at the end of a draw, before the frame's end-of-synchronized-
+/// output marker; this writer waits for [`commit`].
+pub struct FrameWriter<W: Write> {
+    inner: BufWriter<W>,
+    wire: Rc<Wire>,
+}
+
+impl<W: Write> FrameWriter<W> {
+    pub fn new(inner: W) -> (Self, Rc<Wire>) {
+        let wire = Rc::new(Wire::default());
+        let w = FrameWriter {
+            inner: BufWriter::with_capacity(1 << 16, inner),
+            wire: wire.clone(),
+        };
+        (w, wire)
+    }
+}
+
+impl<W: Write> Write for FrameWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.wire.bytes.set(self.wire.bytes.get() + n as u64);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.wire.send.get() {
+            self.inner.flush()
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Sends everything written to the backend so far.
+pub fn commit<B: Write>(backend: &mut B, wire: &Wire) -> io::Result<()> {
+    wire.send.set(true);
+    let sent = backend.flush();
+    wire.send.set(false);
+    sent
+}
+
+/// Draws one frame inside synchronized output and sends it at once.
+pub fn draw_frame<W: Write>(
+    terminal: &mut Terminal<CrosstermBackend<FrameWriter<W>>>,
+    wire: &Wire,
+    app: &App,
+) -> io::Result<()> {
+    queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    terminal.draw(|f| ui::draw(f, app))?;
+    queue!(terminal.backend_mut(), EndSynchronizedUpdate)?;
+    commit(terminal.backend_mut(), wire)
+}
+
+fn drive_key(code: KeyCode) -> Option<Key> {
+    Some(match code {
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Char(' ') => Key::Space,
+        KeyCode::Char(c) => match c.to_ascii_lowercase() {
+            'w' => Key::W,
+            'a' => Key::A,
+            's' => Key::S,
+            'd' => Key::D,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+fn command(k: &KeyEvent) -> Option<Command> {
+    if k.modifiers.contains(KeyModifiers::CONTROL) {
+        return matches!(k.code, KeyCode::Char('c') | KeyCode::Char('C')).then_some(Command::Quit);
+    }
+    Some(match k.code {
+        KeyCode::Up => Command::Up,
+        KeyCode::Down => Command::Down,
+        KeyCode::Left => Command::Left,
+        KeyCode::Right => Command::Right,
+        KeyCode::Enter => Command::Enter,
+        KeyCode::Esc => Command::Back,
+        // The kitty protocol may report '?' as Shift and '/'.
+        KeyCode::Char('/') if k.modifiers.contains(KeyModifiers::SHIFT) => Command::Help,
+        KeyCode::Char(c) => match c.to_ascii_lowercase() {
+            'p' => Command::Pause,
+            'r' => Command::Restart,
+            'm' => Command::SwitchModel,
+            '?' => Command::Help,
+            'q' => Command::Quit,
+            'c' => Command::ToggleManual,
+            'x' => Command::ShiftUp,
+            'z' => Command::ShiftDown,
+            'f' => Command::ToggleAutostrafe,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Whether a key is Ctrl-L (redraw everything).
+fn is_redraw(k: &KeyEvent) -> bool {
+    k.modifiers.contains(KeyModifiers::CONTROL)
+        && matches!(k.code, KeyCode::Char('l') | KeyCode::Char('L'))
+}
+
+/// Applies one terminal event; returns whether the screen must be cleared.
+pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
+    match ev {
+        Event::Key(k) => {
+            if is_redraw(&k) {
+                app.dirty = true;
+                return true;
+            }
+            match k.kind {
+                KeyEventKind::Release => {
+                    if let Some(key) = drive_key(k.code) {
+                        app.release(key);
+                    }
+                }
+                KeyEventKind::Press | KeyEventKind::Repeat => {
+                    if let Some(key) = drive_key(k.code) {
+                        app.press(key, now);
+                    }
+                    // A held command key repeats: act on presses only,
+                    // except for moving through the menu.
+                    let repeat = k.kind == KeyEventKind::Repeat;
+                    if let Some(c) = command(&k).filter(|_| !repeat || app.screen == Screen::Menu) {
+                        app.command(c);
+                    }
+                }
+            }
+            false
+        }
+        Event::FocusLost => {
+            app.focus_lost();
+            false
+        }
+        Event::Resize(w, h) => {
+            app.resize(w, h);
+            true
+        }
+        _ => false,
+    }
+}
+
+pub type GameTerminal = Terminal<CrosstermBackend<FrameWriter<Stdout>>>;
+
+/// Runs the game until the player quits; returns what `--stats` reports.
+pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
+    let session = term::enter()?;
+    let (writer, wire) = FrameWriter::new(io::stdout());
+    let mut terminal: GameTerminal = Terminal::new(CrosstermBackend::new(writer))?;
+    terminal.clear()?;
+    commit(terminal.backend_mut(), &wire)?;
+    let size = terminal.size()?;
+    app.resize(size.width, size.height);
+
+    let start = Instant::now();
+    let dt = Duration::from_secs_f64(1.0 / settings.hz.max(1) as f64);
+    let frame = Duration::from_secs_f64(1.0 / settings.fps.max(1) as f64);
+    let mut stats = Stats::default();
+    let mut acc = Duration::ZERO;
+    let mut last = start;
+    let mut next_frame = start;
+    loop {
+        let wait = if app.running() { dt.min(frame) } else { frame };
+        if event::poll(wait)? {
+            loop {
+                let now = start.elapsed().as_secs_f64();
+                if handle(app, event::read()?, now) {
+                    terminal.clear()?;
+                    commit(terminal.backend_mut(), &wire)?;
+                }
+                if !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        let now = Instant::now();
+        if app.running() {
+            acc += (now - last).min(Duration::from_millis(250));
+            while acc >= dt {
+                acc -= dt;
+                app.tick((now - start).as_secs_f64());
+                stats.steps += 1;
+            }
+        } else {
+            acc = Duration::ZERO;
+        }
+        last = now;
+        let replay_over = app.race.as_ref().is_some_and(|r| r.replay_done());
+        if app.quit || (settings.quit_at_end && (replay_over || app.screen == Screen::Results)) {
+            break;
+        }
+        if app.dirty && now >= next_frame {
+            draw_frame(&mut terminal, &wire, app)?;
+            app.dirty = false;
+            stats.frames += 1;
+            next_frame = now + frame;
+        }
+    }
+    stats.bytes = wire.bytes();
+    stats.seconds = start.elapsed().as_secs_f64();
+    drop(session);
+    Ok(stats)
+}

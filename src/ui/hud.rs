@@ -1,0 +1,138 @@
+//! The side panel: lap, lap time, best lap and split delta, then the
+//! tachometer, gear and speed, the slip gauges, and the keys to know.
+//! Every figure reads the car's telemetry, which is the same for every
+//! model.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use ratatui::widgets::Widget;
+
+use super::fg;
+use super::gauges::{self, finite};
+use crate::app::Race;
+
+/// `m:ss.cc`, or dashes for no time.
+pub fn clock(t: Option<f64>) -> String {
+    match t.filter(|t| t.is_finite() && *t >= 0.0) {
+        Some(t) => {
+            let cs = (t * 100.0).round() as u64;
+            format!("{}:{:02}.{:02}", cs / 6000, cs / 100 % 60, cs % 100)
+        }
+        None => "-:--.--".into(),
+    }
+}
+
+/// A signed delta, `+0.21` or `-1.05`.
+pub fn delta(d: f64) -> String {
+    format!("{:+.2}", finite(d))
+}
+
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    if area.width < 8 || area.height == 0 {
+        return;
+    }
+    let x = area.x + 1;
+    let w = area.width.saturating_sub(1) as usize;
+    let bottom = area.y + area.height;
+    let mut y = area.y;
+    let line = |buf: &mut Buffer, y: &mut u16, text: &str, c: Color| {
+        if *y < bottom {
+            buf.set_stringn(x, *y, text, w, fg(color, c));
+        }
+        *y += 1;
+    };
+    let car = &race.sim.car;
+    let tel = car.telemetry();
+    let track = &race.sim.track;
+
+    let title = format!("skid · {}", track.name);
+    line(buf, &mut y, &title, Color::White);
+    line(
+        buf,
+        &mut y,
+        &format!("{} · {}", car.kind, car.spec.name),
+        Color::Gray,
+    );
+    y += 1;
+    let lap = (race.lap_ends.len() as u32 + 1).min(race.laps);
+    line(
+        buf,
+        &mut y,
+        &format!("LAP   {lap}/{}", race.laps),
+        Color::White,
+    );
+    line(
+        buf,
+        &mut y,
+        &format!("TIME  {}", clock(Some(race.lap_time()))),
+        Color::White,
+    );
+    line(
+        buf,
+        &mut y,
+        &format!("BEST  {}", clock(race.best_time())),
+        Color::White,
+    );
+    let (split, split_color) = match race.split_delta {
+        Some(d) if d <= 0.0 => (delta(d), Color::Green),
+        Some(d) => (delta(d), Color::Red),
+        None => ("--".into(), Color::Gray),
+    };
+    line(buf, &mut y, &format!("SPLIT {split}"), split_color);
+    y += 1;
+
+    let redline = car.spec.engine.redline_rpm;
+    let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);
+    if y + 2 <= bottom {
+        gauges::tachometer(tel.rpm, redline, color).render(bar_area(y), buf);
+    }
+    y += 2;
+    let gear = match tel.gear {
+        g if g < 0 => "R".to_string(),
+        0 => "N".to_string(),
+        g => g.to_string(),
+    };
+    let mode = if car.state.drive.manual {
+        "manual"
+    } else {
+        "auto"
+    };
+    if y < bottom {
+        buf.set_stringn(
+            x,
+            y,
+            format!("GEAR  {gear:<2} {mode}"),
+            w,
+            fg(color, Color::White).add_modifier(Modifier::BOLD),
+        );
+    }
+    y += 1;
+    let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
+    line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), Color::White);
+    for (label, slip) in [("SLIP F", tel.slip_front), ("SLIP R", tel.slip_rear)] {
+        if y + 2 <= bottom {
+            gauges::slip(label, slip, color).render(bar_area(y), buf);
+        }
+        y += 2;
+    }
+    if bottom > area.y + 1 {
+        let mut y = bottom - 1;
+        line(buf, &mut y, "? help  p pause  q quit", Color::DarkGray);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_formats_and_guards() {
+        assert_eq!(clock(Some(83.456)), "1:23.46");
+        assert_eq!(clock(Some(0.0)), "0:00.00");
+        assert_eq!(clock(None), "-:--.--");
+        assert_eq!(clock(Some(f64::NAN)), "-:--.--");
+        assert_eq!(delta(-0.214), "-0.21");
+        assert_eq!(delta(f64::INFINITY), "+0.00");
+    }
+}

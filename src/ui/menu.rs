@@ -1,0 +1,123 @@
+//! The title menu: track, model, car, laps, start.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use ratatui::widgets::{Block, Widget};
+
+use super::fg;
+use crate::app::App;
+
+const TITLE: [&str; 3] = [
+    "     _    _    _ ",
+    " ___| | _(_)__| |",
+    "(_-<| |/ / / _` |",
+];
+const TITLE_LAST: &str = "/__/|_\\_\\_\\__,_|";
+
+/// A rectangle of `w` x `h` centred in `area` (clipped to it).
+pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
+    let color = app.color;
+    let r = centred(area, 50, 17);
+    let mut y = r.y;
+    for line in TITLE.iter().chain(std::iter::once(&TITLE_LAST)) {
+        if y < r.bottom() {
+            buf.set_stringn(
+                r.x + (r.width.saturating_sub(17)) / 2,
+                y,
+                line,
+                r.width as usize,
+                fg(color, Color::LightRed),
+            );
+        }
+        y += 1;
+    }
+    if y < r.bottom() {
+        let sub = "a top-down racing game for the terminal";
+        buf.set_stringn(
+            r.x + r.width.saturating_sub(sub.len() as u16) / 2,
+            y,
+            sub,
+            r.width as usize,
+            fg(color, Color::Gray),
+        );
+    }
+    y += 2;
+
+    let choice = &app.choices[app.menu.track];
+    let (car_name, _) = app.selected_car();
+    let laps = match app.menu.laps {
+        0 => format!("{} (track's own)", app.selected_laps()),
+        n => n.to_string(),
+    };
+    let rows = [
+        (
+            "Track",
+            format!(
+                "{}  {}x{}",
+                choice.name, choice.track.width, choice.track.height
+            ),
+        ),
+        ("Model", app.menu.model.to_string()),
+        ("Car", car_name),
+        ("Laps", laps),
+    ];
+    let box_area = Rect::new(
+        r.x,
+        y,
+        r.width,
+        (rows.len() as u16 + 4).min(r.bottom().saturating_sub(y)),
+    );
+    Block::bordered()
+        .border_style(fg(color, Color::DarkGray))
+        .render(box_area, buf);
+    let mut y = y + 1;
+    for (i, (label, value)) in rows.iter().enumerate() {
+        let selected = app.menu.row == i;
+        let text = format!(
+            "{} {:<6} ◀ {} ▶",
+            if selected { "›" } else { " " },
+            label,
+            value
+        );
+        let style = if selected {
+            fg(color, Color::Yellow).add_modifier(Modifier::BOLD)
+        } else {
+            fg(color, Color::White)
+        };
+        if y < box_area.bottom().saturating_sub(1) {
+            buf.set_stringn(r.x + 2, y, &text, r.width.saturating_sub(4) as usize, style);
+        }
+        y += 1;
+    }
+    y += 1;
+    let start_selected = app.menu.row == rows.len();
+    let start = if start_selected {
+        "› [ Start race ]"
+    } else {
+        "  [ Start race ]"
+    };
+    let style = if start_selected {
+        fg(color, Color::Yellow).add_modifier(Modifier::BOLD | Modifier::REVERSED)
+    } else {
+        fg(color, Color::White)
+    };
+    if y < box_area.bottom().saturating_sub(1) {
+        buf.set_stringn(r.x + 2, y, start, r.width.saturating_sub(4) as usize, style);
+    }
+    let hint = "↑↓ choose  ←→ change  Enter start  ? help  q quit";
+    let hy = box_area.bottom();
+    if hy < area.bottom() {
+        buf.set_stringn(r.x, hy, hint, r.width as usize, fg(color, Color::DarkGray));
+    }
+}

@@ -1,0 +1,96 @@
+//! Drawing: pure functions from an [`App`] to a frame. Nothing here
+//! changes the game; `skid render` and the golden screens use the same
+//! functions into a test backend.
+
+pub mod gauges;
+pub mod hud;
+pub mod menu;
+pub mod overlay;
+pub mod results;
+pub mod track;
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style};
+
+use crate::app::{App, Screen};
+
+/// Width of the side panel: 24 columns, 30 when the terminal is wide.
+fn panel_width(width: u16) -> u16 {
+    if width >= 120 { 30 } else { 24 }
+}
+
+/// The race screen's two parts: the track view and the side panel.
+pub fn race_areas(area: Rect) -> (Rect, Rect) {
+    let [view, panel] = Layout::horizontal([
+        Constraint::Min(0),
+        Constraint::Length(panel_width(area.width)),
+    ])
+    .areas(area);
+    (view, panel)
+}
+
+/// Size of the track view on a terminal of `size`.
+pub fn track_view_size(size: (u16, u16)) -> (u16, u16) {
+    let (view, _) = race_areas(Rect::new(0, 0, size.0, size.1));
+    (view.width, view.height)
+}
+
+/// A style with a foreground colour, or none in monochrome.
+pub fn fg(color: bool, c: Color) -> Style {
+    if color {
+        Style::new().fg(c)
+    } else {
+        Style::new()
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if app.screen != Screen::Menu && app.too_small() {
+        overlay::too_small(frame.buffer_mut(), area, app.size);
+        return;
+    }
+    match app.screen {
+        Screen::Menu => menu::draw(frame.buffer_mut(), area, app),
+        Screen::Race => {
+            if let Some(race) = &app.race {
+                let (view, panel) = race_areas(area);
+                track::draw(frame.buffer_mut(), view, race, app.color);
+                hud::draw(frame.buffer_mut(), panel, race, app.color);
+                overlay::race(frame.buffer_mut(), view, race, app.paused);
+            }
+        }
+        Screen::Results => {
+            if let Some(race) = &app.race {
+                results::draw(frame.buffer_mut(), area, race, app.color);
+            }
+        }
+    }
+    if app.help {
+        overlay::help(frame.buffer_mut(), area);
+    }
+}
+
+/// A buffer as plain text: one line per row, trailing spaces trimmed.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let symbol = buf[(x, y)].symbol();
+            skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
+            line.push_str(symbol);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,71 @@
+//! The results screen: each lap with its time and its difference to the
+//! best lap, the best lap, and what to do next.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+
+use super::fg;
+use super::hud::{clock, delta};
+use super::menu::centred;
+use crate::app::Race;
+
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    let times = race.lap_times();
+    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let shown = times.len().min(area.height.saturating_sub(9) as usize);
+    let r = centred(area, 40, shown as u16 + 9);
+    let mut y = r.y;
+    let mut put = |y: &mut u16, text: &str, c: Color, bold: bool| {
+        if *y < r.bottom() {
+            let mut style = fg(color, c);
+            if bold {
+                style = style.add_modifier(Modifier::BOLD);
+            }
+            buf.set_stringn(r.x, *y, text, r.width as usize, style);
+        }
+        *y += 1;
+    };
+    put(&mut y, "RESULTS", Color::Yellow, true);
+    let car = &race.sim.car;
+    put(
+        &mut y,
+        &format!("{} · {} · {}", race.sim.track.name, car.kind, car.spec.name),
+        Color::Gray,
+        false,
+    );
+    y += 1;
+    put(&mut y, "LAP   TIME      DELTA", Color::White, true);
+    for (i, t) in times.iter().enumerate().take(shown) {
+        let d = if *t == best {
+            "best".to_string()
+        } else {
+            delta(t - best)
+        };
+        put(
+            &mut y,
+            &format!("{:>3}   {:<9} {}", i + 1, clock(Some(*t)), d),
+            Color::White,
+            false,
+        );
+    }
+    y += 1;
+    let total: f64 = times.iter().sum();
+    put(
+        &mut y,
+        &format!(
+            "BEST  {}   TOTAL {}",
+            clock(best.is_finite().then_some(best)),
+            clock(Some(total))
+        ),
+        Color::Green,
+        true,
+    );
+    y += 1;
+    put(
+        &mut y,
+        "Enter menu   r race again   q quit",
+        Color::DarkGray,
+        false,
+    );
+}

@@ -1,0 +1,267 @@
+//! The top-down track in braille (ratatui `Canvas`, `Marker::Braille`).
+//!
+//! The canvas's bounds are its dot grid (`0..2 * cols` by `0..4 * rows`),
+//! so the shapes here paint exact dots: a track cell is one terminal cell
+//! (2 x 4 dots) at zoom 1, and dots are square because a track cell is 1:2
+//! like a terminal cell. Each surface has its own dot pattern, so the map
+//! reads in monochrome too; colour, per terminal cell, only helps.
+//!
+//! | ground | dots | colour |
+//! | --- | --- | --- |
+//! | wall facing the course | all eight | white |
+//! | scenery out of reach | none | |
+//! | asphalt | none | |
+//! | grass | one | green |
+//! | gravel | two, diagonal | yellow |
+//! | ice | two, the other diagonal | cyan |
+//! | finish line | a checker of four | white |
+//! | checkpoint | a bar | magenta |
+
+use glam::DVec2;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use ratatui::symbols::Marker;
+use ratatui::widgets::Widget;
+use ratatui::widgets::canvas::{Canvas, Painter, Shape};
+
+use crate::app::{Camera, Race};
+use crate::physics::ModelKind;
+use crate::track::{Mark, Track};
+
+/// (dot x, dot y) offsets within a terminal cell.
+type Pattern = &'static [(usize, usize)];
+
+const WALL: Pattern = &[
+    (0, 0),
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (0, 2),
+    (1, 2),
+    (0, 3),
+    (1, 3),
+];
+const GRASS: Pattern = &[(0, 1)];
+const GRAVEL: Pattern = &[(0, 0), (1, 2)];
+const ICE: Pattern = &[(1, 0), (0, 2)];
+const FINISH: Pattern = &[(0, 0), (1, 1), (0, 2), (1, 3)];
+const CHECKPOINT: Pattern = &[(0, 0), (0, 1), (0, 2), (0, 3)];
+
+/// Maps world metres to canvas dots for one camera and view.
+#[derive(Clone, Copy)]
+struct View {
+    cam: Camera,
+    cell: DVec2,
+    dots: (usize, usize),
+    color: bool,
+}
+
+impl View {
+    fn dot(&self, p: DVec2) -> DVec2 {
+        let z = self.cam.zoom as f64;
+        DVec2::new(
+            (p.x / self.cell.x - self.cam.origin.0 as f64) * z * 2.0,
+            (p.y / self.cell.y - self.cam.origin.1 as f64) * z * 4.0,
+        )
+    }
+
+    fn paint(&self, painter: &mut Painter, x: i64, y: i64, c: Color) {
+        if x >= 0 && y >= 0 && (x as usize) < self.dots.0 && (y as usize) < self.dots.1 {
+            painter.paint(
+                x as usize,
+                y as usize,
+                if self.color { c } else { Color::Reset },
+            );
+        }
+    }
+
+    /// A straight line of dots (Bresenham) between two world points.
+    fn line(&self, painter: &mut Painter, a: DVec2, b: DVec2, c: Color) {
+        let (a, b) = (self.dot(a), self.dot(b));
+        if !(a.is_finite() && b.is_finite()) {
+            return;
+        }
+        let (mut x0, mut y0) = (a.x.round() as i64, a.y.round() as i64);
+        let (x1, y1) = (b.x.round() as i64, b.y.round() as i64);
+        let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+        let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
+        let mut err = dx + dy;
+        for _ in 0..=(dx - dy).min(4096) {
+            self.paint(painter, x0, y0, c);
+            if x0 == x1 && y0 == y1 {
+                break;
+            }
+            let e2 = 2 * err;
+            if e2 >= dy {
+                err += dy;
+                x0 += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                y0 += sy;
+            }
+        }
+    }
+}
+
+/// The ground: walls, surfaces and race marks.
+struct Ground<'a> {
+    track: &'a Track,
+    view: View,
+}
+
+/// The pattern of a cell: walls only where they face the course, and
+/// nothing for scenery a car cannot reach.
+fn pattern(track: &Track, col: i64, row: i64) -> Option<(Pattern, Color)> {
+    let (c, r) = (col as usize, row as usize);
+    if !track.drivable(c, r) {
+        let (w, h) = (track.width as i64, track.height as i64);
+        let faces_course = (-1..=1).any(|dr| {
+            (-1..=1).any(|dc| {
+                let (x, y) = (col + dc, row + dr);
+                x >= 0 && y >= 0 && x < w && y < h && track.drivable(x as usize, y as usize)
+            })
+        });
+        return (faces_course && track.is_wall(col as isize, row as isize))
+            .then_some((WALL, Color::White));
+    }
+    match track.mark_of(c, r) {
+        Mark::Finish => return Some((FINISH, Color::White)),
+        Mark::Checkpoint(_) => return Some((CHECKPOINT, Color::Magenta)),
+        Mark::None => {}
+    }
+    let s = track.surface_of(c, r)?;
+    match s.name.as_str() {
+        "asphalt" => None,
+        "grass" => Some((GRASS, Color::Green)),
+        "gravel" => Some((GRAVEL, Color::Yellow)),
+        "ice" => Some((ICE, Color::Cyan)),
+        _ if s.grip < 0.3 => Some((ICE, Color::LightCyan)),
+        _ if s.grip < 0.9 => Some((GRAVEL, Color::LightYellow)),
+        _ => None,
+    }
+}
+
+impl Shape for Ground<'_> {
+    fn draw(&self, painter: &mut Painter) {
+        let v = self.view;
+        let z = v.cam.zoom as i64;
+        let (cols, rows) = ((v.dots.0 / 2) as i64, (v.dots.1 / 4) as i64);
+        for ty in 0..rows {
+            for tx in 0..cols {
+                let (col, row) = (
+                    v.cam.origin.0 + tx.div_euclid(z),
+                    v.cam.origin.1 + ty.div_euclid(z),
+                );
+                if col < 0
+                    || row < 0
+                    || col >= self.track.width as i64
+                    || row >= self.track.height as i64
+                {
+                    continue;
+                }
+                if let Some((dots, color)) = pattern(self.track, col, row) {
+                    for &(px, py) in dots {
+                        v.paint(painter, tx * 2 + px as i64, ty * 4 + py as i64, color);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Skid marks: where tires slid.
+struct Skids<'a> {
+    points: &'a std::collections::VecDeque<DVec2>,
+    view: View,
+}
+
+impl Shape for Skids<'_> {
+    fn draw(&self, painter: &mut Painter) {
+        for p in self.points {
+            let d = self.view.dot(*p);
+            self.view.paint(
+                painter,
+                d.x.round() as i64,
+                d.y.round() as i64,
+                Color::DarkGray,
+            );
+        }
+    }
+}
+
+/// The car: its outline, a nose line showing the heading, and for the
+/// `tire` model its four tires.
+struct CarShape<'a> {
+    race: &'a Race,
+    view: View,
+}
+
+impl Shape for CarShape<'_> {
+    fn draw(&self, painter: &mut Painter) {
+        let car = &self.race.sim.car;
+        let b = &car.state.body;
+        let (f, r) = b.axes();
+        let (hl, hw) = (car.spec.body.length * 0.5, car.spec.body.width * 0.5);
+        let corners = [
+            f * hl - r * hw,
+            f * hl + r * hw,
+            -f * hl + r * hw,
+            -f * hl - r * hw,
+        ]
+        .map(|c| b.pos + c);
+        let color = Color::LightRed;
+        for i in 0..4 {
+            self.view
+                .line(painter, corners[i], corners[(i + 1) % 4], color);
+        }
+        self.view
+            .line(painter, b.pos, b.pos + f * (hl + 1.0), Color::Yellow);
+        if car.kind == ModelKind::Tire {
+            let steer = crate::trig::dir(car.state.steer);
+            for (i, o) in crate::physics::wheel_offsets(&car.spec).iter().enumerate() {
+                let at = b.pos + f * o.x + r * o.y;
+                let dir = if i < 2 { steer.rotate(f) } else { f };
+                self.view
+                    .line(painter, at - dir * 0.35, at + dir * 0.35, Color::Gray);
+            }
+        }
+    }
+}
+
+/// Draws the race's track view into `area`.
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    let track = &race.sim.track;
+    let cam = race.camera.unwrap_or_else(|| {
+        Camera::follow(
+            None,
+            track,
+            (area.width, area.height),
+            race.sim.car.state.body.pos,
+        )
+    });
+    let dots = (area.width as usize * 2, area.height as usize * 4);
+    let view = View {
+        cam,
+        cell: track.cell_size(),
+        dots,
+        color,
+    };
+    Canvas::default()
+        .marker(Marker::Braille)
+        .x_bounds([0.0, dots.0 as f64 - 1.0])
+        .y_bounds([0.0, dots.1 as f64 - 1.0])
+        .paint(|ctx| {
+            ctx.draw(&Ground { track, view });
+            ctx.draw(&Skids {
+                points: &race.skids,
+                view,
+            });
+            ctx.draw(&CarShape { race, view });
+        })
+        .render(area, buf);
+}

@@ -272,7 +272,9 @@ pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
             draw_frame(&mut terminal, &wire, app)?;
             app.dirty = false;
             stats.frames += 1;
-            next_frame = now + frame;
+            // A steady cadence: the next frame is due a frame after this
+            // one was due, unless the loop fell more than a frame behind.
+            next_frame = (next_frame + frame).max(now);
         }
     }
     stats.bytes = wire.bytes();

@@ -24,6 +24,11 @@ pub fn finite(x: f64) -> f64 {
     if x.is_finite() { x } else { 0.0 }
 }
 
+/// `x` rounded to one decimal for display, never as "-0.0".
+pub fn tenths(x: f64) -> f64 {
+    (finite(x) * 10.0).round() / 10.0 + 0.0
+}
+
 pub struct Bar<'a> {
     pub label: &'a str,
     /// The value as printed after the label.
@@ -82,7 +87,7 @@ pub fn tachometer(rpm: f64, redline: f64, color: bool) -> Bar<'static> {
 pub fn slip(label: &'static str, degrees: f64, color: bool) -> Bar<'static> {
     Bar {
         label,
-        text: format!("{:>5.1}°", finite(degrees).clamp(-999.0, 999.0)),
+        text: format!("{:>5.1}°", tenths(degrees).clamp(-999.0, 999.0)),
         fill: degrees.abs() / 30.0,
         warn: 8.0 / 30.0,
         color,
@@ -123,6 +128,13 @@ mod tests {
         tachometer(3150.0, 6000.0, false).render(Rect::new(0, 0, 20, 2), &mut buf);
         // 3150 of 6300 fills half; the redline zone starts at 90% of 6000.
         assert_eq!(buffer_text(&buf), "RPM     3150\n██████████░░░░░░░▒▒▒\n");
+    }
+
+    #[test]
+    fn a_tiny_negative_slip_reads_as_zero_not_minus_zero() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 16, 1));
+        slip("SLIP R", -0.0004, false).render(Rect::new(0, 0, 16, 1), &mut buf);
+        assert_eq!(buffer_text(&buf), "SLIP R   0.0°\n");
     }
 
     #[test]

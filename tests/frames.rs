@@ -1,0 +1,128 @@
+//! What frames cost on the wire, and that drawing never touches the race.
+//! Deterministic: a replayed script, a frame every fourth tick (30 fps at
+//! 120 Hz), the real crossterm backend writing into memory.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use skid::app::{App, Options};
+use skid::game::{FrameWriter, draw_frame};
+use skid::physics::ModelKind;
+use skid::script::Script;
+use skid::sim::Sim;
+use skid::track::bundled;
+
+/// A writer that keeps what it is given, shared with the test.
+#[derive(Clone, Default)]
+struct Tap(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Tap {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn script(model: ModelKind) -> Script {
+    let path = format!("tests/golden/{}.toml", model.name());
+    Script::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
+    let mut app = App::new(Options {
+        track: Some((track.into(), bundled::load(track).unwrap())),
+        model: Some(model),
+        hz: 120,
+        replay: Some(script(model)),
+        ..Options::default()
+    });
+    app.resize(size.0, size.1);
+    app.start_race();
+    app
+}
+
+/// Plays the script, drawing every `every` ticks; returns the bytes of each
+/// frame drawn while racing (the countdown's are left out) and the app at
+/// the end.
+fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec<u8>>, App) {
+    let mut app = app(track, model, size);
+    let tap = Tap::default();
+    let (writer, wire) = FrameWriter::new(tap.clone());
+    // A fixed viewport: there is no terminal to ask for its size.
+    let viewport = Viewport::Fixed(Rect::new(0, 0, size.0, size.1));
+    let mut terminal =
+        Terminal::with_options(CrosstermBackend::new(writer), TerminalOptions { viewport })
+            .unwrap();
+    let mut frames = Vec::new();
+    let mut n = 0u64;
+    while !app.race.as_ref().unwrap().replay_done() {
+        app.tick(0.0);
+        n += 1;
+        if n.is_multiple_of(every) {
+            draw_frame(&mut terminal, &wire, &app).unwrap();
+            let frame = std::mem::take(&mut *tap.0.borrow_mut());
+            if app.race.as_ref().unwrap().sim.tick > 0 {
+                frames.push(frame);
+            }
+        }
+    }
+    (frames, app)
+}
+
+#[test]
+fn frames_at_80x24_cost_under_600_bytes_on_average() {
+    for (track, model) in [
+        ("pocket", ModelKind::Arcade),
+        ("hairpins", ModelKind::Dynamic),
+        ("grandprix", ModelKind::Tire),
+    ] {
+        let (frames, _) = play(track, model, (80, 24), 4);
+        let mean = frames.iter().map(Vec::len).sum::<usize>() as f64 / frames.len() as f64;
+        assert!(mean <= 600.0, "{track}/{model}: {mean:.0} bytes a frame");
+        eprintln!(
+            "{track}/{model}: {} frames, {mean:.0} bytes a frame",
+            frames.len()
+        );
+    }
+}
+
+#[test]
+fn each_frame_is_one_synchronized_update() {
+    let (frames, _) = play("pocket", ModelKind::Tire, (80, 24), 4);
+    for f in &frames {
+        let text = String::from_utf8_lossy(f);
+        assert!(text.starts_with("\u{1b}[?2026h"), "begins the update");
+        assert!(text.ends_with("\u{1b}[?2026l"), "ends it");
+        assert_eq!(text.matches("\u{1b}[?2026h").count(), 1);
+    }
+}
+
+#[test]
+fn drawing_size_and_frame_rate_never_enter_the_physics() {
+    let model = ModelKind::Dynamic;
+    let (_, a) = play("pocket", model, (80, 24), 4);
+    let (_, b) = play("pocket", model, (160, 48), 1);
+    let (_, c) = play("pocket", model, (61, 17), 13);
+    // The same script through the bare step loop of `skid sim`.
+    let mut sim = Sim::new(
+        bundled::load("pocket").unwrap(),
+        skid::car::CarSpec::default_for(model),
+        model,
+        120,
+    );
+    for controls in script(model).controls() {
+        sim.step(&controls);
+    }
+    for app in [&a, &b, &c] {
+        let race = app.race.as_ref().unwrap();
+        assert_eq!(race.sim.tick, sim.tick);
+        assert_eq!(race.sim.car.state, sim.car.state);
+    }
+}

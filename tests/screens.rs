@@ -1,0 +1,173 @@
+//! Golden screens: every screen of the game as plain text, drawn by the
+//! same code the terminal uses, into a test backend. Compared byte for
+//! byte; `SKID_BLESS=1 cargo test --test screens` rewrites them, to be
+//! reviewed again (CI never blesses).
+//!
+//! What was checked when they were blessed (2026-11-22), looking at each:
+//! * title_80x24: the logo, the four rows with pocket 53x19, arcade, the
+//!   model's own car (hatch) and the track's 5 laps; "Start race" selected;
+//!   the key hint under the box.
+//! * countdown_80x24: the whole pocket track (walls facing the course,
+//!   grass runoff dots, the checkered finish at column 27, checkpoint bars
+//!   1 and 2), the car on its start slot at the top straight, "3" boxed in
+//!   the middle; the panel reads LAP 1/5, TIME 0:00.00, RPM at idle.
+//! * race_*: after 2 s of the golden script the car is past the finish
+//!   line on the top straight, turning right (the nose line points down
+//!   right), GEAR, SPEED and both SLIP gauges match the golden trace's row
+//!   (arcade at tick 240: 53 km/h, front slip -23.6 degrees). At 160x48
+//!   the track is drawn at zoom 2, centred, the tire model's four tires
+//!   drawn on the car.
+//! * pause and help: the boxes over the race, every key listed.
+//! * results: three laps, the best marked "best", the others' deltas
+//!   (+1.50, +0.75), BEST and TOTAL under them.
+//! * too_small: the message with the size and the minimum, nothing else.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use skid::app::{App, Command, Options, Screen};
+use skid::physics::ModelKind;
+use skid::script::Script;
+use skid::track::bundled;
+use skid::ui;
+
+fn screen(app: &App) -> String {
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    ui::buffer_text(t.backend().buffer())
+}
+
+fn golden(name: &str, text: &str) {
+    let path = format!("tests/golden/screens/{name}.txt");
+    if std::env::var_os("SKID_BLESS").is_some() {
+        std::fs::create_dir_all("tests/golden/screens").unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).expect("golden screen (bless with SKID_BLESS=1)");
+    assert_eq!(text, expected, "{path} differs; the screen now:\n{text}");
+}
+
+fn options(model: ModelKind, replay: Option<Script>) -> Options {
+    Options {
+        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+        model: Some(model),
+        hz: 120,
+        replay,
+        ..Options::default()
+    }
+}
+
+/// A race replaying a golden trace's script, `ticks` into the race.
+fn race_at(model: ModelKind, size: (u16, u16), ticks: u64) -> App {
+    let path = format!("tests/golden/{}.toml", model.name());
+    let script = Script::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut app = App::new(options(model, Some(script)));
+    app.resize(size.0, size.1);
+    app.start_race();
+    while app.race.as_ref().unwrap().sim.tick < ticks {
+        app.tick(0.0);
+    }
+    app
+}
+
+#[test]
+fn title_80x24() {
+    let mut app = App::new(options(ModelKind::Arcade, None));
+    app.resize(80, 24);
+    golden("title_80x24", &screen(&app));
+}
+
+#[test]
+fn countdown_80x24() {
+    let mut app = App::new(options(ModelKind::Arcade, None));
+    app.resize(80, 24);
+    app.start_race();
+    golden("countdown_80x24", &screen(&app));
+}
+
+#[test]
+fn race_arcade_80x24() {
+    golden(
+        "race_arcade_80x24",
+        &screen(&race_at(ModelKind::Arcade, (80, 24), 240)),
+    );
+}
+
+#[test]
+fn race_arcade_160x48() {
+    golden(
+        "race_arcade_160x48",
+        &screen(&race_at(ModelKind::Arcade, (160, 48), 240)),
+    );
+}
+
+#[test]
+fn race_tire_80x24() {
+    golden(
+        "race_tire_80x24",
+        &screen(&race_at(ModelKind::Tire, (80, 24), 300)),
+    );
+}
+
+#[test]
+fn race_tire_160x48() {
+    golden(
+        "race_tire_160x48",
+        &screen(&race_at(ModelKind::Tire, (160, 48), 300)),
+    );
+}
+
+#[test]
+fn pause_80x24() {
+    let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
+    app.command(Command::Pause);
+    golden("pause_80x24", &screen(&app));
+}
+
+#[test]
+fn help_80x24() {
+    let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
+    app.command(Command::Help);
+    golden("help_80x24", &screen(&app));
+}
+
+#[test]
+fn results_80x24() {
+    let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
+    let race = app.race.as_mut().unwrap();
+    // Three laps of 21.5 s, 20 s and 20.75 s, as the race would leave them.
+    race.lap_ends = vec![2580, 4980, 7470];
+    app.screen = Screen::Results;
+    golden("results_80x24", &screen(&app));
+}
+
+#[test]
+fn too_small_50x12() {
+    let mut app = race_at(ModelKind::Arcade, (80, 24), 10);
+    app.resize(50, 12);
+    golden("too_small_50x12", &screen(&app));
+}
+
+#[test]
+fn skid_render_prints_the_same_screen() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args([
+            "render",
+            "--track",
+            "pocket",
+            "--model",
+            "arcade",
+            "--inputs",
+            "tests/golden/arcade.toml",
+            "--size",
+            "80x24",
+            "--tick",
+            "240",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        screen(&race_at(ModelKind::Arcade, (80, 24), 240))
+    );
+}

@@ -1,0 +1,175 @@
+//! The real binary in a real terminal: tmux runs `skid`, keys go in with
+//! `send-keys`, the screen comes back with `capture-pane`. CI installs
+//! tmux (`.ci/run`); where it is missing these tests say so and pass.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// A tmux server of this test's own (its own socket), killed on drop.
+struct Tmux {
+    socket: String,
+    dir: PathBuf,
+}
+
+impl Tmux {
+    fn start(name: &str, size: (u16, u16), command: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("skipped: tmux is not installed");
+            return None;
+        }
+        let socket = format!("skid-{name}-{}", std::process::id());
+        let dir = std::env::temp_dir().join(&socket);
+        std::fs::create_dir_all(&dir).unwrap();
+        let t = Tmux { socket, dir };
+        let status = t.dir.join("status");
+        let script = format!("{command}; echo $? > {}; sleep 60", status.display());
+        t.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            &size.0.to_string(),
+            "-y",
+            &size.1.to_string(),
+            &script,
+        ]);
+        Some(t)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "e2e"]).stdout).into_owned()
+    }
+
+    fn alternate_on(&self) -> bool {
+        let out = self.run(&["display", "-p", "-t", "e2e", "#{alternate_on}"]);
+        String::from_utf8_lossy(&out.stdout).trim() == "1"
+    }
+
+    /// Waits up to 5 s for the screen to show `text`.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) || start.elapsed() > Duration::from_secs(5) {
+                return s;
+            }
+            sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The exit status of skid, once it has exited (up to 5 s).
+    fn exit_status(&self) -> Option<i32> {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(s) = std::fs::read_to_string(self.dir.join("status")) {
+                return s.trim().parse().ok();
+            }
+            sleep(Duration::from_millis(50));
+        }
+        None
+    }
+
+    fn skid_pid(&self) -> Option<u32> {
+        let out = self.run(&["display", "-p", "-t", "e2e", "#{pane_pid}"]);
+        let shell = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let out = Command::new("pgrep")
+            .args(["-P", &shell, "skid"])
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn skid() -> &'static str {
+    env!("CARGO_BIN_EXE_skid")
+}
+
+#[test]
+fn start_drive_pause_and_quit_at_80x24() {
+    let Some(t) = Tmux::start("drive", (80, 24), skid()) else {
+        return;
+    };
+    let menu = t.wait_for("Start race");
+    assert!(menu.contains("Track") && menu.contains("pocket"), "{menu}");
+    assert!(t.alternate_on());
+    t.keys(&["Enter"]);
+    let race = t.wait_for("LAP");
+    assert!(
+        race.contains("RPM") && race.contains("GEAR") && race.contains("SLIP"),
+        "{race}"
+    );
+    // The countdown, then throttle held by autorepeat (no releases, as in tmux).
+    sleep(Duration::from_millis(3200));
+    for _ in 0..40 {
+        t.keys(&["Up"]);
+        sleep(Duration::from_millis(30));
+    }
+    t.keys(&["p"]);
+    let paused = t.wait_for("PAUSED");
+    assert!(paused.contains("PAUSED"), "{paused}");
+    let speed: u32 = paused
+        .lines()
+        .find_map(|l| l.split("SPEED").nth(1))
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .expect("a speed on screen");
+    assert!(speed > 10, "the car drove: {speed} km/h\n{paused}");
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
+    assert!(!t.alternate_on(), "the terminal is back on its main screen");
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_exits_143() {
+    let Some(t) = Tmux::start("term", (100, 30), &format!("{} play --track oval", skid())) else {
+        return;
+    };
+    t.wait_for("LAP");
+    assert!(t.alternate_on());
+    let pid = t.skid_pid().expect("skid runs");
+    Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert_eq!(t.exit_status(), Some(143));
+    assert!(!t.alternate_on());
+}
+
+#[test]
+fn a_tiny_terminal_gets_a_message_not_a_panic() {
+    let Some(t) = Tmux::start("tiny", (40, 10), &format!("{} play", skid())) else {
+        return;
+    };
+    let s = t.wait_for("too small");
+    assert!(
+        s.contains("Terminal too small") && s.contains("40x10"),
+        "{s}"
+    );
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
+}

@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 let (view, panel) = race_areas(area);
                 track::draw(frame.buffer_mut(), view, race, app.color);
                 hud::draw(frame.buffer_mut(), panel, race, app.color);
-                overlay::race(frame.buffer_mut(), view, race, app.paused);
+                overlay::race(frame.buffer_mut(), view, race, app.paused, app.color);
             }
         }
         Screen::Results => {

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, Clear, Widget};
 
+use super::fg;
 use super::menu::centred;
 use crate::app::{MIN_SIZE, Phase, Race};
 
@@ -34,7 +35,7 @@ fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
 }
 
 /// Countdown, "GO!" for the first second, or the pause notice.
-pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool) {
+pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool) {
     if paused {
         boxed(
             buf,
@@ -56,7 +57,7 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool) {
         r.x + 2,
         r.y + 1,
         &text,
-        Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        fg(color, Color::Yellow).add_modifier(Modifier::BOLD),
     );
 }
 

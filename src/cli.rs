@@ -11,11 +11,12 @@ use clap::{Parser, Subcommand};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use crate::ai::Driver;
 use crate::app::{App, Options};
 use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic};
 use crate::game::{self, Settings};
-use crate::physics::{DEFAULT_HZ, ModelKind};
+use crate::physics::{Controls, DEFAULT_HZ, ModelKind};
 use crate::script::Script;
 use crate::sim::{Sim, TRACE_HEADER};
 use crate::track::{self, Track, bundled};
@@ -66,13 +67,23 @@ pub enum Command {
         #[arg(long, value_name = "NAME")]
         show: Option<String>,
     },
-    /// Run an input script headless: a CSV trace on stdout, a row per tick.
+    /// Run an input script (or the computer driver) headless: a CSV trace
+    /// on stdout, a row per tick.
     Sim {
         #[command(flatten)]
         setup: Setup,
         /// The input script (TOML holds).
         #[arg(long, value_name = "FILE")]
-        inputs: String,
+        inputs: Option<String>,
+        /// Who drives: the script given with --inputs, or the computer.
+        #[arg(long, value_enum, default_value_t = DriverArg::Script)]
+        driver: DriverArg,
+        /// The computer driver's skill, 0.5 to 1.
+        #[arg(long, default_value_t = 1.0)]
+        skill: f64,
+        /// With --driver ai: stop after N ticks if the race is not over.
+        #[arg(long, value_name = "N", default_value_t = 120 * 3600)]
+        max_ticks: u64,
         /// Physics steps per second.
         #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
         hz: u32,
@@ -80,6 +91,12 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         every: u64,
     },
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DriverArg {
+    Script,
+    Ai,
 }
 
 /// `skid play`'s options.
@@ -176,9 +193,20 @@ pub fn main() -> ExitCode {
         Some(Command::Sim {
             setup,
             inputs,
+            driver,
+            skill,
+            max_ticks,
             hz,
             every,
-        }) => sim(&setup, &inputs, hz, every),
+        }) => sim(
+            &setup,
+            inputs.as_deref(),
+            driver,
+            skill,
+            max_ticks,
+            hz,
+            every,
+        ),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -366,14 +394,45 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     Ok(())
 }
 
-fn sim(setup: &Setup, inputs: &str, hz: u32, every: u64) -> Outcome {
+/// Who drives a headless run: the next tick's controls, or none when the
+/// run is over.
+type NextControls = dyn FnMut(&Sim) -> Option<Controls>;
+
+fn sim(
+    setup: &Setup,
+    inputs: Option<&str>,
+    driver: DriverArg,
+    skill: f64,
+    max_ticks: u64,
+    hz: u32,
+    every: u64,
+) -> Outcome {
+    let bad = |msg: &str| Err(vec![Diagnostic::file("skid sim", msg)]);
+    if !(0.5..=1.0).contains(&skill) {
+        return bad("--skill must be from 0.5 to 1");
+    }
     let (track, spec, kind) = setup.resolve()?;
-    let script = load_script(inputs)?;
+    let mut controls: Box<NextControls> = match (driver, inputs) {
+        (DriverArg::Script, Some(path)) => {
+            let script = load_script(path)?;
+            let mut all = script.controls().collect::<Vec<_>>().into_iter();
+            Box::new(move |_| all.next())
+        }
+        (DriverArg::Script, None) => return bad("--inputs FILE is needed, or --driver ai"),
+        (DriverArg::Ai, None) => {
+            let mut ai = Driver::new(&track, &spec, kind, skill);
+            let laps = track.laps;
+            Box::new(move |sim: &Sim| {
+                (sim.laps.lap < laps && sim.tick < max_ticks).then(|| ai.controls(&sim.car, sim.dt))
+            })
+        }
+        (DriverArg::Ai, Some(_)) => return bad("--inputs and --driver ai exclude each other"),
+    };
     let mut sim = Sim::new(track, spec, kind, hz);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut row = String::with_capacity(256);
     let _ = writeln!(out, "{TRACE_HEADER}");
-    for c in script.controls() {
+    while let Some(c) = controls(&sim) {
         sim.step(&c);
         if sim.tick.is_multiple_of(every) {
             row.clear();

@@ -3,6 +3,7 @@
 //! The library holds every rule of the game so that it can be tested without
 //! a terminal; the `skid` binary only parses the command line and calls in.
 
+pub mod ai;
 pub mod app;
 pub mod car;
 pub mod cli;

@@ -9,31 +9,33 @@
 //! what the trace is there to show, so a golden cannot drift into a trace
 //! that no longer brakes, steers, slides or touches a wall.
 //!
-//! What was checked when they were blessed (2026-11-22), reading the CSVs:
+//! What was checked when they were blessed (2026-11-22, again after grass
+//! and gravel drag were lowered and finish lines painted wall to wall),
+//! reading the CSVs:
 //! * all but strafe: x grows from the start slot (46.8, 10) along the
 //!   straight, the heading holds 0 until the steer at tick 181, rpm climbs
 //!   with speed and the gear column steps up at the redline; `surface`
 //!   turns to grass off the road.
 //! * arcade: steer 0.7 right turns the heading to 0.37 rad by tick 270 with
 //!   the front slipping 25 degrees (a low lateral friction drifts); at tick
-//!   496 it meets the east wall at 19.5 m/s and comes back at 5.7 m/s
+//!   496 it meets the east wall at 19.7 m/s and comes back at 5.8 m/s
 //!   (restitution 0.3 less wall friction), rolling backwards in gear -1.
 //! * dynamic: braking with opposite lock from tick 271 spins the rear out
 //!   (rear slip -31 degrees at tick 316); the car crosses the grass into
-//!   the island's wall (vy flips near tick 430, 7.1 m/s to 2.1) and stops;
+//!   the island's wall (vy flips near tick 430, 7.5 m/s to 2.3) and stops;
 //!   the brake at a standstill then selects reverse (gear -1 at 572).
 //! * kinematic: slip is exactly 0 throughout; the kart turns on its
 //!   geometry, runs onto the grass and stops nose-first against the
-//!   island's wall (6.2 m/s to 0.006 between ticks 348 and 380).
+//!   island's wall (7.1 m/s to 0.02 between ticks 316 and 348).
 //! * tire: steering saturates the front tires (front slip -12 to -13
 //!   degrees, rear under 0.5: the tutorial car's understeer); it reaches
-//!   the island's wall on grass near tick 400 (vy 3.8 to -1.1 m/s); the
-//!   handbrake from tick 481 slides all four tires (slip -25 to -67).
+//!   the island's wall on grass near tick 400 (vy 4.1 to -1.1 m/s); the
+//!   handbrake from tick 481 slides all four tires (slip -24 to -65).
 //! * strafe: hopping with the controller from tick 61 raises the speed
 //!   tick after tick from the 10 m/s ground cap to 19 m/s with the view
 //!   steady; after landing (tick 421) friction brakes it to 2.4 m/s; run
-//!   forward along its view it hits the outer wall near tick 590 (vx 5.6 to
-//!   -2.3 m/s).
+//!   forward along its view it hits the outer wall near tick 590 (vx 5.5 to
+//!   -3.1 m/s).
 
 mod common;
 

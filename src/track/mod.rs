@@ -42,8 +42,8 @@ pub fn default_surfaces() -> Vec<Surface> {
     };
     vec![
         s("asphalt", 1.0, 0.015, 0.0),
-        s("grass", 0.55, 0.08, 0.6),
-        s("gravel", 0.65, 0.06, 1.2),
+        s("grass", 0.55, 0.08, 0.15),
+        s("gravel", 0.65, 0.06, 0.25),
         s("ice", 0.12, 0.01, 0.0),
     ]
 }
@@ -193,6 +193,11 @@ impl Track {
     pub fn mark_at(&self, p: DVec2) -> Mark {
         self.cell_at(p)
             .map_or(Mark::None, |(c, r)| self.mark_of(c, r))
+    }
+
+    /// How many cells away the nearest wall is (Chebyshev, capped at 255).
+    pub fn clearance_cells(&self, col: usize, row: usize) -> u8 {
+        self.clearance[row * self.width + col]
     }
 
     /// A radius around `p` (metres) inside which there is surely no wall.

@@ -1,0 +1,117 @@
+//! Computer drivers: a racing line computed from the track ([`line`]),
+//! followed through the same [`Controls`] a player gives, so they drive
+//! every model by the same physics.
+//!
+//! Steering is pure pursuit: aim at the point of the line `L` metres ahead
+//! (`L` grows with speed), `alpha` the angle from the car's heading to it.
+//! A wheeled car turns its wheels to `atan(2 wheelbase sin(alpha) / L)`
+//! (the arc through that point); `arcade` and `strafe`, which turn their
+//! heading directly, steer in proportion to `alpha`. Throttle and brake
+//! hold the line's speed for the point just ahead. A car that has not moved
+//! for 1.5 s with the throttle down backs off for a second with the wheels
+//! the other way, then tries again. When the rear slides more than 5
+//! degrees the driver lifts, so power does not spin a rear-driven car.
+//!
+//! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
+
+pub mod line;
+
+use crate::car::CarSpec;
+use crate::physics::{Car, Controls, ModelKind};
+use crate::track::Track;
+pub use line::Line;
+
+/// How a model corners and brakes, for planning its line: (lateral and
+/// braking acceleration on grip 1, m/s²; top speed, m/s).
+fn limits(spec: &CarSpec, kind: ModelKind) -> (f64, f64, f64) {
+    match kind {
+        ModelKind::Arcade => (9.0, 8.0, spec.arcade.max_speed * 0.95),
+        ModelKind::Dynamic => (6.0 * spec.dynamic.mu, 6.0 * spec.dynamic.mu, 75.0),
+        ModelKind::Strafe => (
+            12.0,
+            10.0,
+            spec.strafe.maxspeed / crate::physics::strafe::UNITS,
+        ),
+        ModelKind::Kinematic => (7.0, 6.0, 30.0),
+        ModelKind::Tire => (6.0, 5.0, spec.tire.max_forward_speed * 0.95),
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Driver {
+    pub line: Line,
+    at: usize,
+    stuck: f64,
+    backing: f64,
+}
+
+impl Driver {
+    pub fn new(track: &Track, spec: &CarSpec, kind: ModelKind, skill: f64) -> Driver {
+        let (a_lat, a_brake, top) = limits(spec, kind);
+        let skill = skill.clamp(0.5, 1.0);
+        Driver {
+            line: Line::new(track, a_lat * skill, a_brake * skill, top),
+            at: 0,
+            stuck: 0.0,
+            backing: 0.0,
+        }
+    }
+
+    /// The controls for the next step of `car`.
+    pub fn controls(&mut self, car: &Car, dt: f64) -> Controls {
+        let body = &car.state.body;
+        let (fwd, _) = body.axes();
+        let speed = body.vel.length();
+        self.at = self.line.nearest(body.pos, self.at);
+        let look = (0.35 * speed + 2.0 + car.spec.body.length).clamp(5.0, 18.0);
+        let to = self.line.ahead(self.at, look) - body.pos;
+        let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+        let mut steer = match car.kind {
+            ModelKind::Arcade => alpha * 2.5,
+            ModelKind::Strafe => alpha * 3.0,
+            _ => {
+                let b = &car.spec.body;
+                let sin_alpha = crate::trig::sin_cos(alpha).0;
+                let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
+                delta / b.max_steer_deg.to_radians().max(1e-3)
+            }
+        }
+        .clamp(-1.0, 1.0);
+
+        let n = self.line.points.len();
+        let target = self.line.speeds[(self.at + 2) % n];
+        let (mut throttle, mut brake) = if speed < target - 0.5 {
+            (1.0, 0.0)
+        } else if speed > target + 0.5 {
+            (0.0, ((speed - target) / 5.0).clamp(0.2, 1.0))
+        } else {
+            (0.4, 0.0)
+        };
+        if alpha.abs() > 1.0 {
+            throttle *= 0.5;
+        }
+        // The rear stepping out: lift, as a driver would.
+        if car.kind != ModelKind::Strafe && car.telemetry().slip_rear.abs() > 5.0 && speed > 3.0 {
+            throttle = 0.0;
+        }
+
+        if self.backing > 0.0 {
+            self.backing -= dt;
+            (throttle, brake, steer) = (0.0, 1.0, -steer);
+        } else if throttle > 0.0 && speed < 0.8 {
+            self.stuck += dt;
+            if self.stuck > 1.5 {
+                self.stuck = 0.0;
+                self.backing = 1.2;
+            }
+        } else {
+            self.stuck = 0.0;
+        }
+        Controls {
+            throttle,
+            brake,
+            steer,
+            ..Controls::default()
+        }
+    }
+}

@@ -17,6 +17,8 @@ use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic};
 use crate::game::{self, Settings};
 use crate::physics::{Controls, DEFAULT_HZ, ModelKind};
+use crate::race::LapLog;
+use crate::records::{self, Record, Store};
 use crate::script::Script;
 use crate::sim::{Sim, TRACE_HEADER};
 use crate::track::{self, Track, bundled};
@@ -61,6 +63,15 @@ pub enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
+    /// The best laps kept, per track, model and car.
+    Records {
+        /// Only this track's (a bundled track's name or a track file).
+        #[arg(long, value_name = "T")]
+        track: Option<String>,
+        /// Where records are kept (default: the user's data directory).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<String>,
+    },
     /// List the car presets, or print one as TOML ready to copy and edit.
     Cars {
         /// A preset's name (or a car file) to print in full.
@@ -84,6 +95,13 @@ pub enum Command {
         /// With --driver ai: stop after N ticks if the race is not over.
         #[arg(long, value_name = "N", default_value_t = 120 * 3600)]
         max_ticks: u64,
+        /// Save the run's best lap to the records, as the game would.
+        #[arg(long)]
+        save: bool,
+        /// Where records and ghosts are kept (default: the user's data
+        /// directory).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<String>,
         /// Physics steps per second.
         #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
         hz: u32,
@@ -125,6 +143,10 @@ pub struct Play {
     /// After the game, print frames, bytes, steps and fps on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Where records and ghosts are kept (default: the user's data
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
     /// Open the title menu instead of racing at once.
     #[arg(skip)]
     pub menu: bool,
@@ -190,23 +212,32 @@ pub fn main() -> ExitCode {
         Some(Command::Tracks) => tracks(),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Cars { show }) => cars(show.as_deref()),
+        Some(Command::Records { track, data_dir }) => {
+            records(track.as_deref(), data_dir.as_deref())
+        }
         Some(Command::Sim {
             setup,
             inputs,
             driver,
             skill,
             max_ticks,
+            save,
+            data_dir,
             hz,
             every,
-        }) => sim(
-            &setup,
-            inputs.as_deref(),
-            driver,
-            skill,
-            max_ticks,
-            hz,
-            every,
-        ),
+        }) => match save.then(|| store(data_dir.as_deref())).transpose() {
+            Ok(store) => sim(
+                &setup,
+                inputs.as_deref(),
+                driver,
+                skill,
+                max_ticks,
+                store,
+                hz,
+                every,
+            ),
+            Err(e) => Err(e),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -312,6 +343,7 @@ fn game_options(
 ) -> Result<Options, Vec<Diagnostic>> {
     let (track, spec, kind) = setup.resolve()?;
     Ok(Options {
+        records: None,
         track: Some((setup.track.clone(), track)),
         model: Some(kind),
         car: setup.car.clone().map(|c| (c, spec)),
@@ -344,6 +376,8 @@ fn play(p: Play) -> Outcome {
         }
         game_options(&setup, p.laps, p.hz, replay)?
     };
+    let mut opts = opts;
+    opts.records = store(p.data_dir.as_deref()).ok();
     let mut app = App::new(opts);
     if !p.menu {
         app.start_race();
@@ -362,6 +396,9 @@ fn play(p: Play) -> Outcome {
                 format!("cannot write the recording: {e}"),
             )]
         })?;
+    }
+    for notice in &app.notices {
+        eprintln!("skid: {notice}");
     }
     if p.stats {
         eprintln!("{}", stats.line());
@@ -398,12 +435,69 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 /// run is over.
 type NextControls = dyn FnMut(&Sim) -> Option<Controls>;
 
+/// The records in `--data-dir`, or in the user's data directory.
+fn store(dir: Option<&str>) -> Result<Store, Vec<Diagnostic>> {
+    match dir
+        .map(std::path::PathBuf::from)
+        .or_else(records::default_dir)
+    {
+        Some(d) => Ok(Store::new(d)),
+        None => Err(vec![Diagnostic::file(
+            "skid",
+            "no data directory: set HOME or XDG_DATA_HOME, or give --data-dir",
+        )]),
+    }
+}
+
+fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
+    let store = store(dir)?;
+    let id = track
+        .map(load_track)
+        .transpose()?
+        .map(|t| format!("{:016x}", t.id));
+    let loaded = store.load().map_err(|e| {
+        vec![Diagnostic::file(
+            &store.dir.display().to_string(),
+            format!("cannot read the records: {e}"),
+        )]
+    })?;
+    if let Some(aside) = &loaded.moved_aside {
+        eprintln!(
+            "skid: the records file was damaged; kept aside as {}",
+            aside.display()
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{:<14} {:<10} {:<14} {:>9}",
+        "track", "model", "car", "best lap"
+    );
+    for r in loaded
+        .records
+        .iter()
+        .filter(|r| id.as_ref().is_none_or(|i| *i == r.track_id))
+    {
+        let _ = writeln!(
+            out,
+            "{:<14} {:<10} {:<14} {:>9}",
+            r.track,
+            r.model,
+            r.car,
+            crate::ui::hud::clock(Some(r.time))
+        );
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
 fn sim(
     setup: &Setup,
     inputs: Option<&str>,
     driver: DriverArg,
     skill: f64,
     max_ticks: u64,
+    store: Option<Store>,
     hz: u32,
     every: u64,
 ) -> Outcome {
@@ -429,11 +523,14 @@ fn sim(
         (DriverArg::Ai, Some(_)) => return bad("--inputs and --driver ai exclude each other"),
     };
     let mut sim = Sim::new(track, spec, kind, hz);
+    let mut log = LapLog::default();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut row = String::with_capacity(256);
     let _ = writeln!(out, "{TRACE_HEADER}");
     while let Some(c) = controls(&sim) {
-        sim.step(&c);
+        let event = sim.step(&c);
+        let b = &sim.car.state.body;
+        log.after_step(sim.tick, [b.pos.x, b.pos.y, b.heading], event);
         if sim.tick.is_multiple_of(every) {
             row.clear();
             sim.trace_row(&mut row);
@@ -444,6 +541,31 @@ fn sim(
         }
     }
     let _ = out.flush();
+    if let (Some(store), Some(best)) = (store, &log.best) {
+        let record = Record {
+            track: sim.track.name.clone(),
+            track_id: format!("{:016x}", sim.track.id),
+            model: sim.car.kind,
+            car: sim.car.spec.name.clone(),
+            time: best.ticks as f64 * sim.dt,
+            ticks: best.ticks,
+            hz,
+            splits: best.splits.clone(),
+        };
+        let where_ = store.dir.display().to_string();
+        let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
+            vec![Diagnostic::file(
+                &where_,
+                format!("cannot save the record: {e}"),
+            )]
+        })?;
+        if let Some(aside) = loaded.moved_aside {
+            eprintln!(
+                "skid: the records file was damaged; kept aside as {}",
+                aside.display()
+            );
+        }
+    }
     Ok(())
 }
 

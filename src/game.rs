@@ -167,6 +167,7 @@ fn command(k: &KeyEvent) -> Option<Command> {
             'x' => Command::ShiftUp,
             'z' => Command::ShiftDown,
             'f' => Command::ToggleAutostrafe,
+            'g' => Command::ToggleGhost,
             _ => return None,
         },
         _ => return None,

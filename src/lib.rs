@@ -12,6 +12,7 @@ pub mod game;
 pub mod input;
 pub mod physics;
 pub mod race;
+pub mod records;
 pub mod script;
 pub mod sim;
 pub mod term;

@@ -68,6 +68,82 @@ impl Laps {
     }
 }
 
+/// Ticks between two ghost samples (30 a second at 120 Hz).
+pub const GHOST_EVERY: u64 = 4;
+
+/// A lap to race against: its length in ticks, its checkpoint splits, and
+/// the car's pose every [`GHOST_EVERY`] ticks (x, y, heading).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lap {
+    pub ticks: u64,
+    pub splits: Vec<u64>,
+    pub ghost: Vec<[f64; 3]>,
+}
+
+/// Lap times, splits and ghosts as a race goes: the game and `skid sim`
+/// both feed it every step.
+#[derive(Debug, Clone, Default)]
+pub struct LapLog {
+    /// Tick each completed lap ended at.
+    pub ends: Vec<u64>,
+    /// This lap's checkpoint ticks, from its start.
+    pub splits: Vec<u64>,
+    /// This lap's poses so far.
+    pub ghost: Vec<[f64; 3]>,
+    /// The best lap of this race, or the record it started with.
+    pub best: Option<Lap>,
+    /// Whether `best` was set in this race (and so is worth saving).
+    pub improved: bool,
+    /// The latest split's difference to the best lap's, in ticks.
+    pub split_delta: Option<i64>,
+}
+
+impl LapLog {
+    /// A log that races against a known best lap.
+    pub fn against(best: Option<Lap>) -> LapLog {
+        LapLog {
+            best,
+            ..LapLog::default()
+        }
+    }
+
+    pub fn lap_start(&self) -> u64 {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// After a step to `tick` that left the car at `pose`.
+    pub fn after_step(&mut self, tick: u64, pose: [f64; 3], event: Option<Event>) {
+        let into = tick - self.lap_start();
+        if into.is_multiple_of(GHOST_EVERY) {
+            self.ghost.push(pose);
+        }
+        match event {
+            Some(Event::Checkpoint(_)) => {
+                self.splits.push(into);
+                let i = self.splits.len() - 1;
+                self.split_delta = self
+                    .best
+                    .as_ref()
+                    .and_then(|b| b.splits.get(i))
+                    .map(|&b| into as i64 - b as i64);
+            }
+            Some(Event::Lap) => {
+                let lap = Lap {
+                    ticks: into,
+                    splits: std::mem::take(&mut self.splits),
+                    ghost: std::mem::take(&mut self.ghost),
+                };
+                if self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
+                    self.best = Some(lap);
+                    self.improved = true;
+                }
+                self.ends.push(tick);
+            }
+            None => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

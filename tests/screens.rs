@@ -135,7 +135,7 @@ fn results_80x24() {
     let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
     let race = app.race.as_mut().unwrap();
     // Three laps of 21.5 s, 20 s and 20.75 s, as the race would leave them.
-    race.lap_ends = vec![2580, 4980, 7470];
+    race.log.ends = vec![2580, 4980, 7470];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
 }

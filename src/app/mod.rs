@@ -9,10 +9,12 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 
+use crate::ai::Line;
 use crate::car::{self, CarSpec};
 use crate::input::{Held, Key};
 use crate::physics::{Controls, ModelKind, Shift};
-use crate::race::Event;
+use crate::race::{GHOST_EVERY, Lap, LapLog};
+use crate::records::{Loaded, Record, Store};
 use crate::script::{Gearbox, Hold, Script, ShiftKey};
 use crate::sim::Sim;
 use crate::track::{Track, bundled};
@@ -49,6 +51,7 @@ pub enum Command {
     ShiftUp,
     ShiftDown,
     ToggleAutostrafe,
+    ToggleGhost,
     Back,
 }
 
@@ -91,14 +94,15 @@ pub struct Race {
     pub sim: Sim,
     pub phase: Phase,
     pub laps: u32,
-    /// Tick each lap ended at.
-    pub lap_ends: Vec<u64>,
-    /// Checkpoint ticks (from the lap's start) this lap.
-    pub splits: Vec<u64>,
-    /// The best lap's length and splits, in ticks.
-    pub best: Option<(u64, Vec<u64>)>,
-    /// The latest split's difference to the best lap's, seconds.
-    pub split_delta: Option<f64>,
+    /// Lap ends, splits, the best lap and its ghost.
+    pub log: LapLog,
+    /// Whether the best lap's ghost is drawn (`g`).
+    pub show_ghost: bool,
+    /// The racing line: which way the course runs here.
+    pub line: Line,
+    line_at: usize,
+    /// Ticks spent driving against the course.
+    wrong_way: u64,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
@@ -109,15 +113,16 @@ pub struct Race {
 }
 
 impl Race {
-    pub fn new(sim: Sim, laps: u32, replay: Option<&Script>) -> Race {
+    pub fn new(sim: Sim, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
         let countdown = (COUNTDOWN / sim.dt).round() as u32;
         Race {
             phase: Phase::Countdown(countdown),
             laps,
-            lap_ends: Vec::new(),
-            splits: Vec::new(),
-            best: None,
-            split_delta: None,
+            log: LapLog::against(record),
+            show_ghost: true,
+            line: Line::new(&sim.track, 8.0, 6.0, 60.0),
+            line_at: 0,
+            wrong_way: 0,
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
@@ -129,20 +134,16 @@ impl Race {
         }
     }
 
-    /// Tick the current lap started at.
-    pub fn lap_start(&self) -> u64 {
-        self.lap_ends.last().copied().unwrap_or(0)
-    }
-
     /// Seconds into the current lap.
     pub fn lap_time(&self) -> f64 {
-        (self.sim.tick - self.lap_start()) as f64 * self.sim.dt
+        (self.sim.tick - self.log.lap_start()) as f64 * self.sim.dt
     }
 
     /// Each completed lap's length in seconds.
     pub fn lap_times(&self) -> Vec<f64> {
         let mut start = 0;
-        self.lap_ends
+        self.log
+            .ends
             .iter()
             .map(|&end| {
                 let t = (end - start) as f64 * self.sim.dt;
@@ -153,7 +154,27 @@ impl Race {
     }
 
     pub fn best_time(&self) -> Option<f64> {
-        self.best.as_ref().map(|(t, _)| *t as f64 * self.sim.dt)
+        self.log.best.as_ref().map(|b| b.ticks as f64 * self.sim.dt)
+    }
+
+    /// The latest split's difference to the best lap's, seconds.
+    pub fn split_delta(&self) -> Option<f64> {
+        self.log.split_delta.map(|d| d as f64 * self.sim.dt)
+    }
+
+    /// Whether the car has been driving against the course for a second.
+    pub fn wrong_way(&self) -> bool {
+        self.wrong_way >= (1.0 / self.sim.dt).round() as u64
+    }
+
+    /// Where the best lap's ghost is now: (x, y, heading).
+    pub fn ghost_pose(&self) -> Option<[f64; 3]> {
+        let ghost = &self.log.best.as_ref()?.ghost;
+        if !self.show_ghost || self.phase != Phase::Running || ghost.is_empty() {
+            return None;
+        }
+        let i = ((self.sim.tick - self.log.lap_start()) / GHOST_EVERY) as usize;
+        Some(ghost[i.min(ghost.len() - 1)])
     }
 
     /// Whether the replayed script has run out.
@@ -250,27 +271,17 @@ impl Race {
         }
         let c = self.controls(held, now);
         self.record(&c);
-        match self.sim.step(&c) {
-            Some(Event::Checkpoint(_)) => {
-                let split = self.sim.tick - self.lap_start();
-                self.splits.push(split);
-                let i = self.splits.len() - 1;
-                self.split_delta = self
-                    .best
-                    .as_ref()
-                    .and_then(|(_, s)| s.get(i))
-                    .map(|&b| (split as f64 - b as f64) * self.sim.dt);
-            }
-            Some(Event::Lap) => {
-                let length = self.sim.tick - self.lap_start();
-                if self.best.as_ref().is_none_or(|(b, _)| length < *b) {
-                    self.best = Some((length, std::mem::take(&mut self.splits)));
-                }
-                self.splits.clear();
-                self.lap_ends.push(self.sim.tick);
-            }
-            None => {}
-        }
+        let event = self.sim.step(&c);
+        let b = &self.sim.car.state.body;
+        self.log
+            .after_step(self.sim.tick, [b.pos.x, b.pos.y, b.heading], event);
+        // Against the course: moving at speed opposite to the line's
+        // direction where the car is.
+        self.line_at = self.line.nearest(b.pos, self.line_at);
+        let along = self.line.ahead(self.line_at, 4.0) - self.line.points[self.line_at];
+        let against =
+            b.vel.length() > 3.0 && b.vel.normalize_or_zero().dot(along.normalize_or_zero()) < -0.5;
+        self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
         let s = &self.sim.car.state;
         if s.contact.sliding.iter().any(|&x| x) {
             let (f, r) = s.body.axes();
@@ -289,7 +300,7 @@ impl Race {
     }
 
     pub fn finished(&self) -> bool {
-        self.lap_ends.len() as u32 >= self.laps
+        self.log.ends.len() as u32 >= self.laps
     }
 }
 
@@ -305,6 +316,8 @@ pub struct Options {
     pub hz: u32,
     pub replay: Option<Script>,
     pub color: bool,
+    /// Where records and ghosts are kept; none: not kept.
+    pub records: Option<Store>,
 }
 
 pub struct App {
@@ -324,6 +337,9 @@ pub struct App {
     pub dirty: bool,
     hz: u32,
     replay: Option<Script>,
+    records: Option<Store>,
+    /// Things to tell the player once the terminal is theirs again.
+    pub notices: Vec<String>,
 }
 
 impl App {
@@ -389,6 +405,8 @@ impl App {
             dirty: true,
             hz: opts.hz.max(1),
             replay: opts.replay,
+            records: opts.records,
+            notices: Vec::new(),
         }
     }
 
@@ -415,12 +433,68 @@ impl App {
         let track = self.choices[self.menu.track].track.clone();
         let (_, spec) = self.selected_car();
         let laps = self.selected_laps();
+        let found = self.records.as_ref().map(|store| {
+            (
+                store.dir.clone(),
+                store.best(&format!("{:016x}", track.id), self.menu.model, &spec.name),
+            )
+        });
+        let record = match found {
+            Some((_, Ok((best, loaded)))) => {
+                self.notice_damage(&loaded);
+                best.map(|(_, lap)| lap)
+            }
+            Some((dir, Err(e))) => {
+                self.notices
+                    .push(format!("{}: cannot read the records: {e}", dir.display()));
+                None
+            }
+            None => None,
+        };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
-        self.race = Some(Race::new(sim, laps, self.replay.as_ref()));
+        self.race = Some(Race::new(sim, laps, self.replay.as_ref(), record));
         self.screen = Screen::Race;
         self.paused = false;
         self.held.release_all();
         self.dirty = true;
+    }
+
+    fn notice_damage(&mut self, loaded: &Loaded) {
+        if let Some(aside) = &loaded.moved_aside {
+            self.notices.push(format!(
+                "the records file was damaged; kept aside as {}",
+                aside.display()
+            ));
+        }
+    }
+
+    /// Saves the race's best lap if it beat the record.
+    fn save_record(&mut self) {
+        let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
+            return;
+        };
+        let Some(best) = race.log.best.as_ref().filter(|_| race.log.improved) else {
+            return;
+        };
+        race.log.improved = false;
+        let sim = &race.sim;
+        let record = Record {
+            track: sim.track.name.clone(),
+            track_id: format!("{:016x}", sim.track.id),
+            model: sim.car.kind,
+            car: sim.car.spec.name.clone(),
+            time: best.ticks as f64 * sim.dt,
+            ticks: best.ticks,
+            hz: (1.0 / sim.dt).round() as u32,
+            splits: best.splits.clone(),
+        };
+        match store.save(record, &best.ghost) {
+            Ok((_, loaded)) => self.notice_damage(&loaded),
+            Err(e) => self.notices.push(format!(
+                "{}: cannot save the record: {e}",
+                store.dir.display()
+            )),
+        }
     }
 
     /// Whether the terminal is too small to draw the race.
@@ -461,7 +535,9 @@ impl App {
             return;
         }
         let Some(race) = &mut self.race else { return };
+        let laps_before = race.log.ends.len();
         race.tick(&self.held, now);
+        let lap_done = race.log.ends.len() > laps_before;
         let view = crate::ui::track_view_size(self.size);
         race.camera = Some(Camera::follow(
             race.camera,
@@ -469,7 +545,11 @@ impl App {
             view,
             race.sim.car.state.body.pos,
         ));
-        if race.finished() {
+        let finished = race.finished();
+        if lap_done {
+            self.save_record();
+        }
+        if finished {
             self.screen = Screen::Results;
             self.held.release_all();
         }
@@ -546,6 +626,7 @@ impl App {
             Command::ShiftUp => race.pending_shift = Some(Shift::Up),
             Command::ShiftDown => race.pending_shift = Some(Shift::Down),
             Command::ToggleAutostrafe => race.autostrafe = !race.autostrafe,
+            Command::ToggleGhost => race.show_ghost = !race.show_ghost,
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }
@@ -661,6 +742,63 @@ mod tests {
             !app.held.is_held(Key::Up, now),
             "keys pressed while paused do not count"
         );
+    }
+
+    #[test]
+    fn driving_against_the_course_warns_after_a_second() {
+        let mut app = race_app(ModelKind::Arcade);
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        // The start straight runs east: drive west at speed.
+        let race = app.race.as_mut().unwrap();
+        race.sim.car.state.body.vel = DVec2::new(-12.0, 0.0);
+        race.sim.car.state.body.heading = std::f64::consts::PI;
+        for i in 0..130 {
+            now += 1.0 / 120.0;
+            app.tick(now);
+            assert_eq!(app.race.as_ref().unwrap().wrong_way(), i >= 119, "tick {i}");
+        }
+    }
+
+    #[test]
+    fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
+        let dir = std::env::temp_dir().join(format!("skid-app-ghost-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        let track = bundled::load("pocket").unwrap();
+        let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + i as f64, 10.0, 0.0]).collect();
+        let record = Record {
+            track: track.name.clone(),
+            track_id: format!("{:016x}", track.id),
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            time: 20.0,
+            ticks: 2400,
+            hz: 120,
+            splits: vec![],
+        };
+        store.save(record, &ghost).unwrap();
+        let mut app = App::new(Options {
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            records: Some(store),
+            ..Options::default()
+        });
+        app.start_race();
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        for _ in 0..39 {
+            now += 1.0 / 120.0;
+            app.tick(now);
+        }
+        // 40 ticks into the lap: the tenth sample, every four ticks.
+        assert_eq!(
+            app.race.as_ref().unwrap().ghost_pose(),
+            Some([60.0, 10.0, 0.0])
+        );
+        app.command(Command::ToggleGhost);
+        assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

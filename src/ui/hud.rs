@@ -55,7 +55,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         Color::Gray,
     );
     y += 1;
-    let lap = (race.lap_ends.len() as u32 + 1).min(race.laps);
+    let lap = (race.log.ends.len() as u32 + 1).min(race.laps);
     line(
         buf,
         &mut y,
@@ -74,13 +74,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         &format!("BEST  {}", clock(race.best_time())),
         Color::White,
     );
-    let (split, split_color) = match race.split_delta {
+    let (split, split_color) = match race.split_delta() {
         Some(d) if d <= 0.0 => (delta(d), Color::Green),
         Some(d) => (delta(d), Color::Red),
         None => ("--".into(), Color::Gray),
     };
     line(buf, &mut y, &format!("SPLIT {split}"), split_color);
-    y += 1;
+    if race.wrong_way() {
+        line(buf, &mut y, "WRONG WAY", Color::Red);
+    } else {
+        y += 1;
+    }
 
     let redline = car.spec.engine.redline_rpm;
     let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);

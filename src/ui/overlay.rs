@@ -74,6 +74,7 @@ pub fn help(buf: &mut Buffer, area: Rect) {
             "strafe: A D strafe, ← → turn, f autostrafe",
             "c     manual gears    x z   shift up, down",
             "m     switch model    r     restart",
+            "g     ghost on, off",
             "p Esc pause           ?     this help",
             "Ctrl-L redraw         q     quit",
             "",

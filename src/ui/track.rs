@@ -16,6 +16,9 @@
 //! | ice | two, the other diagonal | cyan |
 //! | finish line | a checker of four | white |
 //! | checkpoint | a bar | magenta |
+//!
+//! Over the ground: skid marks (grey dots), the best lap's ghost (a grey
+//! outline, `g` hides it) and the car.
 
 use glam::DVec2;
 use ratatui::buffer::Buffer;
@@ -230,6 +233,39 @@ impl Shape for CarShape<'_> {
     }
 }
 
+/// The best lap's ghost: the car's outline where the record lap was at
+/// this moment of the lap, drawn dim.
+struct GhostShape<'a> {
+    race: &'a Race,
+    view: View,
+}
+
+impl Shape for GhostShape<'_> {
+    fn draw(&self, painter: &mut Painter) {
+        let Some([x, y, heading]) = self.race.ghost_pose() else {
+            return;
+        };
+        let spec = &self.race.sim.car.spec.body;
+        let (f, r) = {
+            let f = crate::trig::dir(heading);
+            (f, f.perp())
+        };
+        let (hl, hw) = (spec.length * 0.5, spec.width * 0.5);
+        let at = DVec2::new(x, y);
+        let corners = [
+            f * hl - r * hw,
+            f * hl + r * hw,
+            -f * hl + r * hw,
+            -f * hl - r * hw,
+        ]
+        .map(|c| at + c);
+        for i in 0..4 {
+            self.view
+                .line(painter, corners[i], corners[(i + 1) % 4], Color::DarkGray);
+        }
+    }
+}
+
 /// Draws the race's track view into `area`.
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     if area.width == 0 || area.height == 0 {
@@ -261,6 +297,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
                 points: &race.skids,
                 view,
             });
+            ctx.draw(&GhostShape { race, view });
             ctx.draw(&CarShape { race, view });
         })
         .render(area, buf);

@@ -1,0 +1,366 @@
+//! Records: the best lap per track, model and car, with its ghost, in the
+//! user's data directory (`--data-dir` overrides it).
+//!
+//! * A track is identified by its content (the hash of its file), so an
+//!   edited track starts with no records.
+//! * `records.toml` holds the table; each ghost is a file of its own in
+//!   `ghosts/`, named after its record's key.
+//! * Every write is atomic: a temporary file in the same folder, written,
+//!   fsynced, renamed over the old one, the folder fsynced. A crash leaves
+//!   the old file or the new one, never half of one.
+//! * Saving takes an advisory lock (`flock` on `records.lock`) around
+//!   read-merge-write, so two games on one machine (two SSH users) saving
+//!   at once both keep their records.
+//! * A damaged `records.toml` is reported, moved aside to
+//!   `records.toml.damaged-N` (never overwritten) and the game goes on with
+//!   an empty table.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::physics::ModelKind;
+use crate::race::{GHOST_EVERY, Lap};
+
+/// One best lap.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The track's name, for people; `track_id` is what identifies it.
+    pub track: String,
+    /// The track file's content hash, hex.
+    pub track_id: String,
+    pub model: ModelKind,
+    pub car: String,
+    /// Lap time, seconds.
+    pub time: f64,
+    /// The lap in physics ticks, at `hz`.
+    pub ticks: u64,
+    pub hz: u32,
+    /// Checkpoint splits in ticks from the lap's start.
+    pub splits: Vec<u64>,
+}
+
+impl Record {
+    fn key(&self) -> (&str, ModelKind, &str) {
+        (&self.track_id, self.model, &self.car)
+    }
+
+    /// The ghost's file name.
+    fn ghost_file(&self) -> String {
+        let car: String = self
+            .car
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        format!("{}-{}-{}.csv", self.track_id, self.model, car)
+    }
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    #[serde(default)]
+    record: Vec<Record>,
+}
+
+/// The records in one data directory.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub dir: PathBuf,
+}
+
+/// The default data directory: `$XDG_DATA_HOME/skid`, or
+/// `~/.local/share/skid`.
+pub fn default_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let home = std::env::var_os("HOME")
+        .filter(|v| !v.is_empty())
+        .map(|h| PathBuf::from(h).join(".local/share"));
+    xdg.or(home).map(|d| d.join("skid"))
+}
+
+/// Writes `bytes` to `path` atomically. `before_rename` runs once the
+/// temporary file is complete (tests use it to stand in for a crash).
+pub fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce() -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        before_rename()?;
+        fs::rename(&tmp, path)?;
+        File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// An exclusive advisory lock on a file, released on drop.
+struct Lock(File);
+
+impl Lock {
+    fn take(path: &Path) -> io::Result<Lock> {
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        // SAFETY: flock on a descriptor this File owns.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Lock(f))
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // SAFETY: as above; closing the file would release it too.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
+/// What loading found besides the records.
+#[derive(Debug, Default, PartialEq)]
+pub struct Loaded {
+    pub records: Vec<Record>,
+    /// A damaged table moved aside: where to.
+    pub moved_aside: Option<PathBuf>,
+}
+
+impl Store {
+    pub fn new(dir: impl Into<PathBuf>) -> Store {
+        Store { dir: dir.into() }
+    }
+
+    fn table_path(&self) -> PathBuf {
+        self.dir.join("records.toml")
+    }
+
+    /// Reads the table. A damaged one is moved aside (never overwritten)
+    /// and reported; the records are then empty.
+    pub fn load(&self) -> io::Result<Loaded> {
+        let path = self.table_path();
+        let text = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::default()),
+            Err(e) => return Err(e),
+        };
+        let parsed = std::str::from_utf8(&text)
+            .ok()
+            .and_then(|t| toml::from_str::<Table>(t).ok());
+        match parsed {
+            Some(t) => Ok(Loaded {
+                records: t.record,
+                moved_aside: None,
+            }),
+            None => {
+                let aside = (1..)
+                    .map(|n| self.dir.join(format!("records.toml.damaged-{n}")))
+                    .find(|p| !p.exists())
+                    .expect("some name is free");
+                fs::rename(&path, &aside)?;
+                Ok(Loaded {
+                    records: Vec::new(),
+                    moved_aside: Some(aside),
+                })
+            }
+        }
+    }
+
+    /// The record and ghost for a track, model and car, if any.
+    pub fn best(
+        &self,
+        track_id: &str,
+        model: ModelKind,
+        car: &str,
+    ) -> io::Result<(Option<(Record, Lap)>, Loaded)> {
+        let loaded = self.load()?;
+        let found = loaded
+            .records
+            .iter()
+            .find(|r| r.key() == (track_id, model, car))
+            .cloned();
+        let best = match found {
+            Some(r) => {
+                let ghost = fs::read_to_string(self.dir.join("ghosts").join(r.ghost_file()))
+                    .map(|t| parse_ghost(&t))
+                    .unwrap_or_default();
+                let lap = Lap {
+                    ticks: r.ticks,
+                    splits: r.splits.clone(),
+                    ghost,
+                };
+                Some((r, lap))
+            }
+            None => None,
+        };
+        Ok((best, loaded))
+    }
+
+    /// Saves a lap if it beats the record for its key; returns whether it
+    /// did, and what loading found on the way.
+    pub fn save(&self, record: Record, ghost: &[[f64; 3]]) -> io::Result<(bool, Loaded)> {
+        self.save_with(record, ghost, || Ok(()))
+    }
+
+    /// [`Store::save`], with a hook run before the table's rename.
+    pub fn save_with(
+        &self,
+        record: Record,
+        ghost: &[[f64; 3]],
+        before_rename: impl FnOnce() -> io::Result<()>,
+    ) -> io::Result<(bool, Loaded)> {
+        fs::create_dir_all(self.dir.join("ghosts"))?;
+        let _lock = Lock::take(&self.dir.join("records.lock"))?;
+        let mut loaded = self.load()?;
+        let records = &mut loaded.records;
+        match records.iter_mut().find(|r| r.key() == record.key()) {
+            Some(old) if old.time <= record.time => return Ok((false, loaded)),
+            Some(old) => *old = record.clone(),
+            None => records.push(record.clone()),
+        }
+        records.sort_by(|a, b| {
+            (&a.track, a.model.name(), &a.car).cmp(&(&b.track, b.model.name(), &b.car))
+        });
+        write_atomic(
+            &self.dir.join("ghosts").join(record.ghost_file()),
+            ghost_text(ghost).as_bytes(),
+            || Ok(()),
+        )?;
+        let table = Table {
+            record: records.clone(),
+        };
+        let text = toml::to_string(&table).expect("records always serialise");
+        write_atomic(&self.table_path(), text.as_bytes(), before_rename)?;
+        Ok((true, loaded))
+    }
+}
+
+fn ghost_text(ghost: &[[f64; 3]]) -> String {
+    let mut s = format!("# x,y,heading every {GHOST_EVERY} ticks\n");
+    for [x, y, h] in ghost {
+        s.push_str(&format!("{x:.3},{y:.3},{h:.4}\n"));
+    }
+    s
+}
+
+/// Reads a ghost file; lines that do not parse are skipped (a damaged
+/// ghost only shortens the ghost).
+fn parse_ghost(text: &str) -> Vec<[f64; 3]> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let v: Vec<f64> = l.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            (v.len() == 3 && v.iter().all(|x| x.is_finite())).then(|| [v[0], v[1], v[2]])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> Store {
+        let dir = std::env::temp_dir().join(format!("skid-records-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        Store::new(dir)
+    }
+
+    fn record(model: ModelKind, time: f64) -> Record {
+        Record {
+            track: "pocket".into(),
+            track_id: "00ff".into(),
+            model,
+            car: "hatch".into(),
+            time,
+            ticks: (time * 120.0) as u64,
+            hz: 120,
+            splits: vec![600, 1200],
+        }
+    }
+
+    #[test]
+    fn a_better_lap_replaces_the_record_and_a_worse_one_does_not() {
+        let s = temp("better");
+        let ghost = [[1.0, 2.0, 0.5], [1.5, 2.0, 0.5]];
+        assert!(s.save(record(ModelKind::Arcade, 20.0), &ghost).unwrap().0);
+        assert!(!s.save(record(ModelKind::Arcade, 21.0), &ghost).unwrap().0);
+        assert!(s.save(record(ModelKind::Arcade, 19.5), &ghost).unwrap().0);
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch").unwrap();
+        let (r, lap) = best.unwrap();
+        assert_eq!(r.time, 19.5);
+        assert_eq!(lap.ghost, ghost);
+        assert_eq!(
+            s.best("00ff", ModelKind::Tire, "hatch").unwrap().0,
+            None,
+            "another model: no record"
+        );
+    }
+
+    #[test]
+    fn a_damaged_table_is_moved_aside_and_reported() {
+        let s = temp("damaged");
+        fs::create_dir_all(&s.dir).unwrap();
+        fs::write(
+            s.dir.join("records.toml"),
+            "[[record]]\ntrack = \"x\"\ntime = \"fast\"\n",
+        )
+        .unwrap();
+        fs::write(s.dir.join("records.toml.damaged-1"), "an older casualty").unwrap();
+        let loaded = s.load().unwrap();
+        assert_eq!(loaded.records, vec![]);
+        let aside = loaded.moved_aside.unwrap();
+        assert_eq!(
+            aside,
+            s.dir.join("records.toml.damaged-2"),
+            "the older one is not overwritten"
+        );
+        assert!(fs::read_to_string(aside).unwrap().contains("fast"));
+        assert_eq!(
+            fs::read_to_string(s.dir.join("records.toml.damaged-1")).unwrap(),
+            "an older casualty"
+        );
+        // And saving goes on.
+        assert!(s.save(record(ModelKind::Dynamic, 30.0), &[]).unwrap().0);
+    }
+
+    #[test]
+    fn an_interrupted_write_leaves_the_old_table_intact() {
+        let s = temp("interrupted");
+        s.save(record(ModelKind::Arcade, 20.0), &[]).unwrap();
+        let before = fs::read(s.dir.join("records.toml")).unwrap();
+        let crash = s.save_with(record(ModelKind::Arcade, 10.0), &[], || {
+            Err(io::Error::other("power cut"))
+        });
+        assert!(crash.is_err());
+        assert_eq!(fs::read(s.dir.join("records.toml")).unwrap(), before);
+        assert_eq!(s.load().unwrap().records[0].time, 20.0);
+        let leftovers: Vec<_> = fs::read_dir(&s.dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary file left behind");
+    }
+}

@@ -1,0 +1,100 @@
+//! Records as the command line keeps them: the computer's best lap saved
+//! with `skid sim --driver ai --save`, listed by `skid records`, and two
+//! processes saving at once both keeping theirs.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn skid(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn data_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skid-records-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn save(track: &str, model: &str, dir: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skid"));
+    c.stdout(std::process::Stdio::null());
+    c.args([
+        "sim",
+        "--track",
+        track,
+        "--model",
+        model,
+        "--driver",
+        "ai",
+        "--every",
+        "1000000",
+        "--save",
+        "--data-dir",
+        dir,
+    ]);
+    c
+}
+
+#[test]
+fn a_computer_lap_is_saved_and_listed() {
+    let dir = data_dir("listed");
+    let d = dir.to_str().unwrap();
+    assert!(save("eight", "tire", d).status().unwrap().success());
+    let out = skid(&["records", "--data-dir", d]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text.lines().nth(1).expect("one record");
+    assert!(
+        row.starts_with("Figure Eight") && row.contains("tire") && row.contains("iforce2d"),
+        "{text}"
+    );
+    let ghosts: Vec<_> = std::fs::read_dir(dir.join("ghosts")).unwrap().collect();
+    assert_eq!(ghosts.len(), 1, "its ghost is kept beside it");
+    // Filtered by another track: nothing.
+    let other = skid(&["records", "--data-dir", d, "--track", "oval"]);
+    assert_eq!(
+        String::from_utf8(other.stdout).unwrap().lines().count(),
+        1,
+        "only the header"
+    );
+}
+
+#[test]
+fn two_processes_saving_at_once_both_keep_their_records() {
+    let dir = data_dir("together");
+    let d = dir.to_str().unwrap();
+    let models = ["arcade", "kinematic", "tire", "strafe"];
+    let children: Vec<_> = models
+        .iter()
+        .map(|m| save("pocket", m, d).spawn().unwrap())
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let text = String::from_utf8(skid(&["records", "--data-dir", d]).stdout).unwrap();
+    for m in models {
+        assert!(text.lines().any(|l| l.contains(m)), "{m} kept:\n{text}");
+    }
+    assert_eq!(text.lines().count(), 1 + models.len());
+}
+
+#[test]
+fn a_damaged_records_file_is_reported_and_kept_aside() {
+    let dir = data_dir("damaged");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("records.toml"), "this is not toml [[[").unwrap();
+    let out = skid(&["records", "--data-dir", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "the game goes on");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("damaged") && err.contains("records.toml.damaged-1"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("records.toml.damaged-1")).unwrap(),
+        "this is not toml [[["
+    );
+}

@@ -111,6 +111,25 @@ pub enum Command {
     },
 }
 
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Difficulty {
+    Easy,
+    #[default]
+    Medium,
+    Hard,
+}
+
+impl Difficulty {
+    /// The computer driver's skill.
+    pub fn skill(self) -> f64 {
+        match self {
+            Difficulty::Easy => 0.6,
+            Difficulty::Medium => 0.8,
+            Difficulty::Hard => 1.0,
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DriverArg {
     Script,
@@ -147,6 +166,12 @@ pub struct Play {
     /// directory).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<String>,
+    /// Computer cars to race against, 0 to 7.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
+    pub opponents: u8,
+    /// How well the computer drives.
+    #[arg(long, value_enum, default_value_t = Difficulty::Medium)]
+    pub difficulty: Difficulty,
     /// Open the title menu instead of racing at once.
     #[arg(skip)]
     pub menu: bool,
@@ -344,6 +369,8 @@ fn game_options(
     let (track, spec, kind) = setup.resolve()?;
     Ok(Options {
         records: None,
+        opponents: 0,
+        skill: 1.0,
         track: Some((setup.track.clone(), track)),
         model: Some(kind),
         car: setup.car.clone().map(|c| (c, spec)),
@@ -378,6 +405,8 @@ fn play(p: Play) -> Outcome {
     };
     let mut opts = opts;
     opts.records = store(p.data_dir.as_deref()).ok();
+    opts.opponents = p.opponents as usize;
+    opts.skill = p.difficulty.skill();
     let mut app = App::new(opts);
     if !p.menu {
         app.start_race();

@@ -9,11 +9,11 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 
-use crate::ai::Line;
+use crate::ai::{Driver, Line};
 use crate::car::{self, CarSpec};
 use crate::input::{Held, Key};
 use crate::physics::{Controls, ModelKind, Shift};
-use crate::race::{GHOST_EVERY, Lap, LapLog};
+use crate::race::{GHOST_EVERY, Lap, LapLog, Laps};
 use crate::records::{Loaded, Record, Store};
 use crate::script::{Gearbox, Hold, Script, ShiftKey};
 use crate::sim::Sim;
@@ -89,8 +89,19 @@ pub struct Menu {
 
 pub const MENU_ROWS: usize = 5;
 
+/// A computer car in the race.
+pub struct Opponent {
+    pub car: crate::physics::Car,
+    pub laps: Laps,
+    driver: Driver,
+    /// Where it is on the racing line.
+    at: usize,
+}
+
 /// One race.
 pub struct Race {
+    /// Computer cars, on the start slots after the player's.
+    pub opponents: Vec<Opponent>,
     pub sim: Sim,
     pub phase: Phase,
     pub laps: u32,
@@ -116,6 +127,7 @@ impl Race {
     pub fn new(sim: Sim, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
         let countdown = (COUNTDOWN / sim.dt).round() as u32;
         Race {
+            opponents: Vec::new(),
             phase: Phase::Countdown(countdown),
             laps,
             log: LapLog::against(record),
@@ -160,6 +172,46 @@ impl Race {
     /// The latest split's difference to the best lap's, seconds.
     pub fn split_delta(&self) -> Option<f64> {
         self.log.split_delta.map(|d| d as f64 * self.sim.dt)
+    }
+
+    /// Puts `n` computer cars of the player's model and car on the next
+    /// start slots (as many as the track has), driving at `skill`.
+    pub fn add_opponents(&mut self, n: usize, skill: f64) {
+        let track = &self.sim.track;
+        let car = &self.sim.car;
+        let driver = Driver::new(track, &car.spec, car.kind, skill);
+        for slot in 1..=n.min(track.starts.len().saturating_sub(1)) {
+            let (pos, heading) = track.start_pose(slot);
+            self.opponents.push(Opponent {
+                car: crate::physics::Car::new(car.spec.clone(), car.kind, pos, heading),
+                laps: Laps::new(track),
+                driver: driver.clone(),
+                at: 0,
+            });
+        }
+    }
+
+    /// Progress round the race: laps, checkpoints, then the point on the
+    /// racing line (negative behind the line before the first lap).
+    fn progress(&self, laps: &Laps, at: usize) -> (u32, u8, i64) {
+        let n = self.line.points.len() as i64;
+        let at = at as i64;
+        let at = if laps.checkpoint == 0 && at > n / 2 {
+            at - n
+        } else {
+            at
+        };
+        (laps.lap, laps.checkpoint, at)
+    }
+
+    /// The player's place (1 is leading) among all the cars.
+    pub fn position(&self) -> usize {
+        let me = self.progress(&self.sim.laps, self.line_at);
+        1 + self
+            .opponents
+            .iter()
+            .filter(|o| self.progress(&o.laps, o.at) > me)
+            .count()
     }
 
     /// Whether the car has been driving against the course for a second.
@@ -259,6 +311,53 @@ impl Race {
         }
     }
 
+    /// The computer cars' step, then every pair of cars that touch.
+    fn step_opponents(&mut self) {
+        let track = &self.sim.track;
+        let dt = self.sim.dt;
+        for o in &mut self.opponents {
+            let from = o.car.state.body.pos;
+            let c = if o.laps.lap < self.laps {
+                o.driver.controls(&o.car, dt)
+            } else {
+                Controls {
+                    brake: 1.0,
+                    ..Controls::default()
+                }
+            };
+            o.car.step(&c, track, dt);
+            o.laps.update(track, from, o.car.state.body.pos);
+            o.at = self.line.nearest(o.car.state.body.pos, o.at);
+        }
+        if self.opponents.is_empty() {
+            return;
+        }
+        let mut cars: Vec<&mut crate::physics::Car> = std::iter::once(&mut self.sim.car)
+            .chain(self.opponents.iter_mut().map(|o| &mut o.car))
+            .collect();
+        for j in 1..cars.len() {
+            let (left, right) = cars.split_at_mut(j);
+            for a in left.iter_mut() {
+                let b = &mut right[0];
+                let sa = (
+                    DVec2::new(a.spec.body.length, a.spec.body.width),
+                    a.spec.body.mass,
+                );
+                let sb = (
+                    DVec2::new(b.spec.body.length, b.spec.body.width),
+                    b.spec.body.mass,
+                );
+                crate::physics::walls::collide_cars(
+                    &mut a.state.body,
+                    sa,
+                    &mut b.state.body,
+                    sb,
+                    track,
+                );
+            }
+        }
+    }
+
     /// One physics tick of the race.
     fn tick(&mut self, held: &Held, now: f64) {
         match self.phase {
@@ -272,6 +371,7 @@ impl Race {
         let c = self.controls(held, now);
         self.record(&c);
         let event = self.sim.step(&c);
+        self.step_opponents();
         let b = &self.sim.car.state.body;
         self.log
             .after_step(self.sim.tick, [b.pos.x, b.pos.y, b.heading], event);
@@ -318,6 +418,9 @@ pub struct Options {
     pub color: bool,
     /// Where records and ghosts are kept; none: not kept.
     pub records: Option<Store>,
+    /// Computer cars in a race, and their skill (0.5 to 1).
+    pub opponents: usize,
+    pub skill: f64,
 }
 
 pub struct App {
@@ -338,6 +441,8 @@ pub struct App {
     hz: u32,
     replay: Option<Script>,
     records: Option<Store>,
+    opponents: usize,
+    skill: f64,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
 }
@@ -406,6 +511,8 @@ impl App {
             hz: opts.hz.max(1),
             replay: opts.replay,
             records: opts.records,
+            opponents: opts.opponents,
+            skill: opts.skill,
             notices: Vec::new(),
         }
     }
@@ -452,7 +559,9 @@ impl App {
             None => None,
         };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
-        self.race = Some(Race::new(sim, laps, self.replay.as_ref(), record));
+        let mut race = Race::new(sim, laps, self.replay.as_ref(), record);
+        race.add_opponents(self.opponents, self.skill);
+        self.race = Some(race);
         self.screen = Screen::Race;
         self.paused = false;
         self.held.release_all();
@@ -799,6 +908,51 @@ mod tests {
         app.command(Command::ToggleGhost);
         assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn opponents_race_from_the_next_slots_and_never_share_space() {
+        let mut app = App::new(Options {
+            model: Some(ModelKind::Tire),
+            hz: 120,
+            opponents: 3,
+            skill: 1.0,
+            ..Options::default()
+        });
+        app.start_race();
+        let mut now = 0.0;
+        go(&mut app, &mut now);
+        let track = app.race.as_ref().unwrap().sim.track.clone();
+        let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
+        let r = app.race.as_ref().unwrap();
+        assert_eq!(r.opponents.len(), 3);
+        for (o, s) in r.opponents.iter().zip(&starts) {
+            assert!(o.car.state.body.pos.distance(*s) < 0.5, "on its slot");
+        }
+        for _ in 0..(120 * 20) {
+            now += 1.0 / 120.0;
+            app.tick(now);
+            let r = app.race.as_ref().unwrap();
+            let mut boxes = vec![r.sim.car.footprint()];
+            boxes.extend(r.opponents.iter().map(|o| o.car.footprint()));
+            for (i, a) in boxes.iter().enumerate() {
+                assert!(!r.sim.track.box_hits_wall(a));
+                for b in &boxes[i + 1..] {
+                    assert!(
+                        a.overlap(b).is_none_or(|c| c.depth < 0.3),
+                        "cars overlap deeply"
+                    );
+                }
+            }
+        }
+        let r = app.race.as_ref().unwrap();
+        assert!(
+            r.opponents
+                .iter()
+                .all(|o| o.laps.checkpoint >= 1 || o.laps.lap >= 1),
+            "they race"
+        );
+        assert!((1..=4).contains(&r.position()));
     }
 
     #[test]

@@ -72,6 +72,38 @@ pub fn advance(body: &mut Body, size: DVec2, track: &Track, dt: f64) -> bool {
     hit
 }
 
+/// Two cars in contact: pushed apart along the shallowest axis (half each,
+/// a push into a wall refused), then an impulse along the normal with the
+/// walls' restitution, shared by mass (`j = -(1 + E) v_rel·n / (1/m_a +
+/// 1/m_b)`). Returns whether they touched.
+pub fn collide_cars(
+    a: &mut Body,
+    sa: (DVec2, f64),
+    b: &mut Body,
+    sb: (DVec2, f64),
+    track: &Track,
+) -> bool {
+    let box_a = Obb::new(a.pos, a.heading, sa.0.x, sa.0.y);
+    let box_b = Obb::new(b.pos, b.heading, sb.0.x, sb.0.y);
+    let Some(c) = box_a.overlap(&box_b) else {
+        return false;
+    };
+    let push = c.normal * (0.5 * c.depth + 1e-6);
+    if !track.box_hits_wall(&box_a.moved(push)) {
+        a.pos += push;
+    }
+    if !track.box_hits_wall(&box_b.moved(-push)) {
+        b.pos -= push;
+    }
+    let closing = (a.vel - b.vel).dot(c.normal);
+    if closing < 0.0 {
+        let j = -(1.0 + E) * closing / (1.0 / sa.1 + 1.0 / sb.1);
+        a.vel += c.normal * (j / sa.1);
+        b.vel -= c.normal * (j / sb.1);
+    }
+    true
+}
+
 /// Velocity response to a wall with outward normal `n`.
 fn bounce(body: &mut Body, n: DVec2) {
     let vn = body.vel.dot(n);
@@ -146,6 +178,38 @@ mod tests {
             "lost speed: {:?}",
             body.vel
         );
+    }
+
+    #[test]
+    fn cars_that_meet_are_pushed_apart_and_trade_momentum() {
+        let t = thin_wall();
+        let size = (DVec2::new(2.0, 1.0), 1000.0);
+        let mut a = Body {
+            pos: DVec2::new(4.0, 6.0),
+            vel: DVec2::new(10.0, 0.0),
+            ..Body::default()
+        };
+        let mut b = Body {
+            pos: DVec2::new(5.5, 6.0),
+            vel: DVec2::ZERO,
+            ..Body::default()
+        };
+        assert!(collide_cars(&mut a, size, &mut b, size, &t));
+        assert!(
+            b.pos.x - a.pos.x >= 2.0 - 1e-9,
+            "apart: {:?} {:?}",
+            a.pos,
+            b.pos
+        );
+        // Equal masses, restitution 0.3: 10 m/s becomes 3.5 and 6.5.
+        assert!(
+            (a.vel.x - 3.5).abs() < 1e-9 && (b.vel.x - 6.5).abs() < 1e-9,
+            "{:?} {:?}",
+            a.vel,
+            b.vel
+        );
+        let momentum = a.vel.x + b.vel.x;
+        assert!((momentum - 10.0).abs() < 1e-9, "momentum kept");
     }
 
     #[test]

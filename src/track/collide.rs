@@ -57,6 +57,25 @@ impl Obb {
         }
     }
 
+    /// How two boxes overlap, if they do: the shallowest way to push
+    /// `self` out of `other` (separating axis theorem over both boxes'
+    /// axes), as a unit normal pointing from `other` to `self` and a depth.
+    pub fn overlap(&self, other: &Obb) -> Option<Contact> {
+        let d = self.center - other.center;
+        let mut best: Option<Contact> = None;
+        for n in [self.axis, self.axis.perp(), other.axis, other.axis.perp()] {
+            let depth = self.radius_along(n) + other.radius_along(n) - d.dot(n).abs();
+            if depth <= 0.0 {
+                return None;
+            }
+            if best.is_none_or(|b| depth < b.depth) {
+                let normal = if d.dot(n) >= 0.0 { n } else { -n };
+                best = Some(Contact { normal, depth });
+            }
+        }
+        best
+    }
+
     /// Whether the box overlaps the open rectangle `center ± half`.
     fn overlaps_rect(&self, center: DVec2, half: DVec2) -> bool {
         let d = self.center - center;
@@ -262,6 +281,22 @@ mod tests {
             #..................#\n\
             ####################\n";
         parse("arena.track", src.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn two_boxes_overlap_along_their_shallowest_axis() {
+        let a = Obb::new(DVec2::new(0.0, 0.0), 0.0, 4.0, 2.0);
+        let b = Obb::new(DVec2::new(3.5, 0.2), 0.0, 4.0, 2.0);
+        let c = b.overlap(&a).unwrap();
+        assert_eq!(c.normal, DVec2::X, "b is pushed on along +x");
+        assert!((c.depth - 0.5).abs() < 1e-12);
+        assert_eq!(
+            Obb::new(DVec2::new(4.5, 0.0), 0.0, 4.0, 2.0).overlap(&a),
+            None
+        );
+        // Rotated: a box diagonal to another, clear by its true shape.
+        let d = Obb::new(DVec2::new(3.3, 2.3), FRAC_PI_4, 2.0, 0.5);
+        assert_eq!(d.overlap(&a), None);
     }
 
     #[test]

@@ -56,12 +56,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     );
     y += 1;
     let lap = (race.log.ends.len() as u32 + 1).min(race.laps);
-    line(
-        buf,
-        &mut y,
-        &format!("LAP   {lap}/{}", race.laps),
-        Color::White,
-    );
+    let lap_line = if race.opponents.is_empty() {
+        format!("LAP   {lap}/{}", race.laps)
+    } else {
+        format!(
+            "LAP   {lap}/{}  POS {}/{}",
+            race.laps,
+            race.position(),
+            race.opponents.len() + 1
+        )
+    };
+    line(buf, &mut y, &lap_line, Color::White);
     line(
         buf,
         &mut y,

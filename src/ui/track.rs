@@ -194,16 +194,17 @@ impl Shape for Skids<'_> {
     }
 }
 
-/// The car: its outline, a nose line showing the heading, and for the
+/// A car: its outline, a nose line showing the heading, and for the
 /// `tire` model its four tires.
 struct CarShape<'a> {
-    race: &'a Race,
+    car: &'a crate::physics::Car,
+    color: Color,
     view: View,
 }
 
 impl Shape for CarShape<'_> {
     fn draw(&self, painter: &mut Painter) {
-        let car = &self.race.sim.car;
+        let car = self.car;
         let b = &car.state.body;
         let (f, r) = b.axes();
         let (hl, hw) = (car.spec.body.length * 0.5, car.spec.body.width * 0.5);
@@ -214,7 +215,7 @@ impl Shape for CarShape<'_> {
             -f * hl - r * hw,
         ]
         .map(|c| b.pos + c);
-        let color = Color::LightRed;
+        let color = self.color;
         for i in 0..4 {
             self.view
                 .line(painter, corners[i], corners[(i + 1) % 4], color);
@@ -298,7 +299,18 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
                 view,
             });
             ctx.draw(&GhostShape { race, view });
-            ctx.draw(&CarShape { race, view });
+            for o in &race.opponents {
+                ctx.draw(&CarShape {
+                    car: &o.car,
+                    color: Color::LightBlue,
+                    view,
+                });
+            }
+            ctx.draw(&CarShape {
+                car: &race.sim.car,
+                color: Color::LightRed,
+                view,
+            });
         })
         .render(area, buf);
 }

@@ -559,7 +559,8 @@ fn sim(
     while let Some(c) = controls(&sim) {
         let event = sim.step(&c);
         let b = &sim.car.state.body;
-        log.after_step(sim.tick, [b.pos.x, b.pos.y, b.heading], event);
+        let (speed, pose) = (b.vel.length(), [b.pos.x, b.pos.y, b.heading]);
+        log.after_step(sim.tick, pose, speed, f64::NAN, event);
         if sim.tick.is_multiple_of(every) {
             row.clear();
             sim.trace_row(&mut row);

@@ -71,13 +71,16 @@ impl Laps {
 /// Ticks between two ghost samples (30 a second at 120 Hz).
 pub const GHOST_EVERY: u64 = 4;
 
-/// A lap to race against: its length in ticks, its checkpoint splits, and
-/// the car's pose every [`GHOST_EVERY`] ticks (x, y, heading).
-#[derive(Debug, Clone, PartialEq)]
+/// A lap to race against: its length in ticks, its checkpoint splits, the
+/// car's pose every [`GHOST_EVERY`] ticks (x, y, heading), and at the same
+/// moments the distance driven into the lap (m), the speed (km/h) and the
+/// larger slip angle (degrees; NaN where unknown), for the charts.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lap {
     pub ticks: u64,
     pub splits: Vec<u64>,
     pub ghost: Vec<[f64; 3]>,
+    pub trace: Vec<[f64; 3]>,
 }
 
 /// Lap times, splits and ghosts as a race goes: the game and `skid sim`
@@ -90,6 +93,13 @@ pub struct LapLog {
     pub splits: Vec<u64>,
     /// This lap's poses so far.
     pub ghost: Vec<[f64; 3]>,
+    /// This lap's distance, speed and slip so far.
+    pub trace: Vec<[f64; 3]>,
+    /// Metres driven this lap.
+    distance: f64,
+    last_pos: Option<[f64; 2]>,
+    /// The lap just completed.
+    pub last: Option<Lap>,
     /// The best lap of this race, or the record it started with.
     pub best: Option<Lap>,
     /// Whether `best` was set in this race (and so is worth saving).
@@ -111,11 +121,24 @@ impl LapLog {
         self.ends.last().copied().unwrap_or(0)
     }
 
-    /// After a step to `tick` that left the car at `pose`.
-    pub fn after_step(&mut self, tick: u64, pose: [f64; 3], event: Option<Event>) {
+    /// After a step to `tick` that left the car at `pose` going `speed`
+    /// m/s with a largest slip angle of `slip` degrees.
+    pub fn after_step(
+        &mut self,
+        tick: u64,
+        pose: [f64; 3],
+        speed: f64,
+        slip: f64,
+        event: Option<Event>,
+    ) {
         let into = tick - self.lap_start();
+        if let Some([x, y]) = self.last_pos {
+            self.distance += ((pose[0] - x).powi(2) + (pose[1] - y).powi(2)).sqrt();
+        }
+        self.last_pos = Some([pose[0], pose[1]]);
         if into.is_multiple_of(GHOST_EVERY) {
             self.ghost.push(pose);
+            self.trace.push([self.distance, speed * 3.6, slip]);
         }
         match event {
             Some(Event::Checkpoint(_)) => {
@@ -132,11 +155,14 @@ impl LapLog {
                     ticks: into,
                     splits: std::mem::take(&mut self.splits),
                     ghost: std::mem::take(&mut self.ghost),
+                    trace: std::mem::take(&mut self.trace),
                 };
+                self.distance = 0.0;
                 if self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
-                    self.best = Some(lap);
+                    self.best = Some(lap.clone());
                     self.improved = true;
                 }
+                self.last = Some(lap);
                 self.ends.push(tick);
             }
             None => {}

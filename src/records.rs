@@ -206,10 +206,12 @@ impl Store {
                 let ghost = fs::read_to_string(self.dir.join("ghosts").join(r.ghost_file()))
                     .map(|t| parse_ghost(&t))
                     .unwrap_or_default();
+                let trace = trace_of(&ghost, GHOST_EVERY as f64 / r.hz.max(1) as f64);
                 let lap = Lap {
                     ticks: r.ticks,
                     splits: r.splits.clone(),
                     ghost,
+                    trace,
                 };
                 Some((r, lap))
             }
@@ -255,6 +257,21 @@ impl Store {
         write_atomic(&self.table_path(), text.as_bytes(), before_rename)?;
         Ok((true, loaded))
     }
+}
+
+/// Distance and speed along a ghost sampled every `dt` seconds (slip is
+/// not kept with records: NaN).
+fn trace_of(ghost: &[[f64; 3]], dt: f64) -> Vec<[f64; 3]> {
+    let mut distance = 0.0;
+    let mut out = Vec::with_capacity(ghost.len());
+    for (i, g) in ghost.iter().enumerate() {
+        let step = ghost.get(i + 1).map_or(0.0, |n| {
+            ((n[0] - g[0]).powi(2) + (n[1] - g[1]).powi(2)).sqrt()
+        });
+        out.push([distance, step / dt * 3.6, f64::NAN]);
+        distance += step;
+    }
+    out
 }
 
 fn ghost_text(ghost: &[[f64; 3]]) -> String {

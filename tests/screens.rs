@@ -21,12 +21,22 @@
 //! * results: three laps, the best marked "best", the others' deltas
 //!   (+1.50, +0.75), BEST and TOTAL under them.
 //! * too_small: the message with the size and the minimum, nothing else.
+//! * results_charts_100x30: a real race (the computer's three laps of the
+//!   figure eight, replayed through the game): the lap table on the left
+//!   with each lap and its delta, on the right the speed chart of the last
+//!   lap (yellow) over the best (grey; laps 2 and 3 differ by 0.02 s, so
+//!   the lines lie on each other), distance 0 to 798 m, and the
+//!   slip chart, both with their axis labels.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use skid::ai::Driver;
 use skid::app::{App, Command, Options, Screen};
+use skid::car::CarSpec;
 use skid::physics::ModelKind;
+use skid::script::Hold;
 use skid::script::Script;
+use skid::sim::Sim;
 use skid::track::bundled;
 use skid::ui;
 
@@ -138,6 +148,47 @@ fn results_80x24() {
     race.log.ends = vec![2580, 4980, 7470];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
+}
+
+/// The computer's race on a track, as an input script.
+fn computer_race(track: &str, model: ModelKind) -> Script {
+    let t = bundled::load(track).unwrap();
+    let spec = CarSpec::default_for(model);
+    let mut driver = Driver::new(&t, &spec, model, 1.0);
+    let laps = t.laps;
+    let mut sim = Sim::new(t, spec, model, 120);
+    let mut hold = Vec::new();
+    while sim.laps.lap < laps {
+        let c = driver.controls(&sim.car, sim.dt);
+        sim.step(&c);
+        hold.push(Hold {
+            ticks: 1,
+            throttle: c.throttle,
+            brake: c.brake,
+            steer: c.steer,
+            ..Hold::default()
+        });
+    }
+    Script { hold }
+}
+
+#[test]
+fn results_charts_100x30() {
+    let script = computer_race("eight", ModelKind::Tire);
+    let mut app = App::new(Options {
+        track: Some(("eight".into(), bundled::load("eight").unwrap())),
+        model: Some(ModelKind::Tire),
+        hz: 120,
+        replay: Some(script),
+        ..Options::default()
+    });
+    app.resize(100, 30);
+    app.start_race();
+    while app.screen == Screen::Race {
+        app.tick(0.0);
+    }
+    assert_eq!(app.screen, Screen::Results);
+    golden("results_charts_100x30", &screen(&app));
 }
 
 #[test]

@@ -214,6 +214,15 @@ impl Race {
             .count()
     }
 
+    /// The lap to chart over the track, for five seconds after it ended.
+    pub fn fresh_lap(&self) -> Option<&Lap> {
+        let since = self.sim.tick - self.log.lap_start();
+        self.log
+            .last
+            .as_ref()
+            .filter(|_| (since as f64) * self.sim.dt < 5.0)
+    }
+
     /// Whether the car has been driving against the course for a second.
     pub fn wrong_way(&self) -> bool {
         self.wrong_way >= (1.0 / self.sim.dt).round() as u64
@@ -372,9 +381,12 @@ impl Race {
         self.record(&c);
         let event = self.sim.step(&c);
         self.step_opponents();
+        let tel = self.sim.car.telemetry();
+        let slip = tel.slip_front.abs().max(tel.slip_rear.abs());
         let b = &self.sim.car.state.body;
+        let pose = [b.pos.x, b.pos.y, b.heading];
         self.log
-            .after_step(self.sim.tick, [b.pos.x, b.pos.y, b.heading], event);
+            .after_step(self.sim.tick, pose, tel.speed, slip, event);
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
         self.line_at = self.line.nearest(b.pos, self.line_at);

@@ -2,6 +2,7 @@
 //! changes the game; `skid render` and the golden screens use the same
 //! functions into a test backend.
 
+pub mod charts;
 pub mod gauges;
 pub mod hud;
 pub mod menu;

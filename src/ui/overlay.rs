@@ -34,8 +34,23 @@ fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
     }
 }
 
-/// Countdown, "GO!" for the first second, or the pause notice.
+/// Countdown, "GO!" for the first second, the pause notice, or for five
+/// seconds after a lap its speed chart against the best lap.
 pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool) {
+    if let (Some(lap), false) = (race.fresh_lap(), paused) {
+        let h = (view.height / 3).max(7).min(view.height);
+        let area = Rect::new(view.x, view.bottom() - h, view.width, h);
+        let best = race.log.best.as_ref();
+        super::charts::draw(
+            buf,
+            area,
+            "lap speed, km/h over m",
+            lap,
+            best,
+            super::charts::Series::Speed,
+            color,
+        );
+    }
     if paused {
         boxed(
             buf,

@@ -11,6 +11,29 @@ use super::menu::centred;
 use crate::app::Race;
 
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    // Charts of the last lap against the best on the right, room allowing.
+    let area = match race.log.last.as_ref() {
+        Some(lap) if area.width >= 78 && area.height >= 16 => {
+            let w = area.width - 40;
+            let half = area.height / 2;
+            let right = Rect::new(area.x + 40, area.y, w, half);
+            let best = race.log.best.as_ref();
+            use super::charts::{self, Series};
+            charts::draw(
+                buf,
+                right,
+                "speed, km/h: last lap, best",
+                lap,
+                best,
+                Series::Speed,
+                color,
+            );
+            let below = Rect::new(area.x + 40, area.y + half, w, area.height - half);
+            charts::draw(buf, below, "slip, degrees", lap, best, Series::Slip, color);
+            Rect::new(area.x, area.y, 40, area.height)
+        }
+        _ => area,
+    };
     let times = race.lap_times();
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
     let shown = times.len().min(area.height.saturating_sub(9) as usize);

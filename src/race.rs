@@ -243,6 +243,39 @@ mod tests {
     }
 
     #[test]
+    fn cutting_across_grass_between_checkpoints_is_allowed() {
+        // A loop with a grass infield; checkpoint 1 on the top straight,
+        // 2 on the bottom, the finish on the left side going north.
+        let src = "\
+############
+#..1.......#
+#.,,,,,,,,.#
+#|,,,,,,,,.#
+#^,,,,,,,,.#
+#.,,,,,,,,.#
+#..2.......#
+############
+";
+        let t = parse("loop", src.as_bytes()).unwrap();
+        let mut l = Laps::new(&t);
+        let at = |c: f64, r: f64| DVec2::new(c * 2.0 + 1.0, r * 4.0 + 2.0);
+        // Up through the finish (not a lap: no checkpoint yet), across 1,
+        // then straight down through the grass to 2, and up to the finish.
+        for (a, b) in [
+            (at(1.0, 4.0), at(1.0, 1.0)),
+            (at(1.0, 1.0), at(5.0, 1.0)),
+            (at(5.0, 1.0), at(5.0, 4.0)),
+            (at(5.0, 4.0), at(2.0, 6.0)),
+            (at(2.0, 6.0), at(1.0, 5.0)),
+        ] {
+            assert_eq!(t.surface_at(at(5.0, 3.0)).unwrap().name, "grass");
+            l.update(&t, a, b);
+        }
+        assert_eq!(l.checkpoint, 2);
+        assert_eq!(l.update(&t, at(1.0, 5.0), at(1.0, 2.0)), Some(Event::Lap));
+    }
+
+    #[test]
     fn without_checkpoints_the_first_crossing_starts_the_race() {
         let t = parse("o", b"############\n#..>...|...#\n############\n").unwrap();
         let mut l = Laps::new(&t);

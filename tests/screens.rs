@@ -4,9 +4,9 @@
 //! reviewed again (CI never blesses).
 //!
 //! What was checked when they were blessed (2026-11-22), looking at each:
-//! * title_80x24: the logo, the four rows with pocket 53x19, arcade, the
-//!   model's own car (hatch) and the track's 5 laps; "Start race" selected;
-//!   the key hint under the box.
+//! * title_80x24: the logo, the five rows with pocket 53x19, arcade, the
+//!   model's own car (hatch), the track's 5 laps and 0 rivals; "Start race"
+//!   selected; the key hint under the box.
 //! * countdown_80x24: the whole pocket track (walls facing the course,
 //!   grass runoff dots, the checkered finish at column 27, checkpoint bars
 //!   1 and 2), the car on its start slot at the top straight, "3" boxed in

@@ -85,9 +85,11 @@ pub struct Menu {
     pub car: usize,
     /// 0: the track's own number of laps.
     pub laps: u32,
+    /// Computer cars, 0 to 7.
+    pub opponents: usize,
 }
 
-pub const MENU_ROWS: usize = 5;
+pub const MENU_ROWS: usize = 6;
 
 /// A computer car in the race.
 pub struct Opponent {
@@ -453,7 +455,6 @@ pub struct App {
     hz: u32,
     replay: Option<Script>,
     records: Option<Store>,
-    opponents: usize,
     skill: f64,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
@@ -509,6 +510,7 @@ impl App {
                 model,
                 car: car_index,
                 laps: opts.laps.unwrap_or(0),
+                opponents: opts.opponents.min(7),
             },
             choices,
             cars,
@@ -523,7 +525,6 @@ impl App {
             hz: opts.hz.max(1),
             replay: opts.replay,
             records: opts.records,
-            opponents: opts.opponents,
             skill: opts.skill,
             notices: Vec::new(),
         }
@@ -572,7 +573,7 @@ impl App {
         };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
         let mut race = Race::new(sim, laps, self.replay.as_ref(), record);
-        race.add_opponents(self.opponents, self.skill);
+        race.add_opponents(self.menu.opponents, self.skill);
         self.race = Some(race);
         self.screen = Screen::Race;
         self.paused = false;
@@ -723,6 +724,7 @@ impl App {
                     }
                     2 => m.car = wrap(m.car, d, self.cars.len() + 1),
                     3 => m.laps = wrap(m.laps as usize, d, 100) as u32,
+                    4 => m.opponents = wrap(m.opponents, d, 8),
                     _ => {}
                 }
             }

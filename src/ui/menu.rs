@@ -28,7 +28,7 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     let color = app.color;
-    let r = centred(area, 50, 17);
+    let r = centred(area, 50, 18);
     let mut y = r.y;
     for line in TITLE.iter().chain(std::iter::once(&TITLE_LAST)) {
         if y < r.bottom() {
@@ -71,6 +71,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         ("Model", app.menu.model.to_string()),
         ("Car", car_name),
         ("Laps", laps),
+        ("Rivals", app.menu.opponents.to_string()),
     ];
     let box_area = Rect::new(
         r.x,

@@ -572,16 +572,7 @@ fn sim(
     }
     let _ = out.flush();
     if let (Some(store), Some(best)) = (store, &log.best) {
-        let record = Record {
-            track: sim.track.name.clone(),
-            track_id: format!("{:016x}", sim.track.id),
-            model: sim.car.kind,
-            car: sim.car.spec.name.clone(),
-            time: best.ticks as f64 * sim.dt,
-            ticks: best.ticks,
-            hz,
-            splits: best.splits.clone(),
-        };
+        let record = Record::of(&sim, best);
         let where_ = store.dir.display().to_string();
         let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
             vec![Diagnostic::file(

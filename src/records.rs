@@ -45,6 +45,20 @@ pub struct Record {
 }
 
 impl Record {
+    /// The record a race's best lap makes.
+    pub fn of(sim: &crate::sim::Sim, best: &Lap) -> Record {
+        Record {
+            track: sim.track.name.clone(),
+            track_id: format!("{:016x}", sim.track.id),
+            model: sim.car.kind,
+            car: sim.car.spec.name.clone(),
+            time: best.ticks as f64 * sim.dt,
+            ticks: best.ticks,
+            hz: (1.0 / sim.dt).round() as u32,
+            splits: best.splits.clone(),
+        }
+    }
+
     fn key(&self) -> (&str, ModelKind, &str) {
         (&self.track_id, self.model, &self.car)
     }

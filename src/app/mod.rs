@@ -599,17 +599,7 @@ impl App {
             return;
         };
         race.log.improved = false;
-        let sim = &race.sim;
-        let record = Record {
-            track: sim.track.name.clone(),
-            track_id: format!("{:016x}", sim.track.id),
-            model: sim.car.kind,
-            car: sim.car.spec.name.clone(),
-            time: best.ticks as f64 * sim.dt,
-            ticks: best.ticks,
-            hz: (1.0 / sim.dt).round() as u32,
-            splits: best.splits.clone(),
-        };
+        let record = Record::of(&race.sim, best);
         match store.save(record, &best.ghost) {
             Ok((_, loaded)) => self.notice_damage(&loaded),
             Err(e) => self.notices.push(format!(

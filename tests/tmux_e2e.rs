@@ -144,20 +144,72 @@ fn start_drive_pause_and_quit_at_80x24() {
     assert!(!t.alternate_on(), "the terminal is back on its main screen");
 }
 
-#[test]
-fn sigterm_restores_the_terminal_and_exits_143() {
-    let Some(t) = Tmux::start("term", (100, 30), &format!("{} play --track oval", skid())) else {
-        return;
-    };
+/// Sends `signal` to skid once its race shows; returns its exit status
+/// and whether the terminal was left on the main screen.
+fn signalled(name: &str, signal: &str) -> Option<(Option<i32>, bool)> {
+    let t = Tmux::start(name, (100, 30), &format!("{} play --track oval", skid()))?;
     t.wait_for("LAP");
     assert!(t.alternate_on());
     let pid = t.skid_pid().expect("skid runs");
     Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
+        .args([&format!("-{signal}"), &pid.to_string()])
         .status()
         .unwrap();
-    assert_eq!(t.exit_status(), Some(143));
-    assert!(!t.alternate_on());
+    let status = t.exit_status();
+    Some((status, !t.alternate_on()))
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_exits_143() {
+    let Some((status, restored)) = signalled("term", "TERM") else {
+        return;
+    };
+    assert_eq!(status, Some(143));
+    assert!(restored);
+}
+
+#[test]
+fn sigint_restores_the_terminal_and_exits_130() {
+    let Some((status, restored)) = signalled("int", "INT") else {
+        return;
+    };
+    assert_eq!(status, Some(130));
+    assert!(restored);
+}
+
+#[test]
+fn sighup_ends_the_process_at_once() {
+    // A dropped connection: nothing to restore, the process must not stay.
+    let Some((status, _)) = signalled("hup", "HUP") else {
+        return;
+    };
+    assert_eq!(status, Some(129));
+}
+
+#[test]
+fn a_resize_redraws_at_the_new_size() {
+    let Some(t) = Tmux::start(
+        "resize",
+        (80, 24),
+        &format!("{} play --track pocket", skid()),
+    ) else {
+        return;
+    };
+    t.wait_for("LAP");
+    t.run(&["resize-window", "-t", "e2e", "-x", "160", "-y", "48"]);
+    sleep(Duration::from_millis(300));
+    let big = t.screen();
+    let panel_at = big
+        .lines()
+        .find(|l| l.contains("LAP"))
+        .and_then(|l| l.find("LAP"))
+        .unwrap_or(0);
+    assert!(
+        panel_at > 100,
+        "the panel moved to the right edge of 160 columns:\n{big}"
+    );
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
 }
 
 #[test]

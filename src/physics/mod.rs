@@ -387,9 +387,14 @@ impl Car {
         }
         let offsets = wheel_offsets(&self.spec);
         let (f, r) = s.body.axes();
-        let mut surface = [0; 4];
-        for (i, o) in offsets.iter().enumerate() {
-            surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
+        // One lookup when every wheel is on the centre's surface.
+        let (centre, same_within) = track.uniform_at(s.body.pos);
+        let reach = offsets.iter().map(|o| o.length()).fold(0.0, f64::max);
+        let mut surface = [centre; 4];
+        if reach >= same_within {
+            for (i, o) in offsets.iter().enumerate() {
+                surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
+            }
         }
         let ts = &track.surfaces;
         let frame = Frame {

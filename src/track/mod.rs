@@ -113,6 +113,10 @@ pub struct Track {
     clearance: Vec<u8>,
     /// Row-major: whether a car from the player's start can get there.
     reach: Vec<bool>,
+    /// Row-major: how many cells away the surface first changes
+    /// (Chebyshev, walls and off-map counting as a change, capped at 255):
+    /// a car within it stands on one surface, looked up once.
+    uniform: Vec<u8>,
     /// In reading order; the first is the player's.
     pub starts: Vec<Start>,
     /// How many checkpoints a lap passes, numbered 1..=checkpoints.
@@ -200,6 +204,24 @@ impl Track {
         self.clearance[row * self.width + col]
     }
 
+    /// The surface index at `p` and a radius (metres) around `p` within
+    /// which the ground is surely that surface.
+    pub fn uniform_at(&self, p: DVec2) -> (usize, f64) {
+        match self.cell_at(p) {
+            Some((c, r)) => {
+                let i = r * self.width + c;
+                let k = self.uniform[i] as f64;
+                let surface = if self.cells[i] == WALL {
+                    0
+                } else {
+                    self.cells[i] as usize
+                };
+                (surface, (k - 2.0).max(0.0) * self.cell)
+            }
+            None => (0, 0.0),
+        }
+    }
+
     /// A radius around `p` (metres) inside which there is surely no wall.
     pub fn clear_radius_at(&self, p: DVec2) -> f64 {
         match self.cell_at(p) {
@@ -226,68 +248,112 @@ impl Track {
         let (w, h) = (self.width, self.height);
         self.reach = vec![false; w * h];
         let Some(s) = self.starts.first() else { return };
-        let mut stack = vec![(s.col, s.row)];
-        while let Some((c, r)) = stack.pop() {
-            let i = r * w + c;
-            if self.reach[i] || self.cells[i] == WALL {
-                continue;
+        let start = s.row * w + s.col;
+        if self.cells[start] == WALL {
+            return;
+        }
+        // Each cell is marked as it is queued, so it is queued once.
+        self.reach[start] = true;
+        let mut stack = vec![start];
+        let (reach, cells) = (&mut self.reach, &self.cells);
+        let mut visit = |j: usize, stack: &mut Vec<usize>| {
+            if !reach[j] && cells[j] != WALL {
+                reach[j] = true;
+                stack.push(j);
             }
-            self.reach[i] = true;
+        };
+        while let Some(i) = stack.pop() {
+            let (c, r) = (i % w, i / w);
             if c > 0 {
-                stack.push((c - 1, r));
-            }
-            if r > 0 {
-                stack.push((c, r - 1));
+                visit(i - 1, &mut stack);
             }
             if c + 1 < w {
-                stack.push((c + 1, r));
+                visit(i + 1, &mut stack);
+            }
+            if r > 0 {
+                visit(i - w, &mut stack);
             }
             if r + 1 < h {
-                stack.push((c, r + 1));
+                visit(i + w, &mut stack);
             }
         }
     }
 
-    /// Fills `clearance` from the wall grid: two chamfer passes.
+    /// Fills `clearance` (distance to a wall) and `uniform` (distance to a
+    /// change of surface).
     pub(crate) fn compute_clearance(&mut self) {
         let (w, h) = (self.width, self.height);
-        let mut d: Vec<u16> = self
-            .cells
-            .iter()
-            .map(|&c| if c == WALL { 0 } else { u16::MAX })
-            .collect();
-        let at = |d: &[u16], c: isize, r: isize| -> u16 {
-            if c < 0 || r < 0 || c as usize >= w || r as usize >= h {
-                0
-            } else {
-                d[r as usize * w + c as usize]
-            }
-        };
-        for r in 0..h as isize {
-            for c in 0..w as isize {
-                let i = r as usize * w + c as usize;
-                let n = [
-                    at(&d, c - 1, r),
-                    at(&d, c - 1, r - 1),
-                    at(&d, c, r - 1),
-                    at(&d, c + 1, r - 1),
-                ];
-                d[i] = d[i].min(n.iter().min().unwrap().saturating_add(1));
+        let walls: Vec<bool> = self.cells.iter().map(|&c| c == WALL).collect();
+        self.clearance = self.chamfer(&walls, 0);
+        // A cell is on an edge when a neighbour's surface differs (walls
+        // and the map's border count); each pair is compared once.
+        let cells = &self.cells;
+        let mut edge = walls;
+        for r in 0..h {
+            for c in 0..w {
+                let i = r * w + c;
+                if r == 0 || c == 0 || r + 1 == h || c + 1 == w {
+                    edge[i] = true;
+                    continue;
+                }
+                let here = cells[i];
+                for j in [i + 1, i + w - 1, i + w, i + w + 1] {
+                    if cells[j] != here {
+                        edge[i] = true;
+                        edge[j] = true;
+                    }
+                }
             }
         }
-        for r in (0..h as isize).rev() {
-            for c in (0..w as isize).rev() {
-                let i = r as usize * w + c as usize;
-                let n = [
-                    at(&d, c + 1, r),
-                    at(&d, c + 1, r + 1),
-                    at(&d, c, r + 1),
-                    at(&d, c - 1, r + 1),
-                ];
-                d[i] = d[i].min(n.iter().min().unwrap().saturating_add(1));
+        self.uniform = self.chamfer(&edge, 1);
+    }
+
+    /// Chebyshev distance to the nearest `seed` cell (counted as `base`;
+    /// off the map counts as 0), by two chamfer passes over a grid padded
+    /// with a border, capped at 255.
+    fn chamfer(&self, seed: &[bool], base: u16) -> Vec<u8> {
+        let (w, h) = (self.width, self.height);
+        let pw = w + 2;
+        let mut d = vec![0u16; pw * (h + 2)];
+        for r in 0..h {
+            for c in 0..w {
+                d[(r + 1) * pw + c + 1] = if seed[r * w + c] { base } else { u16::MAX };
             }
         }
-        self.clearance = d.into_iter().map(|v| v.min(255) as u8).collect();
+        // Each pass: the row before (three neighbours, independent of one
+        // another), then a scan along the row.
+        let mut above = vec![0u16; pw];
+        for r in 1..=h {
+            let (prev, rest) = d.split_at_mut(r * pw);
+            let prev = &prev[(r - 1) * pw..];
+            let row = &mut rest[..pw];
+            for c in 1..=w {
+                above[c] = prev[c - 1].min(prev[c]).min(prev[c + 1]).saturating_add(1);
+            }
+            for c in 1..=w {
+                row[c] = row[c].min(above[c]).min(row[c - 1].saturating_add(1));
+            }
+        }
+        for r in (1..=h).rev() {
+            let (upto, next) = d.split_at_mut((r + 1) * pw);
+            let next = &next[..pw];
+            let row = &mut upto[r * pw..];
+            for c in 1..=w {
+                above[c] = next[c - 1].min(next[c]).min(next[c + 1]).saturating_add(1);
+            }
+            for c in (1..=w).rev() {
+                row[c] = row[c].min(above[c]).min(row[c + 1].saturating_add(1));
+            }
+        }
+        let mut out = Vec::with_capacity(w * h);
+        for r in 1..=h {
+            out.extend(
+                d[r * pw + 1..r * pw + 1 + w]
+                    .iter()
+                    .map(|&v| v.min(255) as u8),
+            );
+        }
+        out
     }
 
     /// Calls `f` with each cell the segment from `a` to `b` passes through,

@@ -160,6 +160,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         marks: Vec::new(),
         clearance: Vec::new(),
         reach: Vec::new(),
+        uniform: Vec::new(),
         starts: Vec::new(),
         checkpoints: 0,
         id: fnv1a(bytes),

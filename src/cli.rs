@@ -419,7 +419,7 @@ fn play(p: Play) -> Outcome {
     let stats = game::run(&mut app, &settings)
         .map_err(|e| vec![Diagnostic::file("terminal", e.to_string())])?;
     if let (Some(path), Some(race)) = (&p.record, &app.race) {
-        std::fs::write(path, race.script().to_toml()).map_err(|e| {
+        std::fs::write(path, race.recording.to_toml()).map_err(|e| {
             vec![Diagnostic::file(
                 path,
                 format!("cannot write the recording: {e}"),
@@ -480,21 +480,15 @@ fn store(dir: Option<&str>) -> Result<Store, Vec<Diagnostic>> {
 
 fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     let store = store(dir)?;
-    let id = track
-        .map(load_track)
-        .transpose()?
-        .map(|t| format!("{:016x}", t.id));
+    let id = track.map(load_track).transpose()?.map(|t| t.content_id());
     let loaded = store.load().map_err(|e| {
         vec![Diagnostic::file(
             &store.dir.display().to_string(),
             format!("cannot read the records: {e}"),
         )]
     })?;
-    if let Some(aside) = &loaded.moved_aside {
-        eprintln!(
-            "skid: the records file was damaged; kept aside as {}",
-            aside.display()
-        );
+    if let Some(notice) = loaded.notice() {
+        eprintln!("skid: {notice}");
     }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
@@ -537,9 +531,8 @@ fn sim(
     let (track, spec, kind) = setup.resolve()?;
     let mut controls: Box<NextControls> = match (driver, inputs) {
         (DriverArg::Script, Some(path)) => {
-            let script = load_script(path)?;
-            let mut all = script.controls().collect::<Vec<_>>().into_iter();
-            Box::new(move |_| all.next())
+            let mut ticks = load_script(path)?.into_controls();
+            Box::new(move |_| ticks.next())
         }
         (DriverArg::Script, None) => return bad("--inputs FILE is needed, or --driver ai"),
         (DriverArg::Ai, None) => {
@@ -559,8 +552,13 @@ fn sim(
     while let Some(c) = controls(&sim) {
         let event = sim.step(&c);
         let b = &sim.car.state.body;
-        let (speed, pose) = (b.vel.length(), [b.pos.x, b.pos.y, b.heading]);
-        log.after_step(sim.tick, pose, speed, f64::NAN, event);
+        let speed = b.vel.length();
+        log.after_step(
+            sim.tick,
+            [b.pos.x, b.pos.y, b.heading],
+            || (speed, f64::NAN),
+            event,
+        );
         if sim.tick.is_multiple_of(every) {
             row.clear();
             sim.trace_row(&mut row);
@@ -580,11 +578,8 @@ fn sim(
                 format!("cannot save the record: {e}"),
             )]
         })?;
-        if let Some(aside) = loaded.moved_aside {
-            eprintln!(
-                "skid: the records file was damaged; kept aside as {}",
-                aside.display()
-            );
+        if let Some(notice) = loaded.notice() {
+            eprintln!("skid: {notice}");
         }
     }
     Ok(())

@@ -121,14 +121,14 @@ impl LapLog {
         self.ends.last().copied().unwrap_or(0)
     }
 
-    /// After a step to `tick` that left the car at `pose` going `speed`
-    /// m/s with a largest slip angle of `slip` degrees.
+    /// After a step to `tick` that left the car at `pose`; `sample` gives
+    /// its speed (m/s) and largest slip angle (degrees), asked for only on
+    /// the ticks the charts keep.
     pub fn after_step(
         &mut self,
         tick: u64,
         pose: [f64; 3],
-        speed: f64,
-        slip: f64,
+        sample: impl FnOnce() -> (f64, f64),
         event: Option<Event>,
     ) {
         let into = tick - self.lap_start();
@@ -137,6 +137,7 @@ impl LapLog {
         }
         self.last_pos = Some([pose[0], pose[1]]);
         if into.is_multiple_of(GHOST_EVERY) {
+            let (speed, slip) = sample();
             self.ghost.push(pose);
             self.trace.push([self.distance, speed * 3.6, slip]);
         }

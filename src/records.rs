@@ -49,7 +49,7 @@ impl Record {
     pub fn of(sim: &crate::sim::Sim, best: &Lap) -> Record {
         Record {
             track: sim.track.name.clone(),
-            track_id: format!("{:016x}", sim.track.id),
+            track_id: sim.track.content_id(),
             model: sim.car.kind,
             car: sim.car.spec.name.clone(),
             time: best.ticks as f64 * sim.dt,
@@ -160,6 +160,17 @@ pub struct Loaded {
     pub records: Vec<Record>,
     /// A damaged table moved aside: where to.
     pub moved_aside: Option<PathBuf>,
+}
+
+impl Loaded {
+    /// What to tell the player about the load, if anything.
+    pub fn notice(&self) -> Option<String> {
+        let aside = self.moved_aside.as_ref()?;
+        Some(format!(
+            "the records file was damaged; kept aside as {}",
+            aside.display()
+        ))
+    }
 }
 
 impl Store {

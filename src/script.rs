@@ -17,13 +17,6 @@ use crate::physics::{Controls, Shift};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ShiftKey {
-    Up,
-    Down,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
 pub enum Gearbox {
     Manual,
     Auto,
@@ -57,7 +50,7 @@ pub struct Hold {
     #[serde(default, skip_serializing_if = "is_false")]
     pub autostrafe: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shift: Option<ShiftKey>,
+    pub shift: Option<Shift>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gearbox: Option<Gearbox>,
 }
@@ -85,23 +78,26 @@ impl Hold {
             strafe: self.strafe,
             jump: self.jump,
             autostrafe: self.autostrafe,
-            shift: self.shift.filter(|_| first).map(|s| match s {
-                ShiftKey::Up => Shift::Up,
-                ShiftKey::Down => Shift::Down,
-            }),
+            shift: self.shift.filter(|_| first),
             manual: self.gearbox.filter(|_| first).map(|g| g == Gearbox::Manual),
         }
     }
 
-    /// Whether two holds ask the same of the car tick after tick (so a
-    /// recording can merge them).
-    pub fn same_controls(&self, other: &Hold) -> bool {
+    /// One tick of `c`: the inverse of [`Hold::controls`].
+    pub fn of(c: &Controls) -> Hold {
         Hold {
-            ticks: 0,
-            ..self.clone()
-        } == Hold {
-            ticks: 0,
-            ..other.clone()
+            ticks: 1,
+            throttle: c.throttle,
+            brake: c.brake,
+            steer: c.steer,
+            handbrake: c.handbrake,
+            strafe: c.strafe,
+            jump: c.jump,
+            autostrafe: c.autostrafe,
+            shift: c.shift,
+            gearbox: c
+                .manual
+                .map(|m| if m { Gearbox::Manual } else { Gearbox::Auto }),
         }
     }
 }
@@ -161,6 +157,33 @@ impl Script {
         self.hold
             .iter()
             .flat_map(|h| (0..h.ticks).map(move |k| h.controls(k)))
+    }
+
+    /// [`Script::controls`], owning the script: a tick at a time, never
+    /// the whole run in memory (a script may hold 2^32 ticks).
+    pub fn into_controls(self) -> impl Iterator<Item = Controls> {
+        self.hold
+            .into_iter()
+            .flat_map(|h| (0..h.ticks).map(move |k| h.controls(k)))
+    }
+
+    /// Appends one tick of `c`, lengthening the last hold when it asks the
+    /// same (one-shot keys always start a hold of their own).
+    pub fn push(&mut self, c: &Controls) {
+        let tick = Hold::of(c);
+        let one_shot = tick.shift.is_some() || tick.gearbox.is_some();
+        match self.hold.last_mut() {
+            Some(last)
+                if !one_shot
+                    && Hold {
+                        ticks: 1,
+                        ..last.clone()
+                    } == tick =>
+            {
+                last.ticks += 1
+            }
+            _ => self.hold.push(tick),
+        }
     }
 
     /// The script as TOML that parses back equal.
@@ -232,7 +255,7 @@ mod tests {
                 Hold {
                     ticks: 3,
                     throttle: 0.5,
-                    shift: Some(ShiftKey::Down),
+                    shift: Some(Shift::Down),
                     ..Hold::default()
                 },
                 Hold {

@@ -34,7 +34,6 @@ use skid::ai::Driver;
 use skid::app::{App, Command, Options, Screen};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::script::Hold;
 use skid::script::Script;
 use skid::sim::Sim;
 use skid::track::bundled;
@@ -157,19 +156,13 @@ fn computer_race(track: &str, model: ModelKind) -> Script {
     let mut driver = Driver::new(&t, &spec, model, 1.0);
     let laps = t.laps;
     let mut sim = Sim::new(t, spec, model, 120);
-    let mut hold = Vec::new();
+    let mut script = Script::default();
     while sim.laps.lap < laps {
         let c = driver.controls(&sim.car, sim.dt);
         sim.step(&c);
-        hold.push(Hold {
-            ticks: 1,
-            throttle: c.throttle,
-            brake: c.brake,
-            steer: c.steer,
-            ..Hold::default()
-        });
+        script.push(&c);
     }
-    Script { hold }
+    script
 }
 
 #[test]

@@ -79,8 +79,11 @@ impl Tmux {
     fn exit_status(&self) -> Option<i32> {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(5) {
-            if let Ok(s) = std::fs::read_to_string(self.dir.join("status")) {
-                return s.trim().parse().ok();
+            // The shell creates the file before it writes the status:
+            // wait for something that parses.
+            let read = std::fs::read_to_string(self.dir.join("status"));
+            if let Some(status) = read.ok().and_then(|s| s.trim().parse().ok()) {
+                return Some(status);
             }
             sleep(Duration::from_millis(50));
         }

@@ -186,6 +186,15 @@ impl Line {
         Line { points, speeds }
     }
 
+    /// The same line with speeds for other limits: the path, the costly
+    /// part, is computed once per track.
+    pub fn respeed(&self, track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
+        Line {
+            points: self.points.clone(),
+            speeds: speeds(track, &self.points, a_lat, a_brake, top),
+        }
+    }
+
     /// Index of the point nearest `p`, searching near `hint` first (a car
     /// moves little between steps) and the whole line when that fails.
     pub fn nearest(&self, p: DVec2, hint: usize) -> usize {

@@ -22,9 +22,10 @@ use crate::track::Track;
 pub use line::Line;
 
 /// How a model corners and brakes, for planning its line: (lateral and
-/// braking acceleration on grip 1, m/s²; top speed, m/s).
-fn limits(spec: &CarSpec, kind: ModelKind) -> (f64, f64, f64) {
-    match kind {
+/// braking acceleration on grip 1, m/s², scaled by skill; top speed, m/s).
+fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
+    let skill = skill.clamp(0.5, 1.0);
+    let (a_lat, a_brake, top) = match kind {
         ModelKind::Arcade => (9.0, 8.0, spec.arcade.max_speed * 0.95),
         ModelKind::Dynamic => (6.0 * spec.dynamic.mu, 6.0 * spec.dynamic.mu, 75.0),
         ModelKind::Strafe => (
@@ -34,7 +35,8 @@ fn limits(spec: &CarSpec, kind: ModelKind) -> (f64, f64, f64) {
         ),
         ModelKind::Kinematic => (7.0, 6.0, 30.0),
         ModelKind::Tire => (6.0, 5.0, spec.tire.max_forward_speed * 0.95),
-    }
+    };
+    (a_lat * skill, a_brake * skill, top)
 }
 
 #[derive(Debug, Clone)]
@@ -47,10 +49,26 @@ pub struct Driver {
 
 impl Driver {
     pub fn new(track: &Track, spec: &CarSpec, kind: ModelKind, skill: f64) -> Driver {
-        let (a_lat, a_brake, top) = limits(spec, kind);
-        let skill = skill.clamp(0.5, 1.0);
+        let (a_lat, a_brake, top) = limits(spec, kind, skill);
+        Driver::on(Line::new(track, a_lat, a_brake, top))
+    }
+
+    /// A driver on a line already computed for the track, with the speeds
+    /// its car and skill allow.
+    pub fn along(
+        line: &Line,
+        track: &Track,
+        spec: &CarSpec,
+        kind: ModelKind,
+        skill: f64,
+    ) -> Driver {
+        let (a_lat, a_brake, top) = limits(spec, kind, skill);
+        Driver::on(line.respeed(track, a_lat, a_brake, top))
+    }
+
+    fn on(line: Line) -> Driver {
         Driver {
-            line: Line::new(track, a_lat * skill, a_brake * skill, top),
+            line,
             at: 0,
             stuck: 0.0,
             backing: 0.0,

@@ -12,10 +12,10 @@ use glam::DVec2;
 use crate::ai::{Driver, Line};
 use crate::car::{self, CarSpec};
 use crate::input::{Held, Key};
-use crate::physics::{Controls, ModelKind, Shift};
+use crate::physics::{Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{GHOST_EVERY, Lap, LapLog, Laps};
 use crate::records::{Loaded, Record, Store};
-use crate::script::{Gearbox, Hold, Script, ShiftKey};
+use crate::script::Script;
 use crate::sim::Sim;
 use crate::track::{Track, bundled};
 pub use camera::Camera;
@@ -119,8 +119,10 @@ pub struct Race {
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
-    pub recording: Vec<Hold>,
-    replay: Option<(Vec<Controls>, usize)>,
+    /// The race's inputs so far, as an input script.
+    pub recording: Script,
+    /// A replayed script's ticks and how many are left.
+    replay: Option<(Box<dyn Iterator<Item = Controls>>, u64)>,
     pending_shift: Option<Shift>,
     pending_manual: Option<bool>,
 }
@@ -140,8 +142,11 @@ impl Race {
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
-            recording: Vec::new(),
-            replay: replay.map(|s| (s.controls().collect(), 0)),
+            recording: Script::default(),
+            replay: replay.map(|s| {
+                let ticks: Box<dyn Iterator<Item = Controls>> = Box::new(s.clone().into_controls());
+                (ticks, s.total_ticks())
+            }),
             pending_shift: None,
             pending_manual: None,
             sim,
@@ -181,7 +186,7 @@ impl Race {
     pub fn add_opponents(&mut self, n: usize, skill: f64) {
         let track = &self.sim.track;
         let car = &self.sim.car;
-        let driver = Driver::new(track, &car.spec, car.kind, skill);
+        let driver = Driver::along(&self.line, track, &car.spec, car.kind, skill);
         for slot in 1..=n.min(track.starts.len().saturating_sub(1)) {
             let (pos, heading) = track.start_pose(slot);
             self.opponents.push(Opponent {
@@ -242,22 +247,14 @@ impl Race {
 
     /// Whether the replayed script has run out.
     pub fn replay_done(&self) -> bool {
-        self.replay.as_ref().is_some_and(|(c, i)| *i >= c.len())
-    }
-
-    /// The recorded inputs as a script.
-    pub fn script(&self) -> Script {
-        Script {
-            hold: self.recording.clone(),
-        }
+        self.replay.as_ref().is_some_and(|(_, left)| *left == 0)
     }
 
     /// The next tick's controls: the replay's, or the keyboard's.
     fn controls(&mut self, held: &Held, now: f64) -> Controls {
-        if let Some((controls, i)) = &mut self.replay {
-            let c = controls.get(*i).copied().unwrap_or_default();
-            *i += 1;
-            return c;
+        if let Some((ticks, left)) = &mut self.replay {
+            *left = left.saturating_sub(1);
+            return ticks.next().unwrap_or_default();
         }
         let kind = self.sim.car.kind;
         let key = |k| held.is_held(k, now) as u8 as f64;
@@ -292,34 +289,6 @@ impl Race {
             return 1.0;
         }
         (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
-    }
-
-    fn record(&mut self, c: &Controls) {
-        let hold = Hold {
-            ticks: 1,
-            throttle: c.throttle,
-            brake: c.brake,
-            steer: c.steer,
-            handbrake: c.handbrake,
-            strafe: c.strafe,
-            jump: c.jump,
-            autostrafe: c.autostrafe,
-            shift: c.shift.map(|s| match s {
-                Shift::Up => ShiftKey::Up,
-                Shift::Down => ShiftKey::Down,
-            }),
-            gearbox: c
-                .manual
-                .map(|m| if m { Gearbox::Manual } else { Gearbox::Auto }),
-        };
-        match self.recording.last_mut() {
-            Some(last)
-                if last.same_controls(&hold) && hold.shift.is_none() && hold.gearbox.is_none() =>
-            {
-                last.ticks += 1;
-            }
-            _ => self.recording.push(hold),
-        }
     }
 
     /// The computer cars' step, then every pair of cars that touch.
@@ -380,15 +349,17 @@ impl Race {
             Phase::Running => {}
         }
         let c = self.controls(held, now);
-        self.record(&c);
+        self.recording.push(&c);
         let event = self.sim.step(&c);
         self.step_opponents();
-        let tel = self.sim.car.telemetry();
-        let slip = tel.slip_front.abs().max(tel.slip_rear.abs());
-        let b = &self.sim.car.state.body;
+        let car = &self.sim.car;
+        let b = &car.state.body;
         let pose = [b.pos.x, b.pos.y, b.heading];
-        self.log
-            .after_step(self.sim.tick, pose, tel.speed, slip, event);
+        let sample = || {
+            let tel = car.telemetry();
+            (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
+        };
+        self.log.after_step(self.sim.tick, pose, sample, event);
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
         self.line_at = self.line.nearest(b.pos, self.line_at);
@@ -398,17 +369,16 @@ impl Race {
         self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
         let s = &self.sim.car.state;
         if s.contact.sliding.iter().any(|&x| x) {
-            let (f, r) = s.body.axes();
-            for (i, o) in crate::physics::wheel_offsets(&self.sim.car.spec)
+            let wheels = wheel_positions(s.body.pos, s.body.axes(), &self.sim.car.spec);
+            for (at, _) in wheels
                 .iter()
-                .enumerate()
+                .zip(s.contact.sliding)
+                .filter(|(_, slid)| *slid)
             {
-                if s.contact.sliding[i] {
-                    if self.skids.len() == SKIDS {
-                        self.skids.pop_front();
-                    }
-                    self.skids.push_back(s.body.pos + f * o.x + r * o.y);
+                if self.skids.len() == SKIDS {
+                    self.skids.pop_front();
                 }
+                self.skids.push_back(*at);
             }
         }
     }
@@ -556,7 +526,7 @@ impl App {
         let found = self.records.as_ref().map(|store| {
             (
                 store.dir.clone(),
-                store.best(&format!("{:016x}", track.id), self.menu.model, &spec.name),
+                store.best(&track.content_id(), self.menu.model, &spec.name),
             )
         });
         let record = match found {
@@ -582,12 +552,7 @@ impl App {
     }
 
     fn notice_damage(&mut self, loaded: &Loaded) {
-        if let Some(aside) = &loaded.moved_aside {
-            self.notices.push(format!(
-                "the records file was damaged; kept aside as {}",
-                aside.display()
-            ));
-        }
+        self.notices.extend(loaded.notice());
     }
 
     /// Saves the race's best lap if it beat the record.
@@ -828,6 +793,7 @@ mod tests {
         assert!(r.sim.car.state.body.vel.length() > 3.0, "it drove");
         assert!(
             r.recording
+                .hold
                 .iter()
                 .any(|h| h.throttle == 1.0 && h.ticks >= 100),
             "{:?}",
@@ -882,7 +848,7 @@ mod tests {
         let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + i as f64, 10.0, 0.0]).collect();
         let record = Record {
             track: track.name.clone(),
-            track_id: format!("{:016x}", track.id),
+            track_id: track.content_id(),
             model: ModelKind::Arcade,
             car: "hatch".into(),
             time: 20.0,
@@ -1002,7 +968,7 @@ mod tests {
             app.tick(now);
         }
         let race = app.race.as_ref().unwrap();
-        let script = race.script();
+        let script = race.recording.clone();
         let text = script.to_toml();
         let back = Script::parse("rec.toml", &text).unwrap();
         assert_eq!(back.total_ticks(), race.sim.tick);

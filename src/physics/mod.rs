@@ -32,8 +32,9 @@ pub const G: f64 = 9.81;
 /// The default physics rate (DESIGN.md: dt = 1/120 s).
 pub const DEFAULT_HZ: u32 = 120;
 
-/// A gear change asked for once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A gear change asked for once (`"up"` or `"down"` in scripts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Shift {
     Up,
     Down,
@@ -327,6 +328,12 @@ pub fn slip_degrees(body: &Body, b: f64, c: f64, delta: f64) -> (f64, f64) {
     (front.to_degrees(), rear.to_degrees())
 }
 
+/// Where each wheel is in the world (same order as [`wheel_offsets`]), for
+/// a car at `pos` with axes `(forward, right)`.
+pub fn wheel_positions(pos: DVec2, (f, r): (DVec2, DVec2), spec: &CarSpec) -> [DVec2; 4] {
+    wheel_offsets(spec).map(|o| pos + f * o.x + r * o.y)
+}
+
 impl CarState {
     /// Turns the front wheels towards the steer input's share of the lock,
     /// at no more than the car's steering rate.
@@ -392,9 +399,8 @@ impl Car {
         let reach = offsets.iter().map(|o| o.length()).fold(0.0, f64::max);
         let mut surface = [centre; 4];
         if reach >= same_within {
-            for (i, o) in offsets.iter().enumerate() {
-                surface[i] = track.ground_index_at(s.body.pos + f * o.x + r * o.y);
-            }
+            surface =
+                wheel_positions(s.body.pos, (f, r), &self.spec).map(|p| track.ground_index_at(p));
         }
         let ts = &track.surfaces;
         let frame = Frame {

@@ -39,6 +39,13 @@ impl Obb {
         }
     }
 
+    /// The four corners, going round: front left, front right, rear right,
+    /// rear left.
+    pub fn corners(&self) -> [DVec2; 4] {
+        let (f, r) = (self.axis * self.half.x, self.axis.perp() * self.half.y);
+        [f - r, f + r, -f + r, -f - r].map(|c| self.center + c)
+    }
+
     /// Half the box's extent along unit vector `n`.
     fn radius_along(&self, n: DVec2) -> f64 {
         self.half.x * self.axis.dot(n).abs() + self.half.y * self.axis.perp().dot(n).abs()

@@ -126,6 +126,11 @@ pub struct Track {
 }
 
 impl Track {
+    /// The content hash as records name it: 16 hex digits.
+    pub fn content_id(&self) -> String {
+        format!("{:016x}", self.id)
+    }
+
     /// Size of a cell in metres: (width, height).
     pub fn cell_size(&self) -> DVec2 {
         DVec2::new(self.cell, 2.0 * self.cell)
@@ -173,14 +178,15 @@ impl Track {
     /// asphalt (0) where the point lies in a wall (a wheel can overhang a
     /// wall's edge while the car's body stays clear of it).
     pub fn ground_index_at(&self, p: DVec2) -> usize {
-        let inv = 1.0 / self.cell;
-        let (x, y) = (p.x * inv, p.y * (0.5 * inv));
-        if !(x >= 0.0 && y >= 0.0 && x < self.width as f64 && y < self.height as f64) {
-            return 0;
-        }
-        match self.cells[y as usize * self.width + x as usize] {
+        self.cell_at(p)
+            .map_or(0, |(c, r)| self.ground_of(r * self.width + c))
+    }
+
+    /// The surface index of cell `i`, a wall counting as asphalt (0).
+    fn ground_of(&self, i: usize) -> usize {
+        match self.cells[i] {
             WALL => 0,
-            i => i as usize,
+            s => s as usize,
         }
     }
 
@@ -211,12 +217,7 @@ impl Track {
             Some((c, r)) => {
                 let i = r * self.width + c;
                 let k = self.uniform[i] as f64;
-                let surface = if self.cells[i] == WALL {
-                    0
-                } else {
-                    self.cells[i] as usize
-                };
-                (surface, (k - 2.0).max(0.0) * self.cell)
+                (self.ground_of(i), (k - 2.0).max(0.0) * self.cell)
             }
             None => (0, 0.0),
         }

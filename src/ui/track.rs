@@ -30,7 +30,7 @@ use ratatui::widgets::canvas::{Canvas, Painter, Shape};
 
 use crate::app::{Camera, Race};
 use crate::physics::ModelKind;
-use crate::track::{Mark, Track};
+use crate::track::{Mark, Obb, Track};
 
 /// (dot x, dot y) offsets within a terminal cell.
 type Pattern = &'static [(usize, usize)];
@@ -76,6 +76,14 @@ impl View {
                 y as usize,
                 if self.color { c } else { Color::Reset },
             );
+        }
+    }
+
+    /// A box's outline.
+    fn outline(&self, painter: &mut Painter, b: &Obb, c: Color) {
+        let corners = b.corners();
+        for i in 0..4 {
+            self.line(painter, corners[i], corners[(i + 1) % 4], c);
         }
     }
 
@@ -207,25 +215,14 @@ impl Shape for CarShape<'_> {
         let car = self.car;
         let b = &car.state.body;
         let (f, r) = b.axes();
-        let (hl, hw) = (car.spec.body.length * 0.5, car.spec.body.width * 0.5);
-        let corners = [
-            f * hl - r * hw,
-            f * hl + r * hw,
-            -f * hl + r * hw,
-            -f * hl - r * hw,
-        ]
-        .map(|c| b.pos + c);
-        let color = self.color;
-        for i in 0..4 {
-            self.view
-                .line(painter, corners[i], corners[(i + 1) % 4], color);
-        }
+        let hl = car.spec.body.length * 0.5;
+        self.view.outline(painter, &car.footprint(), self.color);
         self.view
             .line(painter, b.pos, b.pos + f * (hl + 1.0), Color::Yellow);
         if car.kind == ModelKind::Tire {
             let steer = crate::trig::dir(car.state.steer);
-            for (i, o) in crate::physics::wheel_offsets(&car.spec).iter().enumerate() {
-                let at = b.pos + f * o.x + r * o.y;
+            let wheels = crate::physics::wheel_positions(b.pos, (f, r), &car.spec);
+            for (i, at) in wheels.into_iter().enumerate() {
                 let dir = if i < 2 { steer.rotate(f) } else { f };
                 self.view
                     .line(painter, at - dir * 0.35, at + dir * 0.35, Color::Gray);
@@ -247,23 +244,8 @@ impl Shape for GhostShape<'_> {
             return;
         };
         let spec = &self.race.sim.car.spec.body;
-        let (f, r) = {
-            let f = crate::trig::dir(heading);
-            (f, f.perp())
-        };
-        let (hl, hw) = (spec.length * 0.5, spec.width * 0.5);
-        let at = DVec2::new(x, y);
-        let corners = [
-            f * hl - r * hw,
-            f * hl + r * hw,
-            -f * hl + r * hw,
-            -f * hl - r * hw,
-        ]
-        .map(|c| at + c);
-        for i in 0..4 {
-            self.view
-                .line(painter, corners[i], corners[(i + 1) % 4], Color::DarkGray);
-        }
+        let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
+        self.view.outline(painter, &ghost, Color::DarkGray);
     }
 }
 

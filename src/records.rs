@@ -51,7 +51,7 @@ impl Record {
             track: sim.track.name.clone(),
             track_id: sim.track.content_id(),
             model: sim.car.kind,
-            car: sim.car.spec.name.clone(),
+            car: sim.car.spec().name.clone(),
             time: best.ticks as f64 * sim.dt,
             ticks: best.ticks,
             hz: (1.0 / sim.dt).round() as u32,

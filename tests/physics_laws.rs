@@ -81,7 +81,7 @@ fn arcade_steering_eases_towards_the_input() {
 fn corvette_run() -> (f64, f64) {
     let t = arena('.', 3500, 5);
     let mut car = car_on(&t, ModelKind::Dynamic);
-    let e = car.spec.engine.clone();
+    let e = car.spec().engine.clone();
     let mut to_100 = None;
     let mut top: f64 = 0.0;
     for i in 1..=(90 * 120) {
@@ -128,7 +128,7 @@ fn corvette_c5_accelerates_and_tops_out_like_the_real_car() {
 fn dynamic_downshifts_when_speed_drops_below_the_lower_gears_top() {
     let t = arena('.', 3500, 5);
     let mut car = car_on(&t, ModelKind::Dynamic);
-    let e = car.spec.engine.clone();
+    let e = car.spec().engine.clone();
     for _ in 0..(20 * 120) {
         car.step(&throttle(1.0), &t, DT);
     }
@@ -314,7 +314,7 @@ fn strafe_ground_friction_stops_a_running_player_in_about_054_s_at_72_hz() {
 fn kinematic_curvature(speed: f64, input: f64) -> (f64, Car) {
     let t = arena('.', 600, 120);
     let mut car = moving(&t, ModelKind::Kinematic, speed);
-    let c = car.spec.cg_to_rear();
+    let c = car.spec().cg_to_rear();
     // Let the wheels turn to the angle (no pedals: speed hardly changes).
     for _ in 0..60 {
         car.step(&steer(input), &t, DT);
@@ -347,7 +347,7 @@ fn kinematic_has_zero_slip() {
     // axle's along the mid-step heading plus the wheel angle.
     let (_, mut car) = kinematic_curvature(10.0, 0.8);
     let t = arena('.', 600, 120);
-    let (b, c) = (car.spec.body.cg_to_front, car.spec.cg_to_rear());
+    let (b, c) = (car.spec().body.cg_to_front, car.spec().cg_to_rear());
     for _ in 0..30 {
         let body = car.state.body;
         car.step(&steer(0.8), &t, DT);

@@ -81,14 +81,14 @@ impl Driver {
         let (fwd, _) = body.axes();
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
-        let look = (0.35 * speed + 2.0 + car.spec.body.length).clamp(5.0, 18.0);
+        let look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
         let to = self.line.ahead(self.at, look) - body.pos;
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         let mut steer = match car.kind {
             ModelKind::Arcade => alpha * 2.5,
             ModelKind::Strafe => alpha * 3.0,
             _ => {
-                let b = &car.spec.body;
+                let b = &car.spec().body;
                 let sin_alpha = crate::trig::sin_cos(alpha).0;
                 let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
                 delta / b.max_steer_deg.to_radians().max(1e-3)

@@ -186,11 +186,11 @@ impl Race {
     pub fn add_opponents(&mut self, n: usize, skill: f64) {
         let track = &self.sim.track;
         let car = &self.sim.car;
-        let driver = Driver::along(&self.line, track, &car.spec, car.kind, skill);
+        let driver = Driver::along(&self.line, track, car.spec(), car.kind, skill);
         for slot in 1..=n.min(track.starts.len().saturating_sub(1)) {
             let (pos, heading) = track.start_pose(slot);
             self.opponents.push(Opponent {
-                car: crate::physics::Car::new(car.spec.clone(), car.kind, pos, heading),
+                car: crate::physics::Car::new(car.spec().clone(), car.kind, pos, heading),
                 laps: Laps::new(track),
                 driver: driver.clone(),
                 at: 0,
@@ -282,7 +282,7 @@ impl Race {
 
     /// The share of full lock the keyboard asks for at this speed.
     fn steer_assist(&self) -> f64 {
-        let spec = &self.sim.car.spec.body;
+        let spec = &self.sim.car.spec().body;
         let v2 = self.sim.car.state.body.vel.length_squared();
         let lock = spec.max_steer_deg.to_radians();
         if v2 < 1e-6 || lock <= 0.0 {
@@ -320,12 +320,12 @@ impl Race {
             for a in left.iter_mut() {
                 let b = &mut right[0];
                 let sa = (
-                    DVec2::new(a.spec.body.length, a.spec.body.width),
-                    a.spec.body.mass,
+                    DVec2::new(a.spec().body.length, a.spec().body.width),
+                    a.spec().body.mass,
                 );
                 let sb = (
-                    DVec2::new(b.spec.body.length, b.spec.body.width),
-                    b.spec.body.mass,
+                    DVec2::new(b.spec().body.length, b.spec().body.width),
+                    b.spec().body.mass,
                 );
                 crate::physics::walls::collide_cars(
                     &mut a.state.body,
@@ -369,7 +369,7 @@ impl Race {
         self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
         let s = &self.sim.car.state;
         if s.contact.sliding.iter().any(|&x| x) {
-            let wheels = wheel_positions(s.body.pos, s.body.axes(), &self.sim.car.spec);
+            let wheels = wheel_positions(s.body.pos, s.body.axes(), self.sim.car.spec());
             for (at, _) in wheels
                 .iter()
                 .zip(s.contact.sliding)

@@ -226,19 +226,22 @@ pub trait Model {
 
 /// A car on a track: its preset, its model and its state.
 pub struct Car {
-    pub spec: CarSpec,
+    spec: CarSpec,
     pub kind: ModelKind,
     pub state: CarState,
     model: Box<dyn Model>,
+    /// The wheels' farthest reach from the centre of mass (m): when every
+    /// cell within it is one surface, all four wheels stand on it.
+    wheel_reach: f64,
 }
 
-fn new_model(kind: ModelKind) -> Box<dyn Model> {
+fn new_model(kind: ModelKind, spec: &CarSpec) -> Box<dyn Model> {
     match kind {
         ModelKind::Arcade => Box::new(arcade::Arcade::default()),
         ModelKind::Dynamic => Box::new(dynamic::Dynamic::default()),
         ModelKind::Strafe => Box::new(strafe::Strafe::default()),
         ModelKind::Kinematic => Box::new(kinematic::Kinematic::default()),
-        ModelKind::Tire => Box::new(tire::Tire::default()),
+        ModelKind::Tire => Box::new(tire::Tire::new(spec)),
     }
 }
 
@@ -359,17 +362,27 @@ impl Car {
                 drive,
                 contact: Contact::default(),
             },
-            model: new_model(kind),
+            model: new_model(kind, &spec),
             kind,
+            wheel_reach: wheel_offsets(&spec)
+                .iter()
+                .map(|o| o.length())
+                .fold(0.0, f64::max),
             spec,
         }
+    }
+
+    /// The car's preset: fixed for the car's life (its model keeps
+    /// quantities derived from it).
+    pub fn spec(&self) -> &CarSpec {
+        &self.spec
     }
 
     /// Switches the physics model, keeping position, heading, velocity and
     /// gear: the game's `m` key.
     pub fn switch_model(&mut self, kind: ModelKind) {
         self.kind = kind;
-        self.model = new_model(kind);
+        self.model = new_model(kind, &self.spec);
     }
 
     /// The car's footprint as an oriented box.
@@ -392,13 +405,11 @@ impl Car {
         if let Some(shift) = c.shift {
             s.drive.shift(&self.spec.engine, shift);
         }
-        let offsets = wheel_offsets(&self.spec);
         let (f, r) = s.body.axes();
         // One lookup when every wheel is on the centre's surface.
-        let (centre, same_within) = track.uniform_at(s.body.pos);
-        let reach = offsets.iter().map(|o| o.length()).fold(0.0, f64::max);
-        let mut surface = [centre; 4];
-        if reach >= same_within {
+        let around = track.around(s.body.pos);
+        let mut surface = [around.surface; 4];
+        if self.wheel_reach >= around.same_within {
             surface =
                 wheel_positions(s.body.pos, (f, r), &self.spec).map(|p| track.ground_index_at(p));
         }
@@ -417,7 +428,7 @@ impl Car {
         s.contact.surface = surface;
         self.model.step(s, &self.spec, c, &frame, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
-        s.contact.hit_wall = walls::advance(&mut s.body, size, track, dt);
+        s.contact.hit_wall = walls::advance(&mut s.body, size, around.clear, track, dt);
     }
 
     /// The gauges' readings now. Speed and slip angles are computed here,

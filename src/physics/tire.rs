@@ -11,9 +11,14 @@
 //!   tire skids. The tutorial's tires are bodies of their own; here they
 //!   share one chassis, so their impulses are solved together as Box2D
 //!   solves contacts: a few passes of sequential impulses, each tire's
-//!   accumulated impulse clamped to its cap. The tutorial's caps are impulses per 1/60 s step; here they
-//!   are forces (`lateral_front`, `lateral_rear`) times `dt`, so the car
-//!   drives the same at any step rate.
+//!   accumulated impulse clamped to its cap. The passes run in the car's
+//!   frame on the four lateral speeds alone: an impulse `j` at tire `i`
+//!   changes tire `k`'s lateral speed by `coupling[i][k] j`, a table fixed
+//!   until the wheels turn, and the body takes the summed impulses once at
+//!   the end (the same sums as applying each to the body, with a shorter
+//!   chain of dependent arithmetic). The tutorial's caps are impulses per
+//!   1/60 s step; here they are forces (`lateral_front`, `lateral_rear`)
+//!   times `dt`, so the car drives the same at any step rate.
 //! * The tire's spin is damped a little: an angular impulse of
 //!   `-angular_damping * tire_inertia * w` per 1/60 s.
 //! * Rolling drag: `-drag * forward_speed` along the tire's forward normal.
@@ -41,11 +46,6 @@ use glam::DVec2;
 use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
-#[derive(Debug, Default)]
-pub struct Tire {
-    trig: super::SteerTrig,
-}
-
 /// Passes over the four tires' lateral impulses each step.
 const ITERATIONS: usize = 2;
 
@@ -54,14 +54,145 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
 
+/// One tire's geometry in the car's frame (x forward, y right): all that
+/// the solver needs, fixed for the rear tires and for the front ones until
+/// the wheels turn. A point `r` from the centre of mass moves at
+/// `v + w perp(r)`, so its speed along a unit `d` is `d·v + w (r × d)`; an
+/// impulse `j d` there changes `v` by `j d / m` and `w` by `j (r × d) / I`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Point {
+    fwd: DVec2,
+    right: DVec2,
+    /// `r × right` and `r × fwd`: the yaw rate's share of the tire's
+    /// lateral and forward speeds.
+    lat_lever: f64,
+    long_lever: f64,
+    /// Effective mass along the tire's right, `1 / (1/m + (r × right)^2 / I)`.
+    lat_mass: f64,
+    /// The same along its forward normal.
+    long_mass: f64,
+}
+
+impl Point {
+    fn new(r: DVec2, fwd: DVec2, inv_m: f64, inv_i: f64) -> Point {
+        let right = fwd.perp();
+        let (lat_lever, long_lever) = (cross(r, right), cross(r, fwd));
+        Point {
+            fwd,
+            right,
+            lat_lever,
+            long_lever,
+            lat_mass: 1.0 / (inv_m + lat_lever * lat_lever * inv_i),
+            long_mass: 1.0 / (inv_m + long_lever * long_lever * inv_i),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Tire {
+    inv_m: f64,
+    inv_i: f64,
+    /// The front wheels' angle [`Tire::points`] were made for.
+    steer: f64,
+    points: [Point; 4],
+    /// `coupling[i][k]`: the change in tire `k`'s lateral speed per unit
+    /// of lateral impulse at tire `i`,
+    /// `right_i·right_k / m + (r_i × right_i)(r_k × right_k) / I`.
+    coupling: [[f64; 4]; 4],
+}
+
+impl Tire {
+    pub fn new(spec: &CarSpec) -> Tire {
+        let (inv_m, inv_i) = (1.0 / spec.body.mass, 1.0 / spec.body.inertia);
+        let offsets = super::wheel_offsets(spec);
+        let mut tire = Tire {
+            inv_m,
+            inv_i,
+            steer: 0.0,
+            points: offsets.map(|r| Point::new(r, DVec2::X, inv_m, inv_i)),
+            coupling: [[0.0; 4]; 4],
+        };
+        tire.aim(spec, 0.0);
+        tire
+    }
+
+    /// Turns the front tires to `steer` with Ackermann angles: each square
+    /// to the line from the centre of rotation on the rear axle's line.
+    fn aim(&mut self, spec: &CarSpec, steer: f64) {
+        let offsets = super::wheel_offsets(spec);
+        let l = spec.body.wheelbase;
+        let (sin_d, cos_d) = crate::trig::sin_cos(steer);
+        for (i, r) in offsets.into_iter().enumerate().take(2) {
+            let wheel = DVec2::new(l * cos_d - r.y * sin_d, l * sin_d).normalize();
+            self.points[i] = Point::new(r, wheel, self.inv_m, self.inv_i);
+        }
+        let p = &self.points;
+        self.coupling = std::array::from_fn(|i| {
+            std::array::from_fn(|k| {
+                p[i].right.dot(p[k].right) * self.inv_m
+                    + p[i].lat_lever * p[k].lat_lever * self.inv_i
+            })
+        });
+        self.steer = steer;
+    }
+}
+
 impl Model for Tire {
     fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let (bs, p) = (&spec.body, &spec.tire);
         car.turn_wheels(bs, c.steer, dt);
-        let (m, inertia) = (bs.mass, bs.inertia);
+        if car.steer != self.steer {
+            self.aim(spec, car.steer);
+        }
+        let (m, inv_m, inv_i) = (bs.mass, self.inv_m, self.inv_i);
         let body = &mut car.body;
         let (fwd, right) = (frame.fwd, frame.right);
-        let offsets = super::wheel_offsets(spec);
+        // The car's motion in its own frame.
+        let mut v = DVec2::new(body.vel.dot(fwd), body.vel.dot(right));
+        let mut w = body.yaw_rate;
+        let caps: [f64; 4] = std::array::from_fn(|i| {
+            let front = i < 2;
+            let cap = if front {
+                p.lateral_front
+            } else {
+                p.lateral_rear
+            } * frame.wheels[i].grip
+                * dt;
+            if c.handbrake && !front {
+                cap * p.handbrake_lateral
+            } else {
+                cap
+            }
+        });
+
+        // Lateral impulses: sequential impulses with each tire's total
+        // clamped to its cap, iterated so the order of the tires washes out.
+        // Solved on the tires' lateral speeds, which an impulse changes
+        // through `coupling`, and applied to the body once at the end.
+        let mut lat: [f64; 4] =
+            std::array::from_fn(|i| self.points[i].right.dot(v) + self.points[i].lat_lever * w);
+        let mut total = [0.0f64; 4];
+        for _ in 0..ITERATIONS {
+            for i in 0..4 {
+                let new = (total[i] - lat[i] * self.points[i].lat_mass).clamp(-caps[i], caps[i]);
+                let j = new - total[i];
+                total[i] = new;
+                for (l, a) in lat.iter_mut().zip(self.coupling[i]) {
+                    *l += a * j;
+                }
+            }
+        }
+        for (i, pt) in self.points.iter().enumerate() {
+            v += pt.right * (total[i] * inv_m);
+            w += pt.lat_lever * inv_i * total[i];
+            car.contact.sliding[i] = total[i].abs() >= caps[i] && lat[i].abs() > 0.05;
+        }
+
+        // The tires' spin, damped.
+        w *= 1.0 - 4.0 * p.angular_damping * dt * 60.0 * p.tire_inertia * inv_i;
+
+        // Forces along each tire, all from the same state: drag, drive,
+        // rolling resistance (which stops the tire at most).
         let desired = if c.throttle > 0.0 {
             Some((p.max_forward_speed, c.throttle))
         } else if c.brake > 0.0 {
@@ -69,83 +200,14 @@ impl Model for Tire {
         } else {
             None
         };
-
-        // Per tire: its lever arm, axes, impulse cap, and (to keep divisions
-        // out of the solver's dependency chain) the reciprocal effective
-        // mass along its right and its right's yaw lever over inertia.
-        struct Point {
-            r: DVec2,
-            fwd: DVec2,
-            right: DVec2,
-            cap: f64,
-            inv_k: f64,
-            yaw_per_j: f64,
-        }
-        let (inv_m, inv_i) = (1.0 / m, 1.0 / inertia);
-        let l = bs.wheelbase;
-        let (sin_d, cos_d) = self.trig.of(car.steer);
-        let points: [Point; 4] = std::array::from_fn(|i| {
-            let front = i < 2;
-            let r = fwd * offsets[i].x + right * offsets[i].y;
-            // Ackermann: each front tire square to the line from the
-            // centre of rotation on the rear axle's line.
-            let wheel = if front {
-                DVec2::new(l * cos_d - offsets[i].y * sin_d, l * sin_d).normalize()
-            } else {
-                DVec2::X
-            };
-            let t_fwd = wheel.rotate(fwd);
-            let t_right = t_fwd.perp();
-            let mut cap = if front {
-                p.lateral_front
-            } else {
-                p.lateral_rear
-            } * frame.wheels[i].grip
-                * dt;
-            if c.handbrake && !front {
-                cap *= p.handbrake_lateral;
-            }
-            let lever = cross(r, t_right);
-            Point {
-                r,
-                fwd: t_fwd,
-                right: t_right,
-                cap,
-                inv_k: 1.0 / (inv_m + lever * lever * inv_i),
-                yaw_per_j: lever * inv_i,
-            }
-        });
-
-        // Lateral impulses: sequential impulses with each tire's total
-        // clamped to its cap, iterated so the order of the tires washes out.
-        let mut total = [0.0f64; 4];
-        for _ in 0..ITERATIONS {
-            for (i, pt) in points.iter().enumerate() {
-                let lat = pt.right.dot(body.vel + pt.r.perp() * body.yaw_rate);
-                let new = (total[i] - lat * pt.inv_k).clamp(-pt.cap, pt.cap);
-                let j = new - total[i];
-                total[i] = new;
-                body.vel += pt.right * (j * inv_m);
-                body.yaw_rate += pt.yaw_per_j * j;
-            }
-        }
-        for (i, pt) in points.iter().enumerate() {
-            let lat = pt.right.dot(body.vel + pt.r.perp() * body.yaw_rate);
-            car.contact.sliding[i] = total[i].abs() >= pt.cap && lat.abs() > 0.05;
-        }
-
-        // The tires' spin, damped.
-        body.yaw_rate *= 1.0 - 4.0 * p.angular_damping * dt * 60.0 * p.tire_inertia / inertia;
-
-        // Forces along each tire, all from the same state: drag, drive,
-        // rolling resistance (which stops the tire at most).
+        let inv_dt = 1.0 / dt;
         let mut dv = DVec2::ZERO;
         let mut dw = 0.0;
-        for (i, pt) in points.iter().enumerate() {
+        for (i, pt) in self.points.iter().enumerate() {
             let front = i < 2;
             let surface = frame.wheels[i];
             let traction = surface.grip;
-            let speed = pt.fwd.dot(body.vel + pt.r.perp() * body.yaw_rate);
+            let speed = pt.fwd.dot(v) + pt.long_lever * w;
             let mut force = -p.drag * speed * traction - surface.drag * m * 0.25 * speed;
             if let Some((target, pedal)) = desired {
                 let drive = if front { p.drive_front } else { p.drive_rear } * traction * pedal;
@@ -159,15 +221,14 @@ impl Model for Tire {
             if c.handbrake && !front {
                 stop += p.lateral_rear * traction * 0.5;
             }
-            let lever = cross(pt.r, pt.fwd);
-            let k = inv_m + lever * lever * inv_i;
-            force -= speed.signum() * stop.min(0.25 * speed.abs() / (k * dt));
-            dv += pt.fwd * (force * inv_m * dt);
-            dw += lever * force * inv_i * dt;
+            force -= speed.signum() * stop.min(0.25 * speed.abs() * pt.long_mass * inv_dt);
+            dv += pt.fwd * force;
+            dw += pt.long_lever * force;
         }
-        body.vel += dv;
-        body.yaw_rate += dw;
-        let v_long = body.vel.dot(fwd);
-        car.drive.follow(&spec.engine, v_long, c.throttle, c.brake);
+        v += dv * (inv_m * dt);
+        w += dw * (inv_i * dt);
+        body.vel = fwd * v.x + right * v.y;
+        body.yaw_rate = w;
+        car.drive.follow(&spec.engine, v.x, c.throttle, c.brake);
     }
 }

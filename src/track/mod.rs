@@ -93,6 +93,17 @@ const MARK_FINISH: u8 = 10;
 /// larger than every bundled car, so any preset fits on any valid start.
 pub const START_FOOTPRINT: DVec2 = DVec2::new(4.8, 2.0);
 
+/// The ground around a point: [`Track::around`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Around {
+    /// Index into the track's surfaces.
+    pub surface: usize,
+    /// Metres within which the ground is the same surface.
+    pub same_within: f64,
+    /// Metres within which there is no wall.
+    pub clear: f64,
+}
+
 /// A parsed, valid track.
 #[derive(Debug, Clone)]
 pub struct Track {
@@ -210,30 +221,24 @@ impl Track {
         self.clearance[row * self.width + col]
     }
 
-    /// The surface index at `p` and a radius (metres) around `p` within
-    /// which the ground is surely that surface.
-    pub fn uniform_at(&self, p: DVec2) -> (usize, f64) {
+    /// What a car needs to know of the ground around `p`, from one cell
+    /// lookup: the surface there, and radii (metres) within which the
+    /// ground is surely that surface and there is surely no wall. Cells
+    /// within Chebyshev distance `k - 1` of a cell whose table holds `k` are
+    /// alike; a disc of `k - 2` cells around any point of the cell stays
+    /// within them. Off the map, everything is zero.
+    pub fn around(&self, p: DVec2) -> Around {
         match self.cell_at(p) {
             Some((c, r)) => {
                 let i = r * self.width + c;
-                let k = self.uniform[i] as f64;
-                (self.ground_of(i), (k - 2.0).max(0.0) * self.cell)
+                let radius = |k: u8| (k as f64 - 2.0).max(0.0) * self.cell;
+                Around {
+                    surface: self.ground_of(i),
+                    same_within: radius(self.uniform[i]),
+                    clear: radius(self.clearance[i]),
+                }
             }
-            None => (0, 0.0),
-        }
-    }
-
-    /// A radius around `p` (metres) inside which there is surely no wall.
-    pub fn clear_radius_at(&self, p: DVec2) -> f64 {
-        match self.cell_at(p) {
-            Some((c, r)) => {
-                let k = self.clearance[r * self.width + c] as f64;
-                // Cells within Chebyshev distance k - 1 are open; a disc of
-                // radius (k - 2) cells around any point of this cell stays
-                // within them.
-                (k - 2.0).max(0.0) * self.cell
-            }
-            None => 0.0,
+            None => Around::default(),
         }
     }
 

@@ -51,7 +51,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     line(
         buf,
         &mut y,
-        &format!("{} · {}", car.kind, car.spec.name),
+        &format!("{} · {}", car.kind, car.spec().name),
         Color::Gray,
     );
     y += 1;
@@ -91,7 +91,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         y += 1;
     }
 
-    let redline = car.spec.engine.redline_rpm;
+    let redline = car.spec().engine.redline_rpm;
     let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);
     if y + 2 <= bottom {
         gauges::tachometer(tel.rpm, redline, color).render(bar_area(y), buf);

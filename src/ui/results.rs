@@ -53,7 +53,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     let car = &race.sim.car;
     put(
         &mut y,
-        &format!("{} · {} · {}", race.sim.track.name, car.kind, car.spec.name),
+        &format!(
+            "{} · {} · {}",
+            race.sim.track.name,
+            car.kind,
+            car.spec().name
+        ),
         Color::Gray,
         false,
     );

@@ -215,13 +215,13 @@ impl Shape for CarShape<'_> {
         let car = self.car;
         let b = &car.state.body;
         let (f, r) = b.axes();
-        let hl = car.spec.body.length * 0.5;
+        let hl = car.spec().body.length * 0.5;
         self.view.outline(painter, &car.footprint(), self.color);
         self.view
             .line(painter, b.pos, b.pos + f * (hl + 1.0), Color::Yellow);
         if car.kind == ModelKind::Tire {
             let steer = crate::trig::dir(car.state.steer);
-            let wheels = crate::physics::wheel_positions(b.pos, (f, r), &car.spec);
+            let wheels = crate::physics::wheel_positions(b.pos, (f, r), car.spec());
             for (i, at) in wheels.into_iter().enumerate() {
                 let dir = if i < 2 { steer.rotate(f) } else { f };
                 self.view
@@ -243,7 +243,7 @@ impl Shape for GhostShape<'_> {
         let Some([x, y, heading]) = self.race.ghost_pose() else {
             return;
         };
-        let spec = &self.race.sim.car.spec.body;
+        let spec = &self.race.sim.car.spec().body;
         let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
         self.view.outline(painter, &ghost, Color::DarkGray);
     }

@@ -24,6 +24,8 @@
 //!
 //! The handbrake swaps in a much smaller lateral friction: the car drifts.
 
+use glam::DVec2;
+
 use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
@@ -49,13 +51,14 @@ impl Model for Arcade {
         let rolling_back = v.dot(forward) < 0.0;
         let turn = self.steer * p.steer_factor * (speed / p.max_speed).min(1.0);
         let turn = if rolling_back { -turn } else { turn };
-        // lerp(forward, rotate(forward, turn), a), normalised, is forward
-        // turned by atan2(a sin(turn), 1 - a + a cos(turn)).
+        // lerp(forward, rotate(forward, turn), a) is forward turned to
+        // q = (1 - a + a cos(turn), a sin(turn)) in the car's frame: the new
+        // forward is q normalised, turned by atan2(q.y, q.x).
         let a = (dt * p.steer_lerp).min(1.0);
         let (sin_t, cos_t) = crate::trig::sin_cos(turn);
-        let angle = crate::trig::atan2(a * sin_t, 1.0 - a + a * cos_t);
-        let new_forward = crate::trig::dir(angle).rotate(forward);
-        body.yaw_rate = angle / dt;
+        let q = DVec2::new(1.0 - a + a * cos_t, a * sin_t);
+        let new_forward = (q / q.length()).rotate(forward);
+        body.yaw_rate = crate::trig::atan2(q.y, q.x) / dt;
 
         let grip = frame.mean(|s| s.grip);
         let right = new_forward.perp();
@@ -77,9 +80,9 @@ impl Model for Arcade {
 
         let along = v.dot(new_forward);
         let below_cap = if self.pedal >= 0.0 {
-            v.length() < p.max_speed
+            v.length_squared() < p.max_speed * p.max_speed
         } else {
-            along > 0.0 || v.length() < p.reverse_speed
+            along > 0.0 || v.length_squared() < p.reverse_speed * p.reverse_speed
         };
         if below_cap {
             v += new_forward * self.pedal * p.acceleration * grip * dt;

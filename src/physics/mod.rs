@@ -233,6 +233,8 @@ pub struct Car {
     /// The wheels' farthest reach from the centre of mass (m): when every
     /// cell within it is one surface, all four wheels stand on it.
     wheel_reach: f64,
+    /// Half the footprint's diagonal: how far a corner is from the centre.
+    half_diagonal: f64,
 }
 
 fn new_model(kind: ModelKind, spec: &CarSpec) -> Box<dyn Model> {
@@ -368,6 +370,7 @@ impl Car {
                 .iter()
                 .map(|o| o.length())
                 .fold(0.0, f64::max),
+            half_diagonal: 0.5 * spec.body.length.hypot(spec.body.width),
             spec,
         }
     }
@@ -428,7 +431,8 @@ impl Car {
         s.contact.surface = surface;
         self.model.step(s, &self.spec, c, &frame, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
-        s.contact.hit_wall = walls::advance(&mut s.body, size, around.clear, track, dt);
+        let room = around.clear - self.half_diagonal;
+        s.contact.hit_wall = walls::advance(&mut s.body, size, room, track, dt);
     }
 
     /// The gauges' readings now. Speed and slip angles are computed here,

@@ -12,11 +12,12 @@
 //!   share one chassis, so their impulses are solved together as Box2D
 //!   solves contacts: a few passes of sequential impulses, each tire's
 //!   accumulated impulse clamped to its cap. The passes run in the car's
-//!   frame on the four lateral speeds alone: an impulse `j` at tire `i`
-//!   changes tire `k`'s lateral speed by `coupling[i][k] j`, a table fixed
-//!   until the wheels turn, and the body takes the summed impulses once at
-//!   the end (the same sums as applying each to the body, with a shorter
-//!   chain of dependent arithmetic). The tutorial's caps are impulses per
+//!   frame on the impulse each tire wants: an impulse `j` at tire `i`
+//!   changes tire `k`'s lateral speed, and so its want, in proportion
+//!   (`coupling[i][k] j`, a table fixed until the wheels turn), and the
+//!   body takes the summed impulses once at the end (the same sums as
+//!   applying each to the body, with a shorter chain of dependent
+//!   arithmetic). The tutorial's caps are impulses per
 //!   1/60 s step; here they are forces (`lateral_front`, `lateral_rear`)
 //!   times `dt`, so the car drives the same at any step rate.
 //! * The tire's spin is damped a little: an angular impulse of
@@ -95,9 +96,8 @@ pub struct Tire {
     /// The front wheels' angle [`Tire::points`] were made for.
     steer: f64,
     points: [Point; 4],
-    /// `coupling[i][k]`: the change in tire `k`'s lateral speed per unit
-    /// of lateral impulse at tire `i`,
-    /// `right_i·right_k / m + (r_i × right_i)(r_k × right_k) / I`.
+    /// `coupling[i][k]`: how much less impulse tire `k` wants per unit of
+    /// lateral impulse at tire `i` ([`Tire::aim`]).
     coupling: [[f64; 4]; 4],
 }
 
@@ -126,11 +126,19 @@ impl Tire {
             let wheel = DVec2::new(l * cos_d - r.y * sin_d, l * sin_d).normalize();
             self.points[i] = Point::new(r, wheel, self.inv_m, self.inv_i);
         }
+        // What an impulse at tire i does to what tire k wants: its lateral
+        // speed changes by `right_i·right_k / m + (r_i × right_i)(r_k ×
+        // right_k) / I` per unit, so its want by that times its effective
+        // mass. A tire's own impulse leaves its want as it was.
         let p = &self.points;
         self.coupling = std::array::from_fn(|i| {
             std::array::from_fn(|k| {
-                p[i].right.dot(p[k].right) * self.inv_m
-                    + p[i].lat_lever * p[k].lat_lever * self.inv_i
+                if i == k {
+                    return 0.0;
+                }
+                (p[i].right.dot(p[k].right) * self.inv_m
+                    + p[i].lat_lever * p[k].lat_lever * self.inv_i)
+                    * p[k].lat_mass
             })
         });
         self.steer = steer;
@@ -167,25 +175,29 @@ impl Model for Tire {
 
         // Lateral impulses: sequential impulses with each tire's total
         // clamped to its cap, iterated so the order of the tires washes out.
-        // Solved on the tires' lateral speeds, which an impulse changes
-        // through `coupling`, and applied to the body once at the end.
-        let mut lat: [f64; 4] =
-            std::array::from_fn(|i| self.points[i].right.dot(v) + self.points[i].lat_lever * w);
+        // Solved on what each tire wants (the total impulse that would stop
+        // its lateral speed), which another tire's impulse changes through
+        // `coupling`; the body takes the totals once at the end.
+        let mut want: [f64; 4] = std::array::from_fn(|i| {
+            let pt = &self.points[i];
+            -(pt.right.dot(v) + pt.lat_lever * w) * pt.lat_mass
+        });
         let mut total = [0.0f64; 4];
         for _ in 0..ITERATIONS {
             for i in 0..4 {
-                let new = (total[i] - lat[i] * self.points[i].lat_mass).clamp(-caps[i], caps[i]);
+                let new = want[i].clamp(-caps[i], caps[i]);
                 let j = new - total[i];
                 total[i] = new;
-                for (l, a) in lat.iter_mut().zip(self.coupling[i]) {
-                    *l += a * j;
+                for (wk, a) in want.iter_mut().zip(self.coupling[i]) {
+                    *wk -= a * j;
                 }
             }
         }
         for (i, pt) in self.points.iter().enumerate() {
             v += pt.right * (total[i] * inv_m);
             w += pt.lat_lever * inv_i * total[i];
-            car.contact.sliding[i] = total[i].abs() >= caps[i] && lat[i].abs() > 0.05;
+            let lat = (total[i] - want[i]) / pt.lat_mass;
+            car.contact.sliding[i] = total[i].abs() >= caps[i] && lat.abs() > 0.05;
         }
 
         // The tires' spin, damped.

@@ -23,19 +23,18 @@ pub const E: f64 = 0.3;
 /// Friction coefficient of a wall on a sliding car.
 pub const MU_WALL: f64 = 0.3;
 
-/// Moves `body` by one step; returns whether it touched a wall. `clear` is
-/// the track's wall-free radius at the body's position
-/// ([`crate::track::Around::clear`]).
-pub fn advance(body: &mut Body, size: DVec2, clear: f64, track: &Track, dt: f64) -> bool {
+/// Moves `body` by one step; returns whether it touched a wall. `room` is
+/// how far its centre may move with no wall in reach of any corner, at any
+/// heading: the track's wall-free radius at its position
+/// ([`crate::track::Around::clear`]) less its half-diagonal.
+pub fn advance(body: &mut Body, size: DVec2, room: f64, track: &Track, dt: f64) -> bool {
     let mut hit = false;
     let mut heading = body.heading + body.yaw_rate * dt;
     if heading.abs() > PI {
         heading = (heading + PI).rem_euclid(TAU) - PI;
     }
-    // In the open (no wall within reach of any corner this step) nothing
-    // can touch: skip the queries.
-    let reach = 0.5 * size.length() + body.vel.length() * dt;
-    if reach < clear {
+    // In the open nothing can touch: skip the queries.
+    if room > 0.0 && body.vel.length_squared() * (dt * dt) < room * room {
         body.heading = heading;
         body.pos += body.vel * dt;
         return false;
@@ -155,8 +154,9 @@ mod tests {
 
     /// One 1/120 s step of a 2 m by 1 m car.
     fn step(body: &mut Body, t: &Track) -> bool {
-        let clear = t.around(body.pos).clear;
-        advance(body, DVec2::new(2.0, 1.0), clear, t, 1.0 / 120.0)
+        let size = DVec2::new(2.0, 1.0);
+        let room = t.around(body.pos).clear - 0.5 * size.length();
+        advance(body, size, room, t, 1.0 / 120.0)
     }
 
     #[test]

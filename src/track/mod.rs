@@ -155,11 +155,13 @@ impl Track {
     /// The cell under a world point; `None` outside the map.
     pub fn cell_at(&self, p: DVec2) -> Option<(usize, usize)> {
         let c = p / self.cell_size();
-        if !(c.x >= 0.0 && c.y >= 0.0) {
-            return None;
-        }
-        let (col, row) = (c.x as usize, c.y as usize);
-        (col < self.width && row < self.height).then_some((col, row))
+        // Bounds in floating point first, so the conversions below need no
+        // saturation (a map is at most `MAX_SIDE` cells a side).
+        let inside = c.x >= 0.0
+            && c.y >= 0.0
+            && c.x < self.width as u32 as f64
+            && c.y < self.height as u32 as f64;
+        inside.then_some((c.x as i32 as usize, c.y as i32 as usize))
     }
 
     /// Whether the cell at signed grid coordinates is a wall; everything

@@ -97,9 +97,69 @@ fn kernel_cos(x: f64, y: f64) -> f64 {
     w + (((1.0 - w) - hz) + (z * r - x * y))
 }
 
+/// The unit vector `v` turned by `angle` radians (from +x towards +y), for
+/// the small turn of one step: a car's forward vector is carried from step
+/// to step this way rather than taken from its heading every step.
+///
+/// Below 1/16 rad (7.5 rad/s at 120 Hz) the sine and cosine come from
+/// their Taylor series to the x^9 and x^10 terms (the first terms left out
+/// are below 1e-19 of the result); larger turns use [`sin_cos`]. One Newton
+/// step, `t (3 - |t|^2) / 2`, brings the result back to unit length, so
+/// rounding does not make a carried vector drift in length.
+#[inline]
+pub fn turn(v: DVec2, angle: f64) -> DVec2 {
+    let (s, c) = if angle.abs() < 1.0 / 16.0 {
+        let z = angle * angle;
+        let s = 1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z / 362_880.0)));
+        let c = 1.0
+            + z * (-0.5
+                + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0 - z / 3_628_800.0))));
+        (angle * s, c)
+    } else {
+        sin_cos(angle)
+    };
+    let t = DVec2::new(c, s).rotate(v);
+    t * (1.5 - 0.5 * t.length_squared())
+}
+
+/// `atan2(y, x)`, bit for bit as `libm::atan2`. Slip angles and a step's
+/// turn mostly ask for small angles with `x > 0`: there musl computes the
+/// arctangent of `|y / x|` with one polynomial when the ratio is within
+/// [2^-27, 0.4375) and gives it `y`'s sign; that case is inlined here.
 #[inline]
 pub fn atan2(y: f64, x: f64) -> f64 {
+    if x > 0.0 && x < f64::INFINITY {
+        let r = (y / x).abs();
+        let high = (r.to_bits() >> 32) as u32;
+        if (0x3e40_0000..0x3fdc_0000).contains(&high) {
+            let z = kernel_atan(r);
+            return if y.is_sign_negative() { -z } else { z };
+        }
+    }
     libm::atan2(y, x)
+}
+
+/// musl's `atan(x)` for 2^-27 <= x < 0.4375 (FreeBSD `s_atan.c`).
+#[inline]
+fn kernel_atan(x: f64) -> f64 {
+    const AT: [f64; 11] = [
+        f64::from_bits(0x3fd5_5555_5555_550d),
+        f64::from_bits(0xbfc9_9999_9998_ebc4),
+        f64::from_bits(0x3fc2_4924_9200_83ff),
+        f64::from_bits(0xbfbc_71c6_fe23_1671),
+        f64::from_bits(0x3fb7_45cd_c54c_206e),
+        f64::from_bits(0xbfb3_b0f2_af74_9a6d),
+        f64::from_bits(0x3fb1_0d66_a0d0_3d51),
+        f64::from_bits(0xbfad_de2d_52de_fd9a),
+        f64::from_bits(0x3fa9_7b4b_2476_0deb),
+        f64::from_bits(0xbfa2_b444_2c6a_6c2f),
+        f64::from_bits(0x3f90_ad3a_e322_da11),
+    ];
+    let z = x * x;
+    let w = z * z;
+    let s1 = z * (AT[0] + w * (AT[2] + w * (AT[4] + w * (AT[6] + w * (AT[8] + w * AT[10])))));
+    let s2 = w * (AT[1] + w * (AT[3] + w * (AT[5] + w * (AT[7] + w * AT[9]))));
+    x - x * (s1 + s2)
 }
 
 #[inline]
@@ -110,6 +170,59 @@ pub fn acos(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inlined arctangent is musl's to the bit, on both sides of each
+    /// edge of its case and for every sign.
+    #[test]
+    fn atan2_is_libm_to_the_bit() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200_000 {
+            let x = f64::from_bits(0x3fe0_0000_0000_0000 + (next() >> 12)) * 40.0;
+            let ratio = match next() % 4 {
+                0 => 0.4375 * (1.0 + ((next() % 200) as f64 - 100.0) * 1e-9),
+                1 => 2f64.powi(-27) * (1.0 + ((next() % 200) as f64 - 100.0) * 1e-9),
+                2 => 1.0,
+                _ => (next() % 1_000_000) as f64 / 1e6,
+            };
+            for (y, x) in [
+                (x * ratio, x),
+                (-x * ratio, x),
+                (x * ratio, -x),
+                (0.0, x),
+                (x, 1.0),
+            ] {
+                let (ours, theirs) = (atan2(y, x), libm::atan2(y, x));
+                assert_eq!(ours.to_bits(), theirs.to_bits(), "atan2({y}, {x})");
+            }
+        }
+    }
+
+    /// A vector carried through an hour of small turns stays a unit vector
+    /// and stays within rounding of the summed angle's direction.
+    #[test]
+    fn turning_step_by_step_follows_the_summed_angle() {
+        let (mut v, mut angle) = (DVec2::X, 0.0f64);
+        for i in 0..432_000 {
+            // Turns of up to 0.1 rad, both sides of the series' cut-off.
+            let a = 0.1 * ((i as f64) * 0.37).sin();
+            v = turn(v, a);
+            angle += a;
+        }
+        assert!((v.length() - 1.0).abs() < 1e-15, "{}", v.length());
+        let exact = dir(angle);
+        assert!((v - exact).length() < 1e-11, "{v} vs {exact}");
+        for a in [1e-3, 0.02, 0.04, 0.062, 0.07, 0.3] {
+            let (s, c) = sin_cos(a);
+            let t = turn(DVec2::X, a);
+            assert!((t.x - c).abs() < 2e-16 && (t.y - s).abs() < 2e-16, "{a}");
+        }
+    }
 
     /// The inlined kernels are musl's to the bit, wherever they are used,
     /// and the fallback covers the rest.

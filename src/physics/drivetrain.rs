@@ -38,6 +38,46 @@ pub struct Drivetrain {
     /// -1 reverse, 0 neutral, 1..=gears.
     pub gear: i32,
     pub manual: bool,
+    /// The current gear's numbers, kept between shifts.
+    gearing: Gearing,
+}
+
+/// What a gear turns into, worked out once per shift rather than per step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Gearing {
+    /// The gear these numbers are for.
+    gear: i32,
+    /// The gear's ratio (reverse positive); 0 in neutral.
+    ratio: f64,
+    /// Engine rpm per m/s: `ratio * differential * 60 / 2π / wheel_radius`.
+    rpm_per_speed: f64,
+    /// Drive force per N·m of torque, signed by direction:
+    /// `ratio * differential * efficiency / wheel_radius`.
+    force_per_torque: f64,
+    /// The automatic box shifts down below this speed (m/s).
+    down_below: f64,
+}
+
+impl Gearing {
+    fn of(e: &EngineSpec, gear: i32) -> Gearing {
+        let ratio = match gear {
+            g if g < 0 => e.reverse,
+            0 => 0.0,
+            g => e.gears[(g as usize - 1).min(e.gears.len() - 1)],
+        };
+        Gearing {
+            gear,
+            ratio,
+            rpm_per_speed: ratio * e.differential * RPM_PER_RAD_S / e.wheel_radius,
+            force_per_torque: ratio * e.differential * e.efficiency / e.wheel_radius
+                * gear.signum() as f64,
+            down_below: if gear > 1 {
+                DOWNSHIFT_AT * Drivetrain::top_speed(e, gear as usize - 1)
+            } else {
+                f64::NEG_INFINITY
+            },
+        }
+    }
 }
 
 /// Torque at an rpm from the engine's curve.
@@ -52,9 +92,14 @@ pub fn torque_at(e: &EngineSpec, rpm: f64) -> f64 {
     if rpm >= last[0] {
         return last[1];
     }
-    let i = curve.partition_point(|p| p[0] <= rpm);
-    let ([r0, t0], [r1, t1]) = (curve[i - 1], curve[i]);
-    t0 + (t1 - t0) * (rpm - r0) / (r1 - r0)
+    // Curves are a handful of points; the rpm moves little between steps.
+    for w in curve.windows(2) {
+        let ([r0, t0], [r1, t1]) = (w[0], w[1]);
+        if rpm < r1 {
+            return t0 + (t1 - t0) * (rpm - r0) / (r1 - r0);
+        }
+    }
+    last[1]
 }
 
 impl Drivetrain {
@@ -63,26 +108,37 @@ impl Drivetrain {
             rpm: e.idle_rpm,
             gear: 1,
             manual: false,
+            gearing: Gearing::of(e, 1),
+        }
+    }
+
+    /// The current gear's numbers: kept ones, unless the gear was changed
+    /// from outside.
+    #[inline]
+    fn gearing(&self, e: &EngineSpec) -> Gearing {
+        if self.gearing.gear == self.gear {
+            self.gearing
+        } else {
+            Gearing::of(e, self.gear)
+        }
+    }
+
+    /// Brings the kept gear numbers up to the current gear.
+    #[inline]
+    fn refresh(&mut self, e: &EngineSpec) {
+        if self.gearing.gear != self.gear {
+            self.gearing = Gearing::of(e, self.gear);
         }
     }
 
     /// The gear's ratio (positive, reverse included); 0 in neutral.
     pub fn ratio(&self, e: &EngineSpec) -> f64 {
-        match self.gear {
-            g if g < 0 => e.reverse,
-            0 => 0.0,
-            g => e.gears[(g as usize - 1).min(e.gears.len() - 1)],
-        }
+        self.gearing(e).ratio
     }
 
     /// Direction the gear drives the car: 1 forward, -1 reverse, 0 neutral.
     pub fn direction(&self) -> f64 {
         self.gear.signum() as f64
-    }
-
-    /// Engine rpm at a forward speed in a gear, before idle and redline.
-    fn raw_rpm(e: &EngineSpec, ratio: f64, v_long: f64) -> f64 {
-        v_long.abs() / e.wheel_radius * ratio * e.differential * RPM_PER_RAD_S
     }
 
     /// Speed at the redline in forward gear `g` (1-based).
@@ -93,13 +149,14 @@ impl Drivetrain {
     /// Drive force at the wheels (N, along the car, negative in reverse)
     /// for a pedal `throttle` 0..1; none at the redline.
     pub fn traction(&self, e: &EngineSpec, throttle: f64) -> f64 {
-        let ratio = self.ratio(e);
-        if ratio == 0.0 || self.rpm >= e.redline_rpm {
+        if self.rpm >= e.redline_rpm {
             return 0.0;
         }
-        torque_at(e, self.rpm) * ratio * e.differential * e.efficiency / e.wheel_radius
-            * throttle
-            * self.direction()
+        let g = self.gearing(e);
+        if g.ratio == 0.0 {
+            return 0.0;
+        }
+        torque_at(e, self.rpm) * g.force_per_torque * throttle
     }
 
     /// The pedals as (drive, brake): swapped in reverse, so the brake key
@@ -139,11 +196,11 @@ impl Drivetrain {
         if !self.manual {
             self.auto_shift(e, v_long, throttle, brake);
         }
-        let ratio = self.ratio(e);
-        self.rpm = if ratio == 0.0 {
+        self.refresh(e);
+        self.rpm = if self.gearing.ratio == 0.0 {
             e.idle_rpm + throttle * 0.8 * (e.redline_rpm - e.idle_rpm)
         } else {
-            Self::raw_rpm(e, ratio, v_long).clamp(e.idle_rpm, e.redline_rpm)
+            (v_long.abs() * self.gearing.rpm_per_speed).clamp(e.idle_rpm, e.redline_rpm)
         };
     }
 
@@ -158,11 +215,12 @@ impl Drivetrain {
             }
             1 if standing && brake > 0.0 && throttle == 0.0 => self.gear = -1,
             g => {
-                let rpm = Self::raw_rpm(e, self.ratio(e), v_long);
+                self.refresh(e);
+                let rpm = v_long.abs() * self.gearing.rpm_per_speed;
                 if g < top && rpm >= e.redline_rpm {
                     self.rpm = rpm;
                     self.set_gear(e, g + 1);
-                } else if g > 1 && v_long < DOWNSHIFT_AT * Self::top_speed(e, g as usize - 1) {
+                } else if v_long < self.gearing.down_below {
                     self.rpm = rpm;
                     self.set_gear(e, g - 1);
                 }

@@ -235,6 +235,10 @@ pub struct Car {
     wheel_reach: f64,
     /// Half the footprint's diagonal: how far a corner is from the centre.
     half_diagonal: f64,
+    /// The body's forward vector and the heading it is for: carried from
+    /// step to step, each step's turn applied to it ([`crate::trig::turn`]),
+    /// instead of the heading's sine and cosine taken anew.
+    fwd: (f64, DVec2),
 }
 
 fn new_model(kind: ModelKind, spec: &CarSpec) -> Box<dyn Model> {
@@ -371,6 +375,7 @@ impl Car {
                 .map(|o| o.length())
                 .fold(0.0, f64::max),
             half_diagonal: 0.5 * spec.body.length.hypot(spec.body.width),
+            fwd: (heading, crate::trig::dir(heading)),
             spec,
         }
     }
@@ -408,7 +413,13 @@ impl Car {
         if let Some(shift) = c.shift {
             s.drive.shift(&self.spec.engine, shift);
         }
-        let (f, r) = s.body.axes();
+        // The forward vector carried from the last step, unless the heading
+        // was set from outside since.
+        let mut f = match self.fwd {
+            (heading, f) if heading == s.body.heading => f,
+            _ => s.body.forward(),
+        };
+        let r = f.perp();
         // One lookup when every wheel is on the centre's surface.
         let around = track.around(s.body.pos);
         let mut surface = [around.surface; 4];
@@ -432,7 +443,8 @@ impl Car {
         self.model.step(s, &self.spec, c, &frame, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
         let room = around.clear - self.half_diagonal;
-        s.contact.hit_wall = walls::advance(&mut s.body, size, room, track, dt);
+        s.contact.hit_wall = walls::advance(&mut s.body, &mut f, size, room, track, dt);
+        self.fwd = (s.body.heading, f);
     }
 
     /// The gauges' readings now. Speed and slip angles are computed here,

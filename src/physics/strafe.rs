@@ -96,7 +96,7 @@ impl Model for Strafe {
         let p = &spec.strafe;
         let body = &mut car.body;
         body.yaw_rate = c.steer * p.yaw_speed_deg.to_radians();
-        let look = crate::trig::dir(body.heading + body.yaw_rate * dt);
+        let look = crate::trig::turn(frame.fwd, body.yaw_rate * dt);
         let mut v = body.vel * UNITS;
 
         let wish = look * (c.throttle - c.brake) * p.maxspeed + look.perp() * c.strafe * p.maxspeed;

@@ -17,33 +17,47 @@ use glam::DVec2;
 
 use super::Body;
 use crate::track::{Obb, Track};
+use crate::trig;
 
 /// Coefficient of restitution against walls.
 pub const E: f64 = 0.3;
 /// Friction coefficient of a wall on a sliding car.
 pub const MU_WALL: f64 = 0.3;
 
-/// Moves `body` by one step; returns whether it touched a wall. `room` is
-/// how far its centre may move with no wall in reach of any corner, at any
-/// heading: the track's wall-free radius at its position
+/// Moves `body` by one step; returns whether it touched a wall. `fwd` is
+/// its forward vector, turned along with its heading ([`trig::turn`]).
+/// `room` is how far its centre may move with no wall in reach of any
+/// corner, at any heading: the track's wall-free radius at its position
 /// ([`crate::track::Around::clear`]) less its half-diagonal.
-pub fn advance(body: &mut Body, size: DVec2, room: f64, track: &Track, dt: f64) -> bool {
+pub fn advance(
+    body: &mut Body,
+    fwd: &mut DVec2,
+    size: DVec2,
+    room: f64,
+    track: &Track,
+    dt: f64,
+) -> bool {
     let mut hit = false;
-    let mut heading = body.heading + body.yaw_rate * dt;
+    let turn = body.yaw_rate * dt;
+    let mut heading = body.heading + turn;
     if heading.abs() > PI {
         heading = (heading + PI).rem_euclid(TAU) - PI;
     }
+    let turned = trig::turn(*fwd, turn);
     // In the open nothing can touch: skip the queries.
     if room > 0.0 && body.vel.length_squared() * (dt * dt) < room * room {
         body.heading = heading;
+        *fwd = turned;
         body.pos += body.vel * dt;
         return false;
     }
-    let turned = Obb::new(body.pos, heading, size.x, size.y);
-    if !track.box_hits_wall(&turned) {
+    let turned_box = Obb::along(body.pos, turned, size.x, size.y);
+    if !track.box_hits_wall(&turned_box) {
         body.heading = heading;
-    } else if let Some((out, n)) = track.depenetrate(&turned) {
+        *fwd = turned;
+    } else if let Some((out, n)) = track.depenetrate(&turned_box) {
         body.heading = heading;
+        *fwd = turned;
         body.pos = out.center;
         bounce(body, n);
         hit = true;
@@ -52,9 +66,8 @@ pub fn advance(body: &mut Body, size: DVec2, room: f64, track: &Track, dt: f64) 
     }
 
     let mut remaining = body.vel * dt;
-    let axis = crate::trig::dir(body.heading);
     for _ in 0..3 {
-        let b = Obb::along(body.pos, axis, size.x, size.y);
+        let b = Obb::along(body.pos, *fwd, size.x, size.y);
         match track.sweep(&b, remaining) {
             None => {
                 body.pos += remaining;
@@ -156,7 +169,7 @@ mod tests {
     fn step(body: &mut Body, t: &Track) -> bool {
         let size = DVec2::new(2.0, 1.0);
         let room = t.around(body.pos).clear - 0.5 * size.length();
-        advance(body, size, room, t, 1.0 / 120.0)
+        advance(body, &mut body.forward(), size, room, t, 1.0 / 120.0)
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Model for Arcade {
         let new_forward = (q / q.length()).rotate(forward);
         body.yaw_rate = crate::trig::atan2(q.y, q.x) / dt;
 
-        let grip = frame.mean(|s| s.grip);
+        let grip = frame.grip;
         let right = new_forward.perp();
         let lateral = right * v.dot(right);
         let lat_factor = if c.handbrake {
@@ -71,8 +71,8 @@ impl Model for Arcade {
         let v = v - lateral * (lat_factor * grip * dt).min(1.0);
         let speed = v.length();
         let mut v = if speed > 0.0 {
-            let drag = p.backwards_friction + frame.mean(|s| s.drag);
-            let drop = (speed * drag + frame.mean(|s| s.rolling) * G) * dt;
+            let drag = p.backwards_friction + frame.drag;
+            let drop = (speed * drag + frame.rolling * G) * dt;
             v * ((speed - drop).max(0.0) / speed)
         } else {
             v

@@ -105,11 +105,10 @@ impl Model for Dynamic {
         // resistance stop the car at most; drag is smooth.
         let brake_cap = p.mu * (grip_f * load_f + grip_r * load_r);
         let handbrake = if c.handbrake { grip_max_r } else { 0.0 };
-        let resist =
-            (brake * p.brake_force).min(brake_cap) + handbrake + frame.mean(|s| s.rolling) * m * G;
+        let resist = (brake * p.brake_force).min(brake_cap) + handbrake + frame.rolling * m * G;
         let resist = resist.min(m * v_long.abs() / dt);
         let speed = body.vel.length();
-        let surface_drag = frame.mean(|s| s.drag) * m;
+        let surface_drag = frame.drag * m;
         let f_long = f_drive
             - v_long.signum() * resist
             - p.c_drag * v_long * speed

@@ -52,7 +52,7 @@ impl Model for Kinematic {
         let (bs, p) = (&spec.body, &spec.kinematic);
         car.turn_wheels(bs, c.steer, dt);
         let (drive, brake) = car.drive.pedals(c.throttle, c.brake);
-        let grip = frame.mean(|s| s.grip);
+        let grip = frame.grip;
         let forward = frame.fwd;
         if car.body.vel != self.gave {
             self.speed = car.body.vel.dot(forward);
@@ -61,9 +61,9 @@ impl Model for Kinematic {
 
         let limit = p.mu * grip * G;
         let a_drive = (car.drive.traction(&spec.engine, drive) / bs.mass).clamp(-limit, limit);
-        let smooth = -p.c_drag * v * v.abs() / bs.mass - frame.mean(|s| s.drag) * v;
+        let smooth = -p.c_drag * v * v.abs() / bs.mass - frame.drag * v;
         let v = v + (a_drive + smooth) * dt;
-        let resist = (brake * p.brake_decel * grip + frame.mean(|s| s.rolling) * G) * dt;
+        let resist = (brake * p.brake_decel * grip + frame.rolling * G) * dt;
         let speed = v - v.signum() * resist.min(v.abs());
 
         let body = &mut car.body;

@@ -198,19 +198,17 @@ pub struct CarState {
     pub contact: Contact,
 }
 
-/// What a model sees of one step: the car's axes as the step begins (one
-/// sine and cosine, shared) and the ground under each wheel.
+/// What a model sees of one step: the car's axes as the step begins and
+/// the ground under each wheel.
 pub struct Frame<'a> {
     pub fwd: DVec2,
     pub right: DVec2,
     pub wheels: [&'a Surface; 4],
-}
-
-impl Frame<'_> {
-    /// The mean of a number over the four wheels.
-    pub fn mean(&self, f: impl Fn(&Surface) -> f64) -> f64 {
-        self.wheels.iter().map(|s| f(s)).sum::<f64>() * 0.25
-    }
+    /// The wheels' surfaces averaged (exactly the one surface when all four
+    /// stand on it), for the models that treat the car as one point.
+    pub grip: f64,
+    pub rolling: f64,
+    pub drag: f64,
 }
 
 /// One physics model: advances a car's velocity and yaw rate by one step.
@@ -239,6 +237,9 @@ pub struct Car {
     /// step to step, each step's turn applied to it ([`crate::trig::turn`]),
     /// instead of the heading's sine and cosine taken anew.
     fwd: (f64, DVec2),
+    /// The last ground lookup: where, on which track (by content), and
+    /// what it found.
+    ground: (DVec2, u64, crate::track::Around),
 }
 
 fn new_model(kind: ModelKind, spec: &CarSpec) -> Box<dyn Model> {
@@ -376,6 +377,7 @@ impl Car {
                 .fold(0.0, f64::max),
             half_diagonal: 0.5 * spec.body.length.hypot(spec.body.width),
             fwd: (heading, crate::trig::dir(heading)),
+            ground: (pos, 0, crate::track::Around::default()),
             spec,
         }
     }
@@ -420,29 +422,48 @@ impl Car {
             _ => s.body.forward(),
         };
         let r = f.perp();
-        // One lookup when every wheel is on the centre's surface.
-        let around = track.around(s.body.pos);
-        let mut surface = [around.surface; 4];
-        if self.wheel_reach >= around.same_within {
-            surface =
-                wheel_positions(s.body.pos, (f, r), &self.spec).map(|p| track.ground_index_at(p));
+        // The last ground lookup holds while the car is well inside it: no
+        // lookup while all four wheels surely stay on its surface and no
+        // wall can come within this step's reach.
+        let (at, id, mut around) = self.ground;
+        let mut moved = (s.body.pos - at).length();
+        let reach = self.half_diagonal + 2.0 * s.body.vel.length() * dt;
+        if id != track.id
+            || moved + self.wheel_reach >= around.same_within
+            || moved + reach >= around.clear
+        {
+            around = track.around(s.body.pos);
+            self.ground = (s.body.pos, track.id, around);
+            moved = 0.0;
         }
         let ts = &track.surfaces;
+        let (mut surface, mut uniform) = ([around.surface; 4], true);
+        if moved + self.wheel_reach >= around.same_within {
+            surface =
+                wheel_positions(s.body.pos, (f, r), &self.spec).map(|p| track.ground_index_at(p));
+            uniform = surface.iter().all(|&i| i == surface[0]);
+        }
+        let wheels = surface.map(|i| &ts[i]);
+        let mean = |f: fn(&Surface) -> f64| {
+            if uniform {
+                f(wheels[0])
+            } else {
+                wheels.iter().map(|&w| f(w)).sum::<f64>() * 0.25
+            }
+        };
         let frame = Frame {
             fwd: f,
             right: r,
-            wheels: [
-                &ts[surface[0]],
-                &ts[surface[1]],
-                &ts[surface[2]],
-                &ts[surface[3]],
-            ],
+            grip: mean(|w| w.grip),
+            rolling: mean(|w| w.rolling),
+            drag: mean(|w| w.drag),
+            wheels,
         };
         s.contact.sliding = [false; 4];
         s.contact.surface = surface;
         self.model.step(s, &self.spec, c, &frame, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
-        let room = around.clear - self.half_diagonal;
+        let room = around.clear - moved - self.half_diagonal;
         s.contact.hit_wall = walls::advance(&mut s.body, &mut f, size, room, track, dt);
         self.fwd = (s.body.heading, f);
     }

@@ -110,7 +110,7 @@ impl Model for Strafe {
             self.vz = p.jump_speed;
             self.airborne = true;
         }
-        let grip = frame.mean(|s| s.grip);
+        let grip = frame.grip;
         if self.airborne {
             if c.autostrafe {
                 wishspeed = p.maxspeed;
@@ -131,8 +131,7 @@ impl Model for Strafe {
         } else {
             let speed = v.length();
             if speed > 0.0 {
-                let rolling = frame.mean(|s| s.rolling) * G * UNITS * dt
-                    + frame.mean(|s| s.drag) * speed * dt;
+                let rolling = frame.rolling * G * UNITS * dt + frame.drag * speed * dt;
                 let new = (friction(speed, p, grip, dt) - rolling).max(0.0);
                 v *= new / speed;
             }

@@ -29,6 +29,7 @@ pub const MU_WALL: f64 = 0.3;
 /// `room` is how far its centre may move with no wall in reach of any
 /// corner, at any heading: the track's wall-free radius at its position
 /// ([`crate::track::Around::clear`]) less its half-diagonal.
+#[inline]
 pub fn advance(
     body: &mut Body,
     fwd: &mut DVec2,
@@ -37,7 +38,6 @@ pub fn advance(
     track: &Track,
     dt: f64,
 ) -> bool {
-    let mut hit = false;
     let turn = body.yaw_rate * dt;
     let mut heading = body.heading + turn;
     if heading.abs() > PI {
@@ -51,6 +51,20 @@ pub fn advance(
         body.pos += body.vel * dt;
         return false;
     }
+    near_walls(body, fwd, (heading, turned), size, track, dt)
+}
+
+/// [`advance`] where a wall may be within reach: the turn is checked, then
+/// the motion swept.
+fn near_walls(
+    body: &mut Body,
+    fwd: &mut DVec2,
+    (heading, turned): (f64, DVec2),
+    size: DVec2,
+    track: &Track,
+    dt: f64,
+) -> bool {
+    let mut hit = false;
     let turned_box = Obb::along(body.pos, turned, size.x, size.y);
     if !track.box_hits_wall(&turned_box) {
         body.heading = heading;

@@ -196,8 +196,10 @@ impl Model for Tire {
         for (i, pt) in self.points.iter().enumerate() {
             v += pt.right * (total[i] * inv_m);
             w += pt.lat_lever * inv_i * total[i];
-            let lat = (total[i] - want[i]) / pt.lat_mass;
-            car.contact.sliding[i] = total[i].abs() >= caps[i] && lat.abs() > 0.05;
+            // Still sliding sideways faster than 5 cm/s: the lateral speed
+            // left is (total - want) / lat_mass.
+            car.contact.sliding[i] =
+                total[i].abs() >= caps[i] && (total[i] - want[i]).abs() > 0.05 * pt.lat_mass;
         }
 
         // The tires' spin, damped.
@@ -212,7 +214,9 @@ impl Model for Tire {
         } else {
             None
         };
-        let inv_dt = 1.0 / dt;
+        // The most rolling resistance may do is stop a quarter of the
+        // car's share at the tire within the step.
+        let stop_per_speed = 0.25 / dt;
         let mut dv = DVec2::ZERO;
         let mut dw = 0.0;
         for (i, pt) in self.points.iter().enumerate() {
@@ -233,7 +237,7 @@ impl Model for Tire {
             if c.handbrake && !front {
                 stop += p.lateral_rear * traction * 0.5;
             }
-            force -= speed.signum() * stop.min(0.25 * speed.abs() * pt.long_mass * inv_dt);
+            force -= (speed * pt.long_mass * stop_per_speed).clamp(-stop, stop);
             dv += pt.fwd * force;
             dw += pt.long_lever * force;
         }

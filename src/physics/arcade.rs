@@ -29,12 +29,24 @@ use glam::DVec2;
 use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Arcade {
     /// Eased steer input, -1..1.
     steer: f64,
     /// Eased pedal input `throttle - brake`, -1..1.
     pedal: f64,
+    /// `1 / max_speed`, from the preset.
+    per_max_speed: f64,
+}
+
+impl Arcade {
+    pub fn new(spec: &CarSpec) -> Arcade {
+        Arcade {
+            steer: 0.0,
+            pedal: 0.0,
+            per_max_speed: 1.0 / spec.arcade.max_speed,
+        }
+    }
 }
 
 impl Model for Arcade {
@@ -48,48 +60,52 @@ impl Model for Arcade {
         let v = body.vel;
         let speed = v.length();
         let forward = frame.fwd;
-        let rolling_back = v.dot(forward) < 0.0;
-        let turn = self.steer * p.steer_factor * (speed / p.max_speed).min(1.0);
-        let turn = if rolling_back { -turn } else { turn };
+        // The motion along and across the car as the step begins.
+        let (v_fwd, v_right) = (v.dot(forward), v.dot(frame.right));
+        let turn = self.steer * p.steer_factor * (speed * self.per_max_speed).min(1.0);
+        let turn = if v_fwd < 0.0 { -turn } else { turn };
         // lerp(forward, rotate(forward, turn), a) is forward turned to
         // q = (1 - a + a cos(turn), a sin(turn)) in the car's frame: the new
         // forward is q normalised, turned by atan2(q.y, q.x).
         let a = (dt * p.steer_lerp).min(1.0);
         let (sin_t, cos_t) = crate::trig::sin_cos(turn);
         let q = DVec2::new(1.0 - a + a * cos_t, a * sin_t);
-        let new_forward = (q / q.length()).rotate(forward);
+        let u = q * (1.0 / q.length());
+        let new_forward = u.rotate(forward);
         body.yaw_rate = crate::trig::atan2(q.y, q.x) / dt;
 
+        // The rest in the new forward's frame: along (`lon`) and across
+        // (`lat`) the car.
+        let mut lon = v_fwd * u.x + v_right * u.y;
+        let mut lat = v_right * u.x - v_fwd * u.y;
         let grip = frame.grip;
-        let right = new_forward.perp();
-        let lateral = right * v.dot(right);
         let lat_factor = if c.handbrake {
             p.handbrake_lateral
         } else {
             p.lateral_friction
         };
-        let v = v - lateral * (lat_factor * grip * dt).min(1.0);
-        let speed = v.length();
-        let mut v = if speed > 0.0 {
+        lat -= lat * (lat_factor * grip * dt).min(1.0);
+        let speed = (lon * lon + lat * lat).sqrt();
+        if speed > 0.0 {
             let drag = p.backwards_friction + frame.drag;
             let drop = (speed * drag + frame.rolling * G) * dt;
-            v * ((speed - drop).max(0.0) / speed)
-        } else {
-            v
-        };
+            let keep = (speed - drop).max(0.0) / speed;
+            (lon, lat) = (lon * keep, lat * keep);
+        }
 
-        let along = v.dot(new_forward);
+        let along = lon;
+        let speed_sq = lon * lon + lat * lat;
         let below_cap = if self.pedal >= 0.0 {
-            v.length_squared() < p.max_speed * p.max_speed
+            speed_sq < p.max_speed * p.max_speed
         } else {
-            along > 0.0 || v.length_squared() < p.reverse_speed * p.reverse_speed
+            along > 0.0 || speed_sq < p.reverse_speed * p.reverse_speed
         };
         if below_cap {
-            v += new_forward * self.pedal * p.acceleration * grip * dt;
+            lon += self.pedal * p.acceleration * grip * dt;
         }
-        body.vel = v;
+        body.vel = new_forward * lon + new_forward.perp() * lat;
 
-        let sliding = v.dot(right).abs() > 1.5;
+        let sliding = lat.abs() > 1.5;
         car.contact.sliding = [sliding; 4];
         car.steer = self.steer * spec.body.max_steer_deg.to_radians();
         car.drive.follow(&spec.engine, along, c.throttle, c.brake);

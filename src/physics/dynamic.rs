@@ -34,28 +34,45 @@
 use super::{CarState, Controls, Frame, G, Model};
 use crate::car::CarSpec;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Dynamic {
     /// Last step's longitudinal acceleration, for weight transfer.
     a_long: f64,
     trig: super::SteerTrig,
+    /// From the preset, worked out once: `1/m`, `1/I`, the static axle
+    /// loads `m g c / L` and `m g b / L`, the weight moved per m/s² of
+    /// `a_long` (`h m / L`), and each axle's effective sideways mass
+    /// `1 / (1/m + d^2/I)` (front, rear).
+    inv_m: f64,
+    inv_i: f64,
+    static_load: (f64, f64),
+    transfer_per_a: f64,
+    axle_mass: (f64, f64),
 }
 
-/// Largest lateral force an axle at `d` metres from the centre of gravity
-/// may apply this step: half what stops its sideways speed `v`.
-fn stopping_cap(m: f64, inertia: f64, d: f64, v: f64, dt: f64) -> f64 {
-    0.5 * v.abs() / (1.0 / m + d * d / inertia) / dt
+impl Dynamic {
+    pub fn new(spec: &CarSpec) -> Dynamic {
+        let bs = &spec.body;
+        let (m, i, l) = (bs.mass, bs.inertia, bs.wheelbase);
+        let (b, c) = (bs.cg_to_front, spec.cg_to_rear());
+        let axle_mass = |d: f64| 1.0 / (1.0 / m + d * d / i);
+        Dynamic {
+            a_long: 0.0,
+            trig: super::SteerTrig::default(),
+            inv_m: 1.0 / m,
+            inv_i: 1.0 / i,
+            static_load: (m * G * c / l, m * G * b / l),
+            transfer_per_a: bs.cg_height / l * m,
+            axle_mass: (axle_mass(b), axle_mass(c)),
+        }
+    }
 }
 
 impl Model for Dynamic {
     fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let (body_spec, e, p) = (&spec.body, &spec.engine, &spec.dynamic);
-        let (m, inertia) = (body_spec.mass, body_spec.inertia);
-        let (b, cr, l) = (
-            body_spec.cg_to_front,
-            spec.cg_to_rear(),
-            body_spec.wheelbase,
-        );
+        let m = body_spec.mass;
+        let (b, cr) = (body_spec.cg_to_front, spec.cg_to_rear());
         car.turn_wheels(body_spec, c.steer, dt);
         let delta = car.steer;
         let (drive, brake) = car.drive.pedals(c.throttle, c.brake);
@@ -68,9 +85,9 @@ impl Model for Dynamic {
         let (v_long, v_lat, yaw) = (body.vel.dot(fwd), body.vel.dot(right), body.yaw_rate);
         let (sin_d, cos_d) = self.trig.of(delta);
 
-        let transfer = body_spec.cg_height / l * m * self.a_long;
-        let load_f = (m * G * cr / l - transfer).max(0.0);
-        let load_r = (m * G * b / l + transfer).max(0.0);
+        let transfer = self.transfer_per_a * self.a_long;
+        let load_f = (self.static_load.0 - transfer).max(0.0);
+        let load_r = (self.static_load.1 + transfer).max(0.0);
 
         // Drive at the rear wheels, capped by their grip.
         let grip_max_r = p.mu * grip_r * load_r;
@@ -96,9 +113,12 @@ impl Model for Dynamic {
 
         // Low-speed guard: no axle may overshoot its own sideways motion.
         let v_front_wheel_lat = (v_lat + yaw * b) * cos_d - v_long * sin_d;
-        let cap = stopping_cap(m, inertia, b, v_front_wheel_lat, dt);
+        // Each axle's lateral force may stop at most half its sideways
+        // speed within the step.
+        let inv_dt = 1.0 / dt;
+        let cap = 0.5 * v_front_wheel_lat.abs() * self.axle_mass.0 * inv_dt;
         f_lat_f = f_lat_f.clamp(-cap, cap);
-        let cap = stopping_cap(m, inertia, cr, v_lat - yaw * cr, dt);
+        let cap = 0.5 * (v_lat - yaw * cr).abs() * self.axle_mass.1 * inv_dt;
         f_lat_r = f_lat_r.clamp(-cap, cap);
 
         // Resistances: brakes (plus the handbrake on the rear) and rolling
@@ -106,7 +126,7 @@ impl Model for Dynamic {
         let brake_cap = p.mu * (grip_f * load_f + grip_r * load_r);
         let handbrake = if c.handbrake { grip_max_r } else { 0.0 };
         let resist = (brake * p.brake_force).min(brake_cap) + handbrake + frame.rolling * m * G;
-        let resist = resist.min(m * v_long.abs() / dt);
+        let resist = resist.min(m * v_long.abs() * inv_dt);
         let speed = body.vel.length();
         let surface_drag = frame.drag * m;
         let f_long = f_drive
@@ -117,9 +137,9 @@ impl Model for Dynamic {
         let f_lat = f_lat_r + f_lat_f * cos_d - p.c_drag * v_lat * speed - surface_drag * v_lat;
         let torque = f_lat_f * cos_d * b - f_lat_r * cr;
 
-        body.vel += (fwd * f_long + right * f_lat) / m * dt;
-        body.yaw_rate += torque / inertia * dt;
-        self.a_long = f_long / m;
+        body.vel += (fwd * f_long + right * f_lat) * (self.inv_m * dt);
+        body.yaw_rate += torque * self.inv_i * dt;
+        self.a_long = f_long * self.inv_m;
 
         car.contact.sliding = [
             front_sat,

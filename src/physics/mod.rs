@@ -244,8 +244,8 @@ pub struct Car {
 
 fn new_model(kind: ModelKind, spec: &CarSpec) -> Box<dyn Model> {
     match kind {
-        ModelKind::Arcade => Box::new(arcade::Arcade::default()),
-        ModelKind::Dynamic => Box::new(dynamic::Dynamic::default()),
+        ModelKind::Arcade => Box::new(arcade::Arcade::new(spec)),
+        ModelKind::Dynamic => Box::new(dynamic::Dynamic::new(spec)),
         ModelKind::Strafe => Box::new(strafe::Strafe::default()),
         ModelKind::Kinematic => Box::new(kinematic::Kinematic::default()),
         ModelKind::Tire => Box::new(tire::Tire::new(spec)),

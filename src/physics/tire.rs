@@ -11,15 +11,18 @@
 //!   tire skids. The tutorial's tires are bodies of their own; here they
 //!   share one chassis, so their impulses are solved together as Box2D
 //!   solves contacts: a few passes of sequential impulses, each tire's
-//!   accumulated impulse clamped to its cap. The passes run in the car's
-//!   frame on the impulse each tire wants: an impulse `j` at tire `i`
-//!   changes tire `k`'s lateral speed, and so its want, in proportion
-//!   (`coupling[i][k] j`, a table fixed until the wheels turn), and the
-//!   body takes the summed impulses once at the end (the same sums as
-//!   applying each to the body, with a shorter chain of dependent
-//!   arithmetic). The tutorial's caps are impulses per
-//!   1/60 s step; here they are forces (`lateral_front`, `lateral_rear`)
-//!   times `dt`, so the car drives the same at any step rate.
+//!   accumulated impulse clamped to its cap. The two rear tires share one
+//!   axis and one lever arm, so as constraints they are one, the rear
+//!   axle, capped at the sum of their caps (sequential impulses over the
+//!   two give the same total); the axle grips or slides as one. The passes
+//!   run in the car's frame on the impulse each constraint wants: an
+//!   impulse `j` at `i` changes `k`'s lateral speed, and so its want, in
+//!   proportion (`coupling[i][k] j`, a table fixed until the wheels turn),
+//!   and the body takes the summed impulses once at the end (the same sums
+//!   as applying each to the body, with a shorter chain of dependent
+//!   arithmetic). The tutorial's caps are impulses per 1/60 s step; here
+//!   they are forces (`lateral_front`, `lateral_rear`) times `dt`, so the
+//!   car drives the same at any step rate.
 //! * The tire's spin is damped a little: an angular impulse of
 //!   `-angular_damping * tire_inertia * w` per 1/60 s.
 //! * Rolling drag: `-drag * forward_speed` along the tire's forward normal.
@@ -96,9 +99,10 @@ pub struct Tire {
     /// The front wheels' angle [`Tire::points`] were made for.
     steer: f64,
     points: [Point; 4],
-    /// `coupling[i][k]`: how much less impulse tire `k` wants per unit of
-    /// lateral impulse at tire `i` ([`Tire::aim`]).
-    coupling: [[f64; 4]; 4],
+    /// `coupling[i][k]`: how much less impulse constraint `k` (front left,
+    /// front right, rear axle) wants per unit of lateral impulse at `i`
+    /// ([`Tire::aim`]).
+    coupling: [[f64; 3]; 3],
 }
 
 impl Tire {
@@ -110,7 +114,7 @@ impl Tire {
             inv_i,
             steer: 0.0,
             points: offsets.map(|r| Point::new(r, DVec2::X, inv_m, inv_i)),
-            coupling: [[0.0; 4]; 4],
+            coupling: [[0.0; 3]; 3],
         };
         tire.aim(spec, 0.0);
         tire
@@ -129,7 +133,8 @@ impl Tire {
         // What an impulse at tire i does to what tire k wants: its lateral
         // speed changes by `right_i·right_k / m + (r_i × right_i)(r_k ×
         // right_k) / I` per unit, so its want by that times its effective
-        // mass. A tire's own impulse leaves its want as it was.
+        // mass. A tire's own impulse leaves its want as it was. The rear
+        // axle's constraint has its left tire's geometry (both are alike).
         let p = &self.points;
         self.coupling = std::array::from_fn(|i| {
             std::array::from_fn(|k| {
@@ -178,13 +183,16 @@ impl Model for Tire {
         // Solved on what each tire wants (the total impulse that would stop
         // its lateral speed), which another tire's impulse changes through
         // `coupling`; the body takes the totals once at the end.
-        let mut want: [f64; 4] = std::array::from_fn(|i| {
+        // The rear tires share one axis and one lever, so as constraints
+        // they are one, the rear axle, with the sum of their caps.
+        let caps = [caps[0], caps[1], caps[2] + caps[3]];
+        let mut want: [f64; 3] = std::array::from_fn(|i| {
             let pt = &self.points[i];
             -(pt.right.dot(v) + pt.lat_lever * w) * pt.lat_mass
         });
-        let mut total = [0.0f64; 4];
+        let mut total = [0.0f64; 3];
         for _ in 0..ITERATIONS {
-            for i in 0..4 {
+            for i in 0..3 {
                 let new = want[i].clamp(-caps[i], caps[i]);
                 let j = new - total[i];
                 total[i] = new;
@@ -193,7 +201,7 @@ impl Model for Tire {
                 }
             }
         }
-        for (i, pt) in self.points.iter().enumerate() {
+        for (i, pt) in self.points.iter().take(3).enumerate() {
             v += pt.right * (total[i] * inv_m);
             w += pt.lat_lever * inv_i * total[i];
             // Still sliding sideways faster than 5 cm/s: the lateral speed
@@ -201,6 +209,7 @@ impl Model for Tire {
             car.contact.sliding[i] =
                 total[i].abs() >= caps[i] && (total[i] - want[i]).abs() > 0.05 * pt.lat_mass;
         }
+        car.contact.sliding[3] = car.contact.sliding[2];
 
         // The tires' spin, damped.
         w *= 1.0 - 4.0 * p.angular_damping * dt * 60.0 * p.tire_inertia * inv_i;

@@ -13,7 +13,7 @@
 
 use glam::DVec2;
 
-use super::Track;
+use super::{Track, WALL};
 
 /// An oriented box: a car's footprint.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,15 +83,42 @@ impl Obb {
         best
     }
 
-    /// Whether the box overlaps the open rectangle `center ± half`.
-    fn overlaps_rect(&self, center: DVec2, half: DVec2) -> bool {
-        let d = self.center - center;
+    /// The separating-axis test of this box against rectangles of one
+    /// size, `half` each way: what depends on the box alone, once.
+    fn against_rects(&self, half: DVec2) -> RectTest {
         let side = self.axis.perp();
-        d.x.abs() < self.radius_along(DVec2::X) + half.x
-            && d.y.abs() < self.radius_along(DVec2::Y) + half.y
-            && d.dot(self.axis).abs()
-                < self.half.x + half.x * self.axis.x.abs() + half.y * self.axis.y.abs()
-            && d.dot(side).abs() < self.half.y + half.x * side.x.abs() + half.y * side.y.abs()
+        RectTest {
+            center: self.center,
+            axis: self.axis,
+            side,
+            reach: [
+                self.radius_along(DVec2::X) + half.x,
+                self.radius_along(DVec2::Y) + half.y,
+                self.half.x + half.x * self.axis.x.abs() + half.y * self.axis.y.abs(),
+                self.half.y + half.x * side.x.abs() + half.y * side.y.abs(),
+            ],
+        }
+    }
+}
+
+/// A box tested against many rectangles of one size ([`Obb::against_rects`]):
+/// they overlap unless the centres are at least `reach` apart along one of
+/// the four axes (x, y, the box's axis and its side).
+struct RectTest {
+    center: DVec2,
+    axis: DVec2,
+    side: DVec2,
+    reach: [f64; 4],
+}
+
+impl RectTest {
+    /// Whether the box overlaps the open rectangle around `center`.
+    fn overlaps(&self, center: DVec2) -> bool {
+        let d = self.center - center;
+        d.x.abs() < self.reach[0]
+            && d.y.abs() < self.reach[1]
+            && d.dot(self.axis).abs() < self.reach[2]
+            && d.dot(self.side).abs() < self.reach[3]
     }
 }
 
@@ -109,6 +136,16 @@ pub struct Contact {
 pub struct Hit {
     pub t: f64,
     pub normal: DVec2,
+}
+
+/// The most wall cells [`Track::sweep`] gathers before it tests boxes
+/// against the map itself.
+const NEAR_WALLS: usize = 32;
+
+/// Wall cell centres gathered by [`Track::walls_within`].
+struct NearWalls {
+    centers: [DVec2; NEAR_WALLS],
+    len: usize,
 }
 
 impl Track {
@@ -140,12 +177,12 @@ impl Track {
         if outside {
             return true;
         }
-        let half = self.cell_size() * 0.5;
+        let test = b.against_rects(self.cell_size() * 0.5);
         (r0..=r1).any(|r| {
-            (c0..=c1).any(|c| {
-                self.is_wall(c as isize, r as isize)
-                    && b.overlaps_rect(self.cell_center(c, r), half)
-            })
+            let row = &self.cells[r * self.width..][c0..=c1];
+            row.iter()
+                .zip(c0..)
+                .any(|(&cell, c)| cell == WALL && test.overlaps(self.cell_center(c, r)))
         })
     }
 
@@ -176,6 +213,7 @@ impl Track {
         let (_, [c0, c1, r0, r1]) = self.cells_under(min, max);
         let cs = self.cell_size();
         let half = cs * 0.5;
+        let test = b.against_rects(half);
         for r in r0..=r1 {
             for c in c0..=c1 {
                 let (ci, ri) = (c as isize, r as isize);
@@ -183,7 +221,7 @@ impl Track {
                     continue;
                 }
                 let center = self.cell_center(c, r);
-                if !b.overlaps_rect(center, half) {
+                if !test.overlaps(center) {
                     continue;
                 }
                 let mut way_out: Option<Contact> = None;
@@ -233,6 +271,31 @@ impl Track {
         None
     }
 
+    /// The centres of the wall cells under an axis-aligned box, if it is
+    /// inside the map and they are few (at most [`NEAR_WALLS`]): testing a
+    /// box within it against these alone is [`Track::box_hits_wall`].
+    fn walls_within(&self, min: DVec2, max: DVec2) -> Option<NearWalls> {
+        if !(min.is_finite() && max.is_finite()) {
+            return None;
+        }
+        let (outside, [c0, c1, r0, r1]) = self.cells_under(min, max);
+        if outside {
+            return None;
+        }
+        let mut walls = NearWalls {
+            centers: [DVec2::ZERO; NEAR_WALLS],
+            len: 0,
+        };
+        for r in r0..=r1 {
+            let row = &self.cells[r * self.width..][c0..=c1];
+            for (_, c) in row.iter().zip(c0..).filter(|(cell, _)| **cell == WALL) {
+                *walls.centers.get_mut(walls.len)? = self.cell_center(c, r);
+                walls.len += 1;
+            }
+        }
+        Some(walls)
+    }
+
     /// How far a clear box can move by `delta` before it touches a wall.
     /// `None`: the whole motion is clear. `Some(hit)`: the box at
     /// `b.center + delta * hit.t` is clear and touches a wall facing
@@ -244,10 +307,26 @@ impl Track {
         }
         let step = 0.25 * (2.0 * b.half.y).min(self.cell).max(1e-3);
         let n = ((len / step).ceil() as usize).clamp(1, 1 << 20);
+        // Every sample lies within the two ends' bounding boxes: gather the
+        // wall cells there once, unless there are too many.
+        let (min0, max0) = b.aabb();
+        let (min1, max1) = b.moved(delta).aabb();
+        let near = self.walls_within(min0.min(min1), max0.max(max1));
+        let half = self.cell_size() * 0.5;
+        let hits = |t: f64| {
+            let moved = b.moved(delta * t);
+            match &near {
+                Some(walls) => {
+                    let test = moved.against_rects(half);
+                    walls.centers[..walls.len].iter().any(|&c| test.overlaps(c))
+                }
+                None => self.box_hits_wall(&moved),
+            }
+        };
         let mut prev = 0.0;
         for i in 1..=n {
             let t = i as f64 / n as f64;
-            if !self.box_hits_wall(&b.moved(delta * t)) {
+            if !hits(t) {
                 prev = t;
                 continue;
             }
@@ -257,7 +336,7 @@ impl Track {
             let (mut lo, mut hi) = (prev, t);
             while (hi - lo) * len > 1e-4 {
                 let mid = 0.5 * (lo + hi);
-                if self.box_hits_wall(&b.moved(delta * mid)) {
+                if hits(mid) {
                     hi = mid;
                 } else {
                     lo = mid;

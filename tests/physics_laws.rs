@@ -445,3 +445,71 @@ fn switching_models_keeps_position_heading_and_velocity() {
         body.vel
     );
 }
+
+/// The car carries its forward vector from step to step; a heading set
+/// from outside (a restart, a test) must still be the one it drives along.
+#[test]
+fn a_heading_set_from_outside_is_the_one_driven_along() {
+    let t = arena('.', 400, 40);
+    for kind in ModelKind::ALL {
+        let mut car = car_on(&t, kind);
+        let go = Controls {
+            throttle: 1.0,
+            ..Controls::default()
+        };
+        for _ in 0..10 {
+            car.step(&go, &t, DT);
+        }
+        car.state.body.vel = DVec2::ZERO;
+        car.state.body.heading = std::f64::consts::FRAC_PI_2;
+        for _ in 0..60 {
+            car.step(&go, &t, DT);
+        }
+        let v = car.state.body.vel;
+        assert!(
+            v.y > 1.0 && v.x.abs() < 0.01 * v.y,
+            "{kind}: drives south along +y: {v:?}"
+        );
+    }
+}
+
+/// A car reuses its last ground lookup while it stays well inside it; a
+/// car moved from outside, or put on another track, must see the ground
+/// where it is now.
+#[test]
+fn the_ground_under_the_wheels_follows_the_car_and_the_track() {
+    let (tarmac, grass) = (arena('.', 60, 20), arena(',', 60, 20));
+    let mut car = car_on(&tarmac, ModelKind::Arcade);
+    car.step(&Controls::default(), &tarmac, DT);
+    assert_eq!(car.telemetry().wheel_surface, [0; 4]);
+    car.step(&Controls::default(), &grass, DT);
+    assert_eq!(car.telemetry().wheel_surface, [1; 4], "another track");
+
+    // A long strip of asphalt whose east half is grass.
+    let mut map = String::from("#".repeat(400) + "\n");
+    for r in 1..9 {
+        let row: String = (0..400)
+            .map(|c| match (r, c) {
+                (_, 0) | (_, 399) => '#',
+                (4, 5) => '>',
+                (_, 3) => '|',
+                (_, c) if c >= 200 => ',',
+                _ => '.',
+            })
+            .collect();
+        map.push_str(&row);
+        map.push('\n');
+    }
+    map.push_str(&"#".repeat(400));
+    let half = skid::track::parse("half", map.as_bytes()).unwrap();
+    let mut car = car_on(&half, ModelKind::Arcade);
+    car.step(&Controls::default(), &half, DT);
+    assert_eq!(car.telemetry().wheel_surface, [0; 4]);
+    car.state.body.pos.x = half.cell_size().x * 300.0;
+    car.step(&Controls::default(), &half, DT);
+    assert_eq!(
+        car.telemetry().wheel_surface,
+        [1; 4],
+        "moved onto the grass"
+    );
+}

@@ -100,9 +100,10 @@ impl Model for Strafe {
         let mut v = body.vel * UNITS;
 
         let wish = look * (c.throttle - c.brake) * p.maxspeed + look.perp() * c.strafe * p.maxspeed;
-        let (mut wishdir, mut wishspeed) = match wish.try_normalize() {
-            Some(d) => (d, wish.length().min(p.maxspeed)),
-            None => (DVec2::ZERO, 0.0),
+        let length = wish.length();
+        let (mut wishdir, mut wishspeed) = match 1.0 / length {
+            per if per.is_finite() && per > 0.0 => (wish * per, length.min(p.maxspeed)),
+            _ => (DVec2::ZERO, 0.0),
         };
 
         let jumped = !self.airborne && c.jump;

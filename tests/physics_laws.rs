@@ -486,7 +486,7 @@ fn the_ground_under_the_wheels_follows_the_car_and_the_track() {
     assert_eq!(car.telemetry().wheel_surface, [1; 4], "another track");
 
     // A long strip of asphalt whose east half is grass.
-    let mut map = String::from("#".repeat(400) + "\n");
+    let mut map = "#".repeat(400) + "\n";
     for r in 1..9 {
         let row: String = (0..400)
             .map(|c| match (r, c) {

@@ -408,6 +408,7 @@ impl Car {
 
     /// Advances the car by one fixed step of `dt` seconds.
     pub fn step(&mut self, c: &Controls, track: &Track, dt: f64) {
+        let (around, moved) = self.ground_around(track, dt);
         let s = &mut self.state;
         if let Some(manual) = c.manual {
             s.drive.manual = manual;
@@ -422,20 +423,6 @@ impl Car {
             _ => s.body.forward(),
         };
         let r = f.perp();
-        // The last ground lookup holds while the car is well inside it: no
-        // lookup while all four wheels surely stay on its surface and no
-        // wall can come within this step's reach.
-        let (at, id, mut around) = self.ground;
-        let mut moved = (s.body.pos - at).length();
-        let reach = self.half_diagonal + 2.0 * s.body.vel.length() * dt;
-        if id != track.id
-            || moved + self.wheel_reach >= around.same_within
-            || moved + reach >= around.clear
-        {
-            around = track.around(s.body.pos);
-            self.ground = (s.body.pos, track.id, around);
-            moved = 0.0;
-        }
         let ts = &track.surfaces;
         let (mut surface, mut uniform) = ([around.surface; 4], true);
         if moved + self.wheel_reach >= around.same_within {
@@ -466,6 +453,27 @@ impl Car {
         let room = around.clear - moved - self.half_diagonal;
         s.contact.hit_wall = walls::advance(&mut s.body, &mut f, size, room, track, dt);
         self.fwd = (s.body.heading, f);
+    }
+
+    /// The ground around the car and how far the car is from where it was
+    /// looked up. The last lookup holds while the car is well inside it:
+    /// while all four wheels surely stay on its surface and no wall can come
+    /// within this step's reach (taken as twice what the car covers at its
+    /// speed now, as the model may speed it up).
+    fn ground_around(&mut self, track: &Track, dt: f64) -> (crate::track::Around, f64) {
+        let body = &self.state.body;
+        let (at, id, around) = self.ground;
+        let moved = (body.pos - at).length();
+        let reach = self.half_diagonal + 2.0 * body.vel.length() * dt;
+        if id == track.id
+            && moved + self.wheel_reach < around.same_within
+            && moved + reach < around.clear
+        {
+            return (around, moved);
+        }
+        let around = track.around(body.pos);
+        self.ground = (body.pos, track.id, around);
+        (around, 0.0)
     }
 
     /// The gauges' readings now. Speed and slip angles are computed here,

@@ -136,11 +136,6 @@ impl Drivetrain {
         self.gearing(e).ratio
     }
 
-    /// Direction the gear drives the car: 1 forward, -1 reverse, 0 neutral.
-    pub fn direction(&self) -> f64 {
-        self.gear.signum() as f64
-    }
-
     /// Speed at the redline in forward gear `g` (1-based).
     pub fn top_speed(e: &EngineSpec, g: usize) -> f64 {
         e.redline_rpm / (e.gears[g - 1] * e.differential * RPM_PER_RAD_S) * e.wheel_radius

@@ -1,7 +1,8 @@
 //! Moving a car through the track: integration of pose and wall response,
 //! shared by every model.
 //!
-//! The heading turns first (`heading += yaw_rate * dt`); a turn that would
+//! The heading turns first (`heading += yaw_rate * dt`, and the car's
+//! carried forward vector by the same angle); a turn that would
 //! push the car into a wall is resolved by moving it out through the
 //! nearest exposed face, or refused when it is wedged. Then the car sweeps
 //! along `vel * dt` ([`Track::sweep`] cannot skip a wall, however thin and

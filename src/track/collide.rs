@@ -211,31 +211,29 @@ impl Track {
             consider(Contact { normal, depth: out });
         }
         let (_, [c0, c1, r0, r1]) = self.cells_under(min, max);
-        let cs = self.cell_size();
-        let half = cs * 0.5;
+        let half = self.cell_size() * 0.5;
         let test = b.against_rects(half);
         for r in r0..=r1 {
-            for c in c0..=c1 {
-                let (ci, ri) = (c as isize, r as isize);
-                if !self.is_wall(ci, ri) {
-                    continue;
-                }
+            let row = &self.cells[r * self.width..][c0..=c1];
+            for (_, c) in row.iter().zip(c0..).filter(|(cell, _)| **cell == WALL) {
                 let center = self.cell_center(c, r);
                 if !test.overlaps(center) {
                     continue;
                 }
+                // Through each exposed face, how far the box reaches into
+                // the cell (the box's extent along the face's normal is its
+                // bounding box's).
+                let (ci, ri) = (c as isize, r as isize);
                 let mut way_out: Option<Contact> = None;
-                for (dc, dr, normal) in [
-                    (1, 0, DVec2::X),
-                    (-1, 0, -DVec2::X),
-                    (0, 1, DVec2::Y),
-                    (0, -1, -DVec2::Y),
+                for (dc, dr, normal, depth) in [
+                    (1, 0, DVec2::X, (center.x + half.x) - min.x),
+                    (-1, 0, -DVec2::X, max.x - (center.x - half.x)),
+                    (0, 1, DVec2::Y, (center.y + half.y) - min.y),
+                    (0, -1, -DVec2::Y, max.y - (center.y - half.y)),
                 ] {
                     if self.is_wall(ci + dc, ri + dr) {
                         continue;
                     }
-                    let face = center.dot(normal) + half.dot(normal.abs());
-                    let depth = face - (b.center.dot(normal) - b.radius_along(normal));
                     if way_out.is_none_or(|w| depth < w.depth) {
                         way_out = Some(Contact { normal, depth });
                     }

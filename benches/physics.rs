@@ -1,6 +1,7 @@
-//! Physics speed: one step of each model, and an hour of driving (432,000
-//! steps at 120 Hz) on the grand prix track, laps counted.
-//! Goal: every model under 0.1 µs a step.
+//! Physics speed: one step of each model, an hour of driving (432,000
+//! steps at 120 Hz) on the grand prix track, laps counted, and an hour
+//! pinned against the oval's wall.
+//! Goals: every model under 0.1 µs a step; an hour well under 0.25 s.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::car::CarSpec;
@@ -84,5 +85,31 @@ fn bench_hour(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_steps, bench_hour);
+/// `benches/hour.toml` in-process: an hour of full circles on the oval,
+/// most of it pinned against the outer wall, where every step sweeps (the
+/// slowest case; `skid sim --every 432000` runs the same).
+fn bench_hour_at_the_wall(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hour against a wall");
+    group.sample_size(10);
+    let circle = Controls {
+        throttle: 0.6,
+        steer: 0.35,
+        ..Controls::default()
+    };
+    for kind in ModelKind::ALL {
+        group.bench_function(kind.name(), |b| {
+            b.iter(|| {
+                let track = bundled::load("oval").unwrap();
+                let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+                for _ in 0..432_000 {
+                    sim.step(black_box(&circle));
+                }
+                black_box(sim.car.state.body.pos)
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_steps, bench_hour, bench_hour_at_the_wall);
 criterion_main!(benches);

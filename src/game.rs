@@ -180,6 +180,14 @@ fn is_redraw(k: &KeyEvent) -> bool {
         && matches!(k.code, KeyCode::Char('l') | KeyCode::Char('L'))
 }
 
+/// Tells keys apart for learning the terminal's key repeat.
+fn key_id(code: KeyCode) -> u32 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    code.hash(&mut h);
+    h.finish() as u32
+}
+
 /// Applies one terminal event; returns whether the screen must be cleared.
 pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
     match ev {
@@ -190,11 +198,13 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
             }
             match k.kind {
                 KeyEventKind::Release => {
+                    app.held.trust_releases();
                     if let Some(key) = drive_key(k.code) {
                         app.release(key);
                     }
                 }
                 KeyEventKind::Press | KeyEventKind::Repeat => {
+                    app.held.observe(key_id(k.code), now);
                     if let Some(key) = drive_key(k.code) {
                         app.press(key, now);
                     }

@@ -1,25 +1,51 @@
-//! Which driving keys are held, from what a terminal sends (TERMINAL.md,
-//! "Keys").
+//! Which driving controls are held, from what a terminal sends
+//! (TERMINAL.md, "Keys").
 //!
 //! Most terminals (and every SSH session through tmux, screen or mosh)
-//! send presses and autorepeats but no releases: a press, a pause of
-//! 250–600 ms, then repeats at 15–35 Hz, and only the most recently
-//! pressed key repeats. So without releases a key counts as held until
-//! [`FIRST_REPEAT`] after its press (bridging the initial pause), then
-//! until [`AFTER_REPEAT`] after its latest repeat. When a second key is
-//! pressed while one is held, the first stops repeating on the wire but is
-//! most likely still down: it stays held as long as the newer key's stream
-//! goes on (W held, then A: still throttle).
+//! send presses and autorepeats but no releases: a press, a pause (the
+//! repeat delay), then repeats at a steady rate, and only the most
+//! recently pressed key repeats. Once a newer key is pressed, "the older
+//! key is still down" and "the older key was let go" are the same bytes,
+//! so no timing rule can tell them apart. The controls are designed for
+//! that terminal by what each one means, so that what the car does always
+//! follows from the last keys pressed:
 //!
-//! Terminals with the kitty keyboard protocol send real releases. The first
-//! release seen switches the tracker to trusting them: a key is then held
-//! from its press to its release, and nothing is inferred. No start-up query
-//! is needed, so nothing stalls when the terminal never answers one.
+//! * **A key is held while it repeats.** After a press it counts as held
+//!   for the terminal's repeat delay plus a margin, then for two repeat
+//!   periods plus the margin after each repeat. Delay and rate are learned
+//!   from the first key the player holds ([`Learner`]), in the menu or in
+//!   the race; until then 600 ms and 150 ms are assumed. A tap therefore
+//!   steers for one repeat delay: the shortest time in which a held key
+//!   and a tapped one can be told apart.
+//! * **An opposite wins at once**: brake against throttle, left against
+//!   right, strafe left against strafe right.
+//! * **Any other key ends a steering key at once.** Steering is always the
+//!   key pressed last, the one that repeats; pressing a pedal after it
+//!   straightens the wheel, and pressing the steering key again after the
+//!   pedal steers on. (A tap of the pedal is also how a player ends a
+//!   steering tap early.)
+//! * **A pedal pressed before a steering key is kept while steering
+//!   lasts** ([`Latch::WhileSteering`]): W then A is throttle through the
+//!   turn; when no steering key repeats any more, the kept pedal lets go,
+//!   and it does not come back when steering starts again. So nothing
+//!   stays on once the player stops pressing keys. This holds for the
+//!   throttle, the handbrake (Space then a steering key drifts), and the
+//!   brake while it means reverse (at a crawl), to back out of a wall.
+//!   The brake at speed is not kept: turning in ends it, as a brake
+//!   released at the turn-in point.
+//! * `strafe`'s hop is kept until Space is pressed again and let go
+//!   ([`Latch::Always`]): bunny-hopping survives any turning.
 //!
-//! Time is passed in (seconds since any fixed point), so this is tested
-//! without a clock.
+//! Terminals with the kitty keyboard protocol send real releases. The
+//! first release seen switches the tracker to trusting them: a control is
+//! then held from its press to its release, exactly, and nothing is
+//! inferred or kept. No start-up query is needed, so nothing stalls when
+//! the terminal never answers one.
+//!
+//! Time is passed in (seconds since any fixed point), so all of this is
+//! tested without a clock.
 
-/// The keys that are held to drive.
+/// A physical key that drives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
     Up,
@@ -33,69 +59,331 @@ pub enum Key {
     Space,
 }
 
-const KEYS: usize = 9;
-
 impl Key {
-    fn index(self) -> usize {
-        self as usize
+    /// The control this key drives: in `strafe` the letters strafe and
+    /// the arrows turn; elsewhere both steer.
+    pub fn action(self, strafe: bool) -> Action {
+        match self {
+            Key::Up | Key::W => Action::Throttle,
+            Key::Down | Key::S => Action::Brake,
+            Key::Left => Action::Left,
+            Key::Right => Action::Right,
+            Key::A if strafe => Action::StrafeLeft,
+            Key::D if strafe => Action::StrafeRight,
+            Key::A => Action::Left,
+            Key::D => Action::Right,
+            Key::Space => Action::Space,
+        }
     }
 }
 
-/// Seconds a key counts as held after its press, until a repeat is seen.
-pub const FIRST_REPEAT: f64 = 0.6;
-/// Seconds a key counts as held after one of its repeats.
-pub const AFTER_REPEAT: f64 = 0.15;
+/// What a control does when a newer key interrupts it in a terminal
+/// without releases (see the module's doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Latch {
+    /// Let go at once.
+    #[default]
+    No,
+    /// Kept on while a steering key repeats, let go when steering ends.
+    WhileSteering,
+    /// Kept on until its opposite is pressed, or it is pressed again and
+    /// let go.
+    Always,
+}
+
+/// A control that is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Throttle,
+    Brake,
+    Left,
+    Right,
+    StrafeLeft,
+    StrafeRight,
+    /// Handbrake, or `strafe`'s hop.
+    Space,
+}
+
+const ACTIONS: usize = 7;
+
+impl Action {
+    pub const ALL: [Action; ACTIONS] = [
+        Action::Throttle,
+        Action::Brake,
+        Action::Left,
+        Action::Right,
+        Action::StrafeLeft,
+        Action::StrafeRight,
+        Action::Space,
+    ];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Steering or strafing: held only while its key repeats.
+    pub fn steers(self) -> bool {
+        matches!(
+            self,
+            Action::Left | Action::Right | Action::StrafeLeft | Action::StrafeRight
+        )
+    }
+
+    /// The control that pressing this one lets go of.
+    pub fn opposite(self) -> Option<Action> {
+        Some(match self {
+            Action::Throttle => Action::Brake,
+            Action::Brake => Action::Throttle,
+            Action::Left => Action::Right,
+            Action::Right => Action::Left,
+            Action::StrafeLeft => Action::StrafeRight,
+            Action::StrafeRight => Action::StrafeLeft,
+            Action::Space => return None,
+        })
+    }
+}
+
+/// A terminal's key repeat: the pause before the first repeat, the time
+/// between repeats, and how much those wander (over SSH, the network's
+/// jitter), all in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Repeat {
+    pub delay: f64,
+    pub period: f64,
+    pub jitter: f64,
+}
+
+impl Repeat {
+    /// Allowance for lateness: three times the jitter, 25 to 100 ms.
+    fn margin(&self) -> f64 {
+        (3.0 * self.jitter).clamp(0.025, 0.1)
+    }
+
+    /// Seconds a fresh press counts as held while its first repeat may
+    /// still come.
+    pub fn first_window(&self) -> f64 {
+        self.delay + self.margin()
+    }
+
+    /// Seconds a key counts as held after one of its repeats.
+    pub fn after_window(&self) -> f64 {
+        2.0 * self.period + self.margin()
+    }
+}
+
+/// Seconds held after a press before any repeat has been learned: longer
+/// than most terminals' repeat delay.
+pub const ASSUMED_FIRST: f64 = 0.6;
+/// Seconds held after a repeat before any repeat has been learned.
+pub const ASSUMED_AFTER: f64 = 0.15;
+
+/// Learns a terminal's [`Repeat`] from the stream of key events: one key's
+/// press, a pause of 0.1 to 1 s, then at least [`Learner::RUN`] repeats
+/// at a steady rate between 10 and 70 Hz. Any key counts, in the menu too.
+#[derive(Debug, Clone, Default)]
+pub struct Learner {
+    key: Option<u32>,
+    last: f64,
+    first: Option<f64>,
+    gaps: Vec<f64>,
+}
+
+impl Learner {
+    /// Repeats seen before a rate is trusted.
+    pub const RUN: usize = 8;
+
+    /// One press or repeat of the key `id` at `now`; returns a measurement
+    /// when a run of repeats completes one.
+    pub fn event(&mut self, id: u32, now: f64) -> Option<Repeat> {
+        let gap = now - self.last;
+        self.last = now;
+        if self.key != Some(id) || !(0.0..=1.0).contains(&gap) {
+            self.key = Some(id);
+            self.first = None;
+            self.gaps.clear();
+            return None;
+        }
+        let Some(first) = self.first else {
+            self.first = Some(gap);
+            return None;
+        };
+        if self.gaps.len() >= Self::RUN {
+            return None;
+        }
+        self.gaps.push(gap);
+        if self.gaps.len() < Self::RUN {
+            return None;
+        }
+        let mut sorted = self.gaps.clone();
+        sorted.sort_by(f64::total_cmp);
+        let period = sorted[sorted.len() / 2];
+        let jitter = self.gaps.iter().map(|g| (g - period).abs()).sum::<f64>() / Self::RUN as f64;
+        let steady = (1.0 / 70.0..=0.1).contains(&period) && jitter < 0.5 * period;
+        (steady && (0.1..=1.0).contains(&first) && first > 2.0 * period).then_some(Repeat {
+            delay: first,
+            period,
+            jitter,
+        })
+    }
+}
 
 #[derive(Debug, Clone, Copy, Default)]
 struct State {
+    /// Pressed and not yet let go (its window may still run out).
     down: bool,
+    /// The latest press or repeat.
     last: f64,
+    /// A repeat has been seen since the press.
     repeated: bool,
-    /// A newer key pressed while this one was held: this one stays held
-    /// while that one is.
-    anchor: Option<Key>,
+    /// Kept on after a newer key interrupted it.
+    latched: bool,
 }
 
-/// The held keys.
+/// The held controls.
 #[derive(Debug, Clone, Default)]
 pub struct Held {
-    keys: [State; KEYS],
+    actions: [State; ACTIONS],
+    /// The control pressed last: the only one whose key repeats.
+    newest: Option<Action>,
+    /// What each control does when interrupted (see the module's doc).
+    latching: [Latch; ACTIONS],
     /// Releases have been seen: trust them.
     explicit: bool,
+    repeat: Option<Repeat>,
+    learner: Learner,
 }
 
 impl Held {
-    /// A press or an autorepeat of `key` at time `now`.
-    pub fn press(&mut self, key: Key, now: f64) {
-        if self.is_held(key, now) {
-            let s = &mut self.keys[key.index()];
+    /// A tracker in which the pedals and the handbrake are kept while
+    /// steering (the race sets the brake's and Space's latch per model
+    /// and speed).
+    pub fn new() -> Held {
+        let mut held = Held::default();
+        held.set_latching(Action::Throttle, Latch::WhileSteering);
+        held.set_latching(Action::Brake, Latch::WhileSteering);
+        held.set_latching(Action::Space, Latch::WhileSteering);
+        held
+    }
+
+    /// What `action` does when a newer key interrupts it.
+    pub fn set_latching(&mut self, action: Action, latch: Latch) {
+        self.latching[action.index()] = latch;
+    }
+
+    /// Whether a steering or strafe key is held by its repeats.
+    fn steering(&self, now: f64) -> bool {
+        Action::ALL
+            .iter()
+            .any(|&a| a.steers() && self.streaming(a, now))
+    }
+
+    /// Whether a latch keeps `action` on at `now`.
+    fn latch_holds(&self, action: Action, now: f64) -> bool {
+        self.actions[action.index()].latched
+            && match self.latching[action.index()] {
+                Latch::Always => true,
+                Latch::WhileSteering => self.steering(now),
+                Latch::No => false,
+            }
+    }
+
+    /// Any key's press or repeat, for learning the terminal's repeat;
+    /// `id` tells keys apart.
+    pub fn observe(&mut self, id: u32, now: f64) {
+        if let Some(m) = self.learner.event(id, now) {
+            self.repeat = Some(match self.repeat {
+                None => m,
+                // Later runs refine the first, a quarter each.
+                Some(r) => Repeat {
+                    delay: r.delay + 0.25 * (m.delay - r.delay),
+                    period: r.period + 0.25 * (m.period - r.period),
+                    jitter: r.jitter + 0.25 * (m.jitter - r.jitter),
+                },
+            });
+        }
+    }
+
+    /// The learned key repeat, if any.
+    pub fn repeat(&self) -> Option<Repeat> {
+        self.repeat
+    }
+
+    fn windows(&self) -> (f64, f64) {
+        match self.repeat {
+            Some(r) => (r.first_window(), r.after_window()),
+            None => (ASSUMED_FIRST, ASSUMED_AFTER),
+        }
+    }
+
+    /// Held by its own key's stream of repeats, latches aside.
+    fn streaming(&self, a: Action, now: f64) -> bool {
+        let s = &self.actions[a.index()];
+        let (first, after) = self.windows();
+        s.down && now - s.last <= if s.repeated { after } else { first }
+    }
+
+    /// A press or an autorepeat of a key that drives `action`, at `now`.
+    pub fn press(&mut self, action: Action, now: f64) {
+        if self.explicit {
+            self.actions[action.index()].down = true;
+            return;
+        }
+        if self.newest == Some(action) && self.streaming(action, now) {
+            let s = &mut self.actions[action.index()];
             s.last = now;
             s.repeated = true;
             return;
         }
-        for other in ALL {
-            if other != key && self.is_held(other, now) && self.keys[other.index()].anchor.is_none()
-            {
-                self.keys[other.index()].anchor = Some(key);
+        // Latches that have run out stay out (steering that ended does
+        // not bring a brake back when it starts again).
+        for a in Action::ALL {
+            if self.actions[a.index()].latched && !self.latch_holds(a, now) {
+                self.actions[a.index()] = State::default();
             }
         }
-        self.keys[key.index()] = State {
+        // A new press: the key before it stops repeating on the wire.
+        if let Some(p) = self.newest.filter(|&p| p != action) {
+            let latch = self.latching[p.index()] != Latch::No && self.streaming(p, now);
+            let s = &mut self.actions[p.index()];
+            if latch {
+                s.latched = true;
+            } else if !s.latched {
+                *s = State::default();
+            }
+        }
+        if let Some(o) = action.opposite() {
+            self.actions[o.index()] = State::default();
+        }
+        self.actions[action.index()] = State {
             down: true,
             last: now,
             repeated: false,
-            anchor: None,
+            latched: false,
         };
+        self.newest = Some(action);
     }
 
-    /// A release of `key` (kitty protocol only).
-    pub fn release(&mut self, key: Key) {
-        self.explicit = true;
-        self.keys[key.index()] = State::default();
+    /// A release of a key that drives `action` (kitty protocol only).
+    pub fn release(&mut self, action: Action) {
+        self.trust_releases();
+        self.actions[action.index()] = State::default();
     }
 
-    /// Every key up: focus lost, pause, a new race.
+    /// A release was seen, of any key: from now on holds are exact.
+    pub fn trust_releases(&mut self) {
+        if !self.explicit {
+            self.explicit = true;
+            for s in &mut self.actions {
+                s.latched = false;
+            }
+        }
+    }
+
+    /// Every control up: focus lost, pause, a new race. What was learned
+    /// of the terminal stays.
     pub fn release_all(&mut self) {
-        self.keys = [State::default(); KEYS];
+        self.actions = [State::default(); ACTIONS];
+        self.newest = None;
     }
 
     /// Whether releases are being reported.
@@ -103,139 +391,232 @@ impl Held {
         self.explicit
     }
 
-    pub fn is_held(&self, key: Key, now: f64) -> bool {
-        self.held_within(key, now, KEYS)
-    }
-
-    /// `depth` bounds the walk along anchors (a chain of newer keys).
-    fn held_within(&self, key: Key, now: f64, depth: usize) -> bool {
-        let s = &self.keys[key.index()];
-        if !s.down {
-            return false;
-        }
+    pub fn is_held(&self, action: Action, now: f64) -> bool {
+        let s = &self.actions[action.index()];
         if self.explicit {
-            return true;
+            return s.down;
         }
-        let window = if s.repeated {
-            AFTER_REPEAT
-        } else {
-            FIRST_REPEAT
-        };
-        if now - s.last <= window {
-            return true;
-        }
-        match s.anchor {
-            Some(newer) if depth > 0 && newer != key => self.held_within(newer, now, depth - 1),
-            _ => false,
-        }
+        self.latch_holds(action, now) || self.streaming(action, now)
     }
 
-    /// Whether either of two keys is held.
-    pub fn either(&self, a: Key, b: Key, now: f64) -> bool {
-        self.is_held(a, now) || self.is_held(b, now)
+    /// Whether `action` is on by a latch, not by its key.
+    pub fn latched(&self, action: Action, now: f64) -> bool {
+        !self.explicit && self.latch_holds(action, now)
     }
 }
-
-const ALL: [Key; KEYS] = [
-    Key::Up,
-    Key::Down,
-    Key::Left,
-    Key::Right,
-    Key::W,
-    Key::A,
-    Key::S,
-    Key::D,
-    Key::Space,
-];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A terminal's autorepeat: a press at `from`, then repeats every
-    /// `rate` seconds after a `delay`, until `until`.
-    fn hold(h: &mut Held, key: Key, from: f64, delay: f64, rate: f64, until: f64) {
-        h.press(key, from);
+    const T: Action = Action::Throttle;
+    const B: Action = Action::Brake;
+    const L: Action = Action::Left;
+    const R: Action = Action::Right;
+
+    /// A terminal's autorepeat of one action: a press at `from`, then
+    /// repeats every `rate` seconds after a `delay`, until `until`.
+    fn hold(h: &mut Held, a: Action, from: f64, delay: f64, rate: f64, until: f64) {
+        h.press(a, from);
         let mut t = from + delay;
         while t <= until {
-            h.press(key, t);
+            h.press(a, t);
             t += rate;
         }
     }
 
     #[test]
-    fn a_single_tap_is_held_across_the_first_repeat_delay_then_lets_go() {
-        let mut h = Held::default();
-        h.press(Key::W, 10.0);
-        assert!(h.is_held(Key::W, 10.0));
-        assert!(h.is_held(Key::W, 10.59), "bridges a 600 ms repeat delay");
-        assert!(!h.is_held(Key::W, 10.61));
+    fn a_single_tap_is_held_across_the_assumed_repeat_delay_then_lets_go() {
+        let mut h = Held::new();
+        h.press(L, 10.0);
+        assert!(h.is_held(L, 10.0));
+        assert!(h.is_held(L, 10.59), "bridges a 600 ms repeat delay");
+        assert!(!h.is_held(L, 10.61));
     }
 
     #[test]
     fn a_held_key_stays_held_through_its_repeats_and_drops_soon_after() {
-        let mut h = Held::default();
-        hold(&mut h, Key::Up, 0.0, 0.5, 1.0 / 30.0, 3.0);
+        let mut h = Held::new();
+        hold(&mut h, R, 0.0, 0.5, 1.0 / 30.0, 3.0);
         for t in [0.2, 0.45, 0.6, 1.5, 2.99] {
-            assert!(h.is_held(Key::Up, t), "at {t}");
+            assert!(h.is_held(R, t), "at {t}");
         }
         let last = 0.5 + ((3.0 - 0.5) * 30.0f64).floor() / 30.0;
-        assert!(h.is_held(Key::Up, last + 0.14));
-        assert!(
-            !h.is_held(Key::Up, last + 0.16),
-            "released within 150 ms of the last repeat"
-        );
+        assert!(h.is_held(R, last + 0.14));
+        assert!(!h.is_held(R, last + 0.16), "let go 150 ms after the last");
     }
 
     #[test]
-    fn an_earlier_key_stays_held_while_a_newer_keys_stream_runs() {
-        let mut h = Held::default();
-        // W held from 0; at 1.0 A is pressed: W's repeats stop on the wire.
-        hold(&mut h, Key::W, 0.0, 0.5, 1.0 / 30.0, 1.0);
-        hold(&mut h, Key::A, 1.0, 0.5, 1.0 / 30.0, 4.0);
-        for t in [1.2, 1.6, 2.5, 3.9] {
-            assert!(h.is_held(Key::W, t), "throttle still on at {t}");
-            assert!(h.is_held(Key::A, t));
+    fn the_repeat_is_learned_from_the_first_held_key() {
+        let mut l = Learner::default();
+        let mut got = None;
+        for (i, t) in [
+            0.0, 0.25, 0.27, 0.29, 0.31, 0.33, 0.35, 0.37, 0.39, 0.41, 0.43,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let m = l.event(7, t);
+            if i < 9 {
+                assert_eq!(m, None, "not before {} repeats", Learner::RUN);
+            } else if i == 9 {
+                got = m;
+            } else {
+                assert_eq!(m, None, "once per run");
+            }
         }
-        // A let go at 4.0: both are up shortly after.
-        assert!(!h.is_held(Key::A, 4.2));
-        assert!(!h.is_held(Key::W, 4.2));
+        let r = got.expect("learned");
+        assert!((r.delay - 0.25).abs() < 1e-9 && (r.period - 0.02).abs() < 1e-9);
+        assert!(r.jitter < 1e-9);
+        // Windows: the delay and two periods, each plus 25 ms.
+        assert!((r.first_window() - 0.275).abs() < 1e-9);
+        assert!((r.after_window() - 0.065).abs() < 1e-9);
     }
 
     #[test]
-    fn a_tap_of_another_key_keeps_the_held_one_until_the_tap_ends() {
-        let mut h = Held::default();
-        hold(&mut h, Key::Up, 0.0, 0.5, 1.0 / 30.0, 2.0);
-        h.press(Key::Space, 2.0);
-        assert!(
-            h.is_held(Key::Up, 2.5),
-            "anchored to the tap's 600 ms window"
-        );
-        assert!(!h.is_held(Key::Up, 2.7));
+    fn typing_and_double_taps_teach_nothing() {
+        let mut l = Learner::default();
+        // A key tapped at 8 Hz: no pause before a fast run.
+        for i in 0..20 {
+            assert_eq!(l.event(1, i as f64 * 0.125), None);
+        }
+        // Keys in turn: each a new stream.
+        for i in 0..20 {
+            assert_eq!(l.event(i % 2, i as f64 * 0.03), None);
+        }
+    }
+
+    #[test]
+    fn with_a_learned_repeat_a_tap_steers_for_one_delay() {
+        let mut h = Held::new();
+        for i in 0..12 {
+            h.observe(
+                3,
+                if i == 0 {
+                    0.0
+                } else {
+                    0.2 + (i - 1) as f64 * 0.025
+                },
+            );
+        }
+        let r = h.repeat().expect("learned");
+        assert!((r.delay - 0.2).abs() < 1e-9);
+        h.press(L, 5.0);
+        assert!(h.is_held(L, 5.2));
+        assert!(!h.is_held(L, 5.23), "a 200 ms delay: held 225 ms");
+    }
+
+    #[test]
+    fn an_opposite_wins_at_once() {
+        let mut h = Held::new();
+        hold(&mut h, T, 0.0, 0.5, 0.03, 2.0);
+        h.press(B, 2.01);
+        assert!(h.is_held(B, 2.01) && !h.is_held(T, 2.01));
+        hold(&mut h, R, 3.0, 0.5, 0.03, 4.0);
+        h.press(L, 4.0);
+        assert!(h.is_held(L, 4.0) && !h.is_held(R, 4.0));
+    }
+
+    #[test]
+    fn the_throttle_is_kept_while_steering_and_ends_with_it() {
+        let mut h = Held::new();
+        hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+        hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+        assert!(h.is_held(T, 1.5) && h.latched(T, 1.5));
+        assert!(h.is_held(T, 2.0), "while A repeats");
+        assert!(!h.is_held(T, 2.2) && !h.latched(T, 2.2), "steering ended");
+        // Steering again later does not bring the throttle back.
+        hold(&mut h, R, 5.0, 0.5, 0.03, 6.0);
+        assert!(!h.is_held(T, 5.5) && !h.is_held(T, 5.0));
+    }
+
+    #[test]
+    fn the_brake_ends_a_kept_throttle_at_once() {
+        let mut h = Held::new();
+        hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+        hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+        h.press(B, 1.8);
+        assert!(!h.is_held(T, 1.8) && h.is_held(B, 1.8));
+        assert!(!h.is_held(L, 1.8), "and the steering, pressed before it");
+    }
+
+    #[test]
+    fn switching_steering_keys_keeps_the_throttle() {
+        let mut h = Held::new();
+        hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+        hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+        hold(&mut h, R, 2.02, 0.5, 0.03, 3.0);
+        assert!(h.is_held(T, 2.5) && h.is_held(T, 3.0));
+        assert!(!h.is_held(T, 3.3));
+    }
+
+    #[test]
+    fn an_interrupted_steering_key_lets_go_at_once() {
+        let mut h = Held::new();
+        hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
+        h.press(T, 1.0);
+        assert!(!h.is_held(R, 1.0));
+        assert!(h.is_held(T, 1.0));
+    }
+
+    #[test]
+    fn a_tap_of_w_then_steering_keeps_the_throttle_while_steering() {
+        let mut h = Held::new();
+        h.press(T, 0.0);
+        hold(&mut h, L, 0.1, 0.5, 0.03, 1.0);
+        assert!(h.is_held(T, 0.9) && h.latched(T, 0.9));
+    }
+
+    #[test]
+    fn a_brake_at_speed_is_not_kept_but_the_handbrake_is() {
+        let mut h = Held::new();
+        h.set_latching(B, Latch::No);
+        hold(&mut h, B, 0.0, 0.5, 0.03, 1.0);
+        h.press(L, 1.0);
+        assert!(!h.is_held(B, 1.0), "turning in ends the brake");
+        hold(&mut h, Action::Space, 2.0, 0.5, 0.03, 3.0);
+        hold(&mut h, R, 3.0, 0.5, 0.03, 4.0);
+        assert!(h.is_held(Action::Space, 3.9), "a handbrake drift");
+        assert!(!h.is_held(Action::Space, 4.3));
+    }
+
+    #[test]
+    fn latching_can_be_given_to_other_controls() {
+        let mut h = Held::new();
+        h.set_latching(Action::Space, Latch::Always);
+        hold(&mut h, Action::Space, 0.0, 0.5, 0.03, 1.0);
+        hold(&mut h, R, 1.0, 0.5, 0.03, 2.0);
+        assert!(h.is_held(Action::Space, 3.0), "hopping survives turning");
+        h.set_latching(Action::Space, Latch::No);
+        h.press(Action::Space, 4.0);
+        h.press(L, 4.1);
+        assert!(!h.is_held(Action::Space, 4.1));
     }
 
     #[test]
     fn releases_switch_to_trusting_the_terminal() {
-        let mut h = Held::default();
-        h.press(Key::Left, 0.0);
-        h.press(Key::Right, 0.1);
-        h.release(Key::Right);
+        let mut h = Held::new();
+        h.press(T, 0.0);
+        h.press(L, 0.05);
+        h.press(R, 0.1);
+        h.release(R);
         assert!(h.explicit());
-        assert!(!h.is_held(Key::Right, 0.1));
-        assert!(
-            h.is_held(Key::Left, 30.0),
-            "held until released, however long"
-        );
-        h.release(Key::Left);
-        assert!(!h.is_held(Key::Left, 30.0));
+        assert!(!h.is_held(R, 0.1));
+        assert!(h.is_held(T, 30.0), "held until released, however long");
+        assert!(!h.latched(T, 99.0), "exact: nothing latches");
+        h.release(T);
+        assert!(!h.is_held(T, 30.0));
+        h.press(T, 31.0);
+        h.press(B, 31.0);
+        assert!(h.is_held(T, 31.0) && h.is_held(B, 31.0), "both pedals");
     }
 
     #[test]
     fn focus_lost_releases_everything() {
-        let mut h = Held::default();
-        hold(&mut h, Key::Up, 0.0, 0.5, 0.03, 2.0);
-        h.press(Key::D, 2.0);
+        let mut h = Held::new();
+        hold(&mut h, T, 0.0, 0.5, 0.03, 2.0);
+        h.press(R, 2.0);
         h.release_all();
-        assert!(!h.is_held(Key::Up, 2.0) && !h.is_held(Key::D, 2.0));
+        assert!(!h.is_held(T, 2.0) && !h.is_held(R, 2.0));
     }
 }

@@ -11,7 +11,7 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::car::{self, CarSpec};
-use crate::input::{Held, Key};
+use crate::input::{Action, Held, Key, Latch};
 use crate::physics::{Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{GHOST_EVERY, Lap, LapLog, Laps};
 use crate::records::{Loaded, Record, Store};
@@ -33,6 +33,23 @@ const SKIDS: usize = 3000;
 /// input a driver would make, not full lock. Arcade and strafe steer by
 /// their own rules and get the key as it is.
 const STEER_ASSIST: f64 = 14.0;
+
+/// Below this speed (m/s) the brake key means reverse, and is kept while
+/// steering in a terminal without key releases.
+const REVERSE_SPEED: f64 = 1.0;
+
+/// Rear slip angle, degrees, above which a throttle kept on by steering
+/// eases off (as the computer driver lifts at the same angle).
+const KEPT_SLIDE_DEG: f64 = 5.0;
+
+/// Controls kept on by a latch in a terminal without key releases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Kept {
+    pub throttle: bool,
+    pub brake: bool,
+    /// The handbrake, or `strafe`'s hop.
+    pub space: bool,
+}
 
 /// Commands from single key presses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +142,11 @@ pub struct Race {
     replay: Option<(Box<dyn Iterator<Item = Controls>>, u64)>,
     pending_shift: Option<Shift>,
     pending_manual: Option<bool>,
+    /// Which controls are on by a latch, not their key (the panel marks
+    /// them; see [`crate::input`]).
+    pub kept: Kept,
+    /// The controls of the latest tick: what the game read.
+    pub last: Controls,
 }
 
 impl Race {
@@ -149,6 +171,8 @@ impl Race {
             }),
             pending_shift: None,
             pending_manual: None,
+            kept: Kept::default(),
+            last: Controls::default(),
             sim,
         }
     }
@@ -251,28 +275,67 @@ impl Race {
     }
 
     /// The next tick's controls: the replay's, or the keyboard's.
-    fn controls(&mut self, held: &Held, now: f64) -> Controls {
+    fn controls(&mut self, held: &mut Held, now: f64) -> Controls {
         if let Some((ticks, left)) = &mut self.replay {
             *left = left.saturating_sub(1);
             return ticks.next().unwrap_or_default();
         }
         let kind = self.sim.car.kind;
-        let key = |k| held.is_held(k, now) as u8 as f64;
+        // Which pedals latch in a terminal without releases (crate::input):
+        // the hop in `strafe`, and the brake while it means reverse (in
+        // reverse, or at a crawl, where holding it selects reverse).
+        let car = &self.sim.car.state;
+        // At a crawl or in reverse the brake means reverse and is kept while
+        // steering, to back out of a wall; otherwise a steering key ends it.
+        // `strafe`'s hop is kept until Space is pressed again; the
+        // handbrake while steering, for a drift.
+        let reversing = car.drive.gear < 0 || car.body.vel.length() < REVERSE_SPEED;
+        held.set_latching(
+            Action::Brake,
+            if reversing {
+                Latch::WhileSteering
+            } else {
+                Latch::No
+            },
+        );
+        let hop = kind == ModelKind::Strafe;
+        held.set_latching(
+            Action::Space,
+            if hop {
+                Latch::Always
+            } else {
+                Latch::WhileSteering
+            },
+        );
+        let on = |a| held.is_held(a, now) as u8 as f64;
         let mut c = Controls {
-            throttle: key(Key::Up).max(key(Key::W)),
-            brake: key(Key::Down).max(key(Key::S)),
+            throttle: on(Action::Throttle),
+            brake: on(Action::Brake),
+            steer: on(Action::Right) - on(Action::Left),
             shift: self.pending_shift.take(),
             manual: self.pending_manual.take(),
             ..Controls::default()
         };
+        // In the rear-driven `dynamic`, a throttle kept on by steering eases
+        // off while the rear slides: the player cannot lift without letting
+        // go of the steering, and power would spin the car.
+        self.kept = Kept {
+            throttle: held.latched(Action::Throttle, now),
+            brake: held.latched(Action::Brake, now),
+            space: held.latched(Action::Space, now),
+        };
+        if self.kept.throttle && kind == ModelKind::Dynamic {
+            let slide = self.sim.car.telemetry().slip_rear.abs();
+            if slide > KEPT_SLIDE_DEG && car.body.vel.length() > REVERSE_SPEED {
+                c.throttle = 0.0;
+            }
+        }
         if kind == ModelKind::Strafe {
-            c.steer = key(Key::Right) - key(Key::Left);
-            c.strafe = key(Key::D) - key(Key::A);
-            c.jump = held.is_held(Key::Space, now);
+            c.strafe = on(Action::StrafeRight) - on(Action::StrafeLeft);
+            c.jump = held.is_held(Action::Space, now);
             c.autostrafe = self.autostrafe && c.jump;
         } else {
-            c.steer = key(Key::Right).max(key(Key::D)) - key(Key::Left).max(key(Key::A));
-            c.handbrake = held.is_held(Key::Space, now);
+            c.handbrake = held.is_held(Action::Space, now);
             if kind != ModelKind::Arcade {
                 c.steer *= self.steer_assist();
             }
@@ -339,7 +402,7 @@ impl Race {
     }
 
     /// One physics tick of the race.
-    fn tick(&mut self, held: &Held, now: f64) {
+    fn tick(&mut self, held: &mut Held, now: f64) {
         match self.phase {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
@@ -350,6 +413,7 @@ impl Race {
         }
         let c = self.controls(held, now);
         self.recording.push(&c);
+        self.last = c;
         let event = self.sim.step(&c);
         self.step_opponents();
         let car = &self.sim.car;
@@ -488,7 +552,7 @@ impl App {
             paused: false,
             help: false,
             quit: false,
-            held: Held::default(),
+            held: Held::new(),
             size: (80, 24),
             color: opts.color,
             dirty: true,
@@ -592,14 +656,24 @@ impl App {
         self.dirty = true;
     }
 
+    /// A press or autorepeat of a driving key.
     pub fn press(&mut self, key: Key, now: f64) {
         if self.running() {
-            self.held.press(key, now);
+            let strafe = self
+                .race
+                .as_ref()
+                .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
+            self.held.press(key.action(strafe), now);
         }
     }
 
+    /// A release of a driving key (terminals with the kitty protocol).
     pub fn release(&mut self, key: Key) {
-        self.held.release(key);
+        let strafe = self
+            .race
+            .as_ref()
+            .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
+        self.held.release(key.action(strafe));
     }
 
     pub fn focus_lost(&mut self) {
@@ -613,7 +687,7 @@ impl App {
         }
         let Some(race) = &mut self.race else { return };
         let laps_before = race.log.ends.len();
-        race.tick(&self.held, now);
+        race.tick(&mut self.held, now);
         let lap_done = race.log.ends.len() > laps_before;
         let view = crate::ui::track_view_size(self.size);
         race.camera = Some(Camera::follow(
@@ -818,7 +892,7 @@ mod tests {
         app.tick(now);
         assert_eq!(app.race.as_ref().unwrap().sim.tick, tick + 1);
         assert!(
-            !app.held.is_held(Key::Up, now),
+            !app.held.is_held(Action::Throttle, now),
             "keys pressed while paused do not count"
         );
     }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod keyboard;
+
 use glam::DVec2;
 use skid::car::CarSpec;
 use skid::physics::{Car, Controls, ModelKind};
@@ -26,6 +28,28 @@ pub fn arena(surface: char, cols: usize, rows: usize) -> Track {
     s.push_str(&"#".repeat(cols));
     s.push('\n');
     parse("arena", s.as_bytes()).expect("the arena is valid")
+}
+
+/// A ring `cols` x `rows` of asphalt round a walled island, 12 cells
+/// from every side: the finish line crosses the top straight at a third
+/// of its length, the player's start just past it, facing east.
+pub fn ring(cols: usize, rows: usize) -> Track {
+    let finish = cols / 3;
+    let mut s = String::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let edge = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
+            let island = (12..cols - 12).contains(&c) && (rows / 3..rows - rows / 3).contains(&r);
+            s.push(match () {
+                _ if edge || island => '#',
+                _ if r < rows / 3 && c == finish => '|',
+                _ if r == rows / 6 && c == finish + 3 => '>',
+                _ => '.',
+            });
+        }
+        s.push('\n');
+    }
+    parse("ring", s.as_bytes()).expect("the ring is valid")
 }
 
 /// A car of `kind` with the model's own preset, at the arena's start.

@@ -1,0 +1,202 @@
+//! A player at a terminal, for driving the game through its real input
+//! path (`game::handle`) in simulated time.
+//!
+//! [`Keyboard`] turns physical key downs and ups into what a terminal
+//! sends: a press when a key goes down, then, after the repeat delay,
+//! repeats at the repeat rate of the newest key only (holding W and then
+//! A repeats only A). A press-only terminal (tmux, most terminals over
+//! SSH) sends nothing when a key goes up; a kitty-protocol terminal sends
+//! a release and marks repeats as such.
+//!
+//! [`Player`] runs an [`App`] at its physics rate with the clock the game
+//! loop would give it, handing each event over before the tick it falls
+//! in, and keeps the controls the game read on every tick.
+#![allow(dead_code)]
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use skid::app::{App, Options, Phase};
+use skid::game;
+use skid::physics::Controls;
+
+/// A terminal's keyboard.
+pub struct Keyboard {
+    /// Seconds from a press to the first repeat.
+    pub delay: f64,
+    /// Seconds between repeats.
+    pub period: f64,
+    /// Sends releases (the kitty keyboard protocol).
+    pub releases: bool,
+    /// Key downs (true) and ups to come, by time.
+    plan: Vec<(f64, KeyCode, bool)>,
+    down: Vec<KeyCode>,
+    /// The key that repeats and when its next repeat is due.
+    repeating: Option<(KeyCode, f64)>,
+    queue: Vec<(f64, Event)>,
+}
+
+fn key(code: KeyCode, kind: KeyEventKind) -> Event {
+    Event::Key(KeyEvent::new_with_kind(code, KeyModifiers::NONE, kind))
+}
+
+impl Keyboard {
+    /// A terminal without key releases: tmux, or most terminals over SSH.
+    pub fn press_only(delay: f64, period: f64) -> Keyboard {
+        Keyboard {
+            delay,
+            period,
+            releases: false,
+            plan: Vec::new(),
+            down: Vec::new(),
+            repeating: None,
+            queue: Vec::new(),
+        }
+    }
+
+    /// A terminal with the kitty keyboard protocol.
+    pub fn kitty(delay: f64, period: f64) -> Keyboard {
+        Keyboard {
+            releases: true,
+            ..Keyboard::press_only(delay, period)
+        }
+    }
+
+    /// `code` goes down at `t` (nothing is sent if it is down already).
+    pub fn down(&mut self, code: KeyCode, t: f64) {
+        self.plan.push((t, code, true));
+    }
+
+    /// `code` comes up at `t`.
+    pub fn up(&mut self, code: KeyCode, t: f64) {
+        self.plan.push((t, code, false));
+    }
+
+    /// `code` held from `from` to `to`.
+    pub fn hold(&mut self, code: KeyCode, from: f64, to: f64) {
+        self.down(code, from);
+        self.up(code, to);
+    }
+
+    /// Whether `code` is down, as of the last [`Keyboard::sent`].
+    pub fn is_down(&self, code: KeyCode) -> bool {
+        self.down.contains(&code)
+    }
+
+    /// Queues the repeats due up to `t`.
+    fn repeat_to(&mut self, t: f64) {
+        while let Some((code, due)) = self.repeating.filter(|&(_, due)| due <= t) {
+            let kind = if self.releases {
+                KeyEventKind::Repeat
+            } else {
+                KeyEventKind::Press
+            };
+            self.queue.push((due, key(code, kind)));
+            self.repeating = Some((code, due + self.period));
+        }
+    }
+
+    /// The events sent up to `t`, in order, each with its time.
+    pub fn sent(&mut self, t: f64) -> Vec<(f64, Event)> {
+        // The earliest planned change first; at equal times, in the order
+        // planned.
+        self.plan.sort_by(|a, b| a.0.total_cmp(&b.0));
+        while let Some(&(at, code, down)) = self.plan.first().filter(|p| p.0 <= t) {
+            self.plan.remove(0);
+            self.repeat_to(at);
+            match (down, self.is_down(code)) {
+                (true, false) => {
+                    self.down.push(code);
+                    self.queue.push((at, key(code, KeyEventKind::Press)));
+                    self.repeating = Some((code, at + self.delay));
+                }
+                (false, true) => {
+                    self.down.retain(|&c| c != code);
+                    if self.repeating.is_some_and(|(c, _)| c == code) {
+                        self.repeating = None;
+                    }
+                    if self.releases {
+                        self.queue.push((at, key(code, KeyEventKind::Release)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.repeat_to(t);
+        std::mem::take(&mut self.queue)
+    }
+}
+
+/// A game and the player at its keyboard, in simulated time: t = 0 is
+/// the race's first physics step (the end of the countdown).
+pub struct Player {
+    pub app: App,
+    pub keys: Keyboard,
+    /// Ticks run since the race started.
+    pub tick: u64,
+    hz: f64,
+}
+
+impl Player {
+    /// A race from `opts`, its countdown run through (keys planned before
+    /// t = 0 are sent during it).
+    pub fn racing(opts: Options, keys: Keyboard) -> Player {
+        let hz = opts.hz as f64;
+        let mut app = App::new(opts);
+        app.start_race();
+        let Some(Phase::Countdown(n)) = app.race.as_ref().map(|r| r.phase) else {
+            panic!("a race starts with a countdown");
+        };
+        let mut keys = keys;
+        for k in 0..n {
+            let t = (k as f64 - n as f64) / hz;
+            for (at, ev) in keys.sent(t) {
+                game::handle(&mut app, ev, at);
+            }
+            app.tick(t);
+        }
+        Player {
+            app,
+            keys,
+            tick: 0,
+            hz,
+        }
+    }
+
+    /// The time of tick `k`.
+    pub fn time(&self, k: u64) -> f64 {
+        k as f64 / self.hz
+    }
+
+    /// The time of the next tick.
+    pub fn now(&self) -> f64 {
+        self.time(self.tick)
+    }
+
+    /// Runs one tick: the events sent by then, then the physics step.
+    pub fn step(&mut self) {
+        let now = self.now();
+        for (at, ev) in self.keys.sent(now) {
+            game::handle(&mut self.app, ev, at);
+        }
+        self.app.tick(now);
+        self.tick += 1;
+    }
+
+    /// Runs ticks until `t` seconds.
+    pub fn run_to(&mut self, t: f64) {
+        while self.now() <= t + 1e-9 {
+            self.step();
+        }
+    }
+
+    /// The controls the game read on every tick so far (its recording,
+    /// what `--record` saves).
+    pub fn controls(&self) -> Vec<Controls> {
+        let race = self.app.race.as_ref().expect("racing");
+        race.recording.clone().into_controls().collect()
+    }
+
+    /// The ticks whose time lies in `from..to` seconds.
+    pub fn ticks(&self, from: f64, to: f64) -> std::ops::Range<usize> {
+        (from * self.hz).ceil() as usize..(to * self.hz).ceil() as usize
+    }
+}

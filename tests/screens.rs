@@ -30,6 +30,16 @@
 //!
 //! Re-checked after the physics speed work (same day, later): every screen
 //! is byte for byte as blessed, so nothing was re-blessed.
+//!
+//! Re-blessed 2026-11-24 for the controls without key releases, each
+//! looked at: the panel's new INPUT line under SLIP R reads what the game
+//! read on the latest tick: empty in the countdown; `GAS >` for arcade at
+//! tick 240 (the golden script's throttle with steer right); `BRK <` for
+//! tire at tick 300 (its hold of brake with full left, ticks 270-330); the
+//! pause screen keeps the line of the tick it paused on. The help box
+//! lists Ctrl-C, hopping on a held Space, and the five lines on terminals
+//! without releases; at 80x24 it fits with a column to spare each side of
+//! the panel. Nothing else moved.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

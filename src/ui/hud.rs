@@ -28,6 +28,38 @@ pub fn delta(d: f64) -> String {
     format!("{:+.2}", finite(d))
 }
 
+/// What the game read on the latest tick, as the player's keys: `GAS`,
+/// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
+/// `S>` to strafe); a `*` marks a control kept on by steering, not by its
+/// key (crate::input).
+pub fn input_line(race: &Race) -> String {
+    let c = &race.last;
+    let k = &race.kept;
+    let mark = |on: bool| if on { "*" } else { "" };
+    let mut parts: Vec<String> = Vec::new();
+    if c.throttle > 0.0 {
+        parts.push(format!("GAS{}", mark(k.throttle)));
+    }
+    if c.brake > 0.0 {
+        parts.push(format!("BRK{}", mark(k.brake)));
+    }
+    if c.steer < 0.0 {
+        parts.push("<".into());
+    } else if c.steer > 0.0 {
+        parts.push(">".into());
+    }
+    if c.strafe < 0.0 {
+        parts.push("S<".into());
+    } else if c.strafe > 0.0 {
+        parts.push("S>".into());
+    }
+    if c.handbrake || c.jump {
+        let name = if c.jump { "HOP" } else { "HB" };
+        parts.push(format!("{name}{}", mark(k.space)));
+    }
+    format!("INPUT {}", parts.join(" "))
+}
+
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     if area.width < 8 || area.height == 0 {
         return;
@@ -124,6 +156,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             gauges::slip(label, slip, color).render(bar_area(y), buf);
         }
         y += 2;
+    }
+    if y + 1 < bottom {
+        line(buf, &mut y, &input_line(race), Color::Gray);
     }
     if bottom > area.y + 1 {
         let mut y = bottom - 1;

@@ -20,6 +20,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::queue;
 use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::layout::Rect;
 
 use crate::app::{App, Command, Screen};
 use crate::input::Key;
@@ -232,13 +233,27 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
 
 pub type GameTerminal = Terminal<CrosstermBackend<FrameWriter<Stdout>>>;
 
+/// Clears the screen and makes the next frame a full one, without asking
+/// the terminal anything: `Terminal::clear` asks for the cursor position
+/// (`ESC[6n`) and waits up to 2 s for an answer that a bare pty, a slow
+/// link or an SSH channel may never send (TERMINAL.md). Resizing to the
+/// current size clears through the backend (`Clear(All)`) and resets the
+/// previous frame instead.
+fn redraw_all<W: Write>(
+    terminal: &mut Terminal<CrosstermBackend<FrameWriter<W>>>,
+    wire: &Wire,
+) -> io::Result<()> {
+    let size = terminal.size()?;
+    terminal.resize(Rect::new(0, 0, size.width, size.height))?;
+    commit(terminal.backend_mut(), wire)
+}
+
 /// Runs the game until the player quits; returns what `--stats` reports.
 pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
     let session = term::enter()?;
     let (writer, wire) = FrameWriter::new(io::stdout());
     let mut terminal: GameTerminal = Terminal::new(CrosstermBackend::new(writer))?;
-    terminal.clear()?;
-    commit(terminal.backend_mut(), &wire)?;
+    redraw_all(&mut terminal, &wire)?;
     let size = terminal.size()?;
     app.resize(size.width, size.height);
 
@@ -255,8 +270,7 @@ pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
             loop {
                 let now = start.elapsed().as_secs_f64();
                 if handle(app, event::read()?, now) {
-                    terminal.clear()?;
-                    commit(terminal.backend_mut(), &wire)?;
+                    redraw_all(&mut terminal, &wire)?;
                 }
                 if !event::poll(Duration::ZERO)? {
                     break;

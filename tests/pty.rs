@@ -1,0 +1,203 @@
+//! The game in a bare pseudo-terminal that never answers anything (no
+//! terminal emulator behind it, as a slow link, a serial console or an SSH
+//! channel may be): the first frame comes at once and the game never asks
+//! the terminal a question (a cursor-position query, `ESC[6n`, would wait
+//! for an answer that never comes). Also a resize and Ctrl-L redraw
+//! without asking. The pty is made here with `openpty`; nothing is ever
+//! written to the game except the keys the test sends.
+
+use std::io::Read;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Bytes that ask a terminal something and wait for its answer.
+const QUERIES: [&[u8]; 4] = [
+    b"\x1b[6n", // cursor position
+    b"\x1b[?u", // kitty keyboard flags
+    b"\x1b[c",  // primary device attributes
+    b"\x1b[>c", // secondary device attributes
+];
+/// The end of a frame: skid wraps each in synchronized output.
+const FRAME_END: &[u8] = b"\x1b[?2026l";
+
+struct Pty {
+    master: std::fs::File,
+    child: Child,
+    out: Vec<u8>,
+}
+
+fn set_size(fd: i32, cols: u16, rows: u16) {
+    let ws = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: a valid fd and a valid winsize for the call.
+    assert_eq!(unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &ws) }, 0);
+}
+
+impl Pty {
+    /// `skid ARGS` on the slave side of a new pty of `cols` x `rows`, as
+    /// the session leader with the pty as its controlling terminal.
+    fn spawn(args: &[&str], cols: u16, rows: u16) -> Pty {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two fds; null name, termios and winsize.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty");
+        set_size(master, cols, rows);
+        // SAFETY: both fds were just opened and are owned here.
+        let (master, slave) =
+            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        // SAFETY: fcntl on an owned fd.
+        unsafe {
+            let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(master.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        let dir = std::env::temp_dir().join(format!("skid-pty-{}", std::process::id()));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skid"));
+        cmd.args(args)
+            .env("XDG_DATA_HOME", &dir)
+            .env("TERM", "xterm-256color")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave));
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("spawn skid");
+        Pty {
+            master: std::fs::File::from(master),
+            child,
+            out: Vec::new(),
+        }
+    }
+
+    /// Reads what the game wrote until `done` holds of it or `limit` runs
+    /// out; returns whether it held.
+    fn read_until(&mut self, limit: Duration, done: impl Fn(&[u8]) -> bool) -> bool {
+        let end = Instant::now() + limit;
+        let mut buf = [0u8; 65536];
+        while Instant::now() < end {
+            match self.master.read(&mut buf) {
+                Ok(0) => return done(&self.out),
+                Ok(n) => self.out.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(Duration::from_millis(2))
+                }
+                // EIO: the slave side closed.
+                Err(_) => return done(&self.out),
+            }
+            if done(&self.out) {
+                return true;
+            }
+        }
+        done(&self.out)
+    }
+
+    fn frames(&self) -> usize {
+        count(&self.out, FRAME_END)
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.master.write_all(bytes).unwrap();
+    }
+
+    fn assert_never_asked(&self) {
+        for q in QUERIES {
+            assert_eq!(
+                count(&self.out, q),
+                0,
+                "the game asked the terminal {:?}",
+                String::from_utf8_lossy(q)
+            );
+        }
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+/// Long enough for a loaded machine, well short of the 2 s a query
+/// waits for its answer before failing.
+const FIRST_FRAME: Duration = Duration::from_millis(1500);
+
+#[test]
+fn the_title_menu_draws_at_once_in_a_pty_that_never_answers() {
+    let mut pty = Pty::spawn(&[], 80, 24);
+    assert!(
+        pty.read_until(FIRST_FRAME, |o| count(o, FRAME_END) >= 1),
+        "no frame: {:?}",
+        text(&pty.out)
+    );
+    assert!(
+        text(&pty.out).contains("Start race"),
+        "{:?}",
+        text(&pty.out)
+    );
+    pty.assert_never_asked();
+    // q quits, and the terminal is given back (alternate screen left).
+    pty.send(b"q");
+    assert!(pty.read_until(FIRST_FRAME, |o| count(o, b"\x1b[?1049l") >= 1));
+    assert_eq!(pty.child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn a_race_draws_at_once_and_redraws_on_resize_and_ctrl_l_without_asking() {
+    let mut pty = Pty::spawn(&["play", "--track", "pocket"], 80, 24);
+    assert!(
+        pty.read_until(FIRST_FRAME, |o| count(o, FRAME_END) >= 1),
+        "no frame: {:?}",
+        text(&pty.out)
+    );
+    assert!(text(&pty.out).contains("LAP"));
+    // A resize: the game clears and draws the whole screen again.
+    set_size(pty.master.as_raw_fd(), 100, 30);
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(pty.child.id() as i32, libc::SIGWINCH) };
+    let before = pty.out.len();
+    assert!(
+        pty.read_until(FIRST_FRAME, |o| count(&o[before..], b"\x1b[2J") >= 1
+            && count(&o[before..], FRAME_END) >= 1)
+    );
+    // Ctrl-L: the same.
+    let before = pty.out.len();
+    pty.send(b"\x0c");
+    assert!(
+        pty.read_until(FIRST_FRAME, |o| count(&o[before..], b"\x1b[2J") >= 1
+            && count(&o[before..], FRAME_END) >= 1)
+    );
+    assert!(pty.frames() >= 3);
+    pty.assert_never_asked();
+    pty.send(b"q");
+    assert!(pty.read_until(FIRST_FRAME, |o| count(o, b"\x1b[?1049l") >= 1));
+}

@@ -568,6 +568,13 @@ fn sim(
             }
         }
     }
+    // The final state always ends the trace, whatever `--every` skipped.
+    if !sim.tick.is_multiple_of(every) {
+        row.clear();
+        sim.trace_row(&mut row);
+        row.push('\n');
+        let _ = out.write_all(row.as_bytes());
+    }
     let _ = out.flush();
     if let (Some(store), Some(best)) = (store, &log.best) {
         let record = Record::of(&sim, best);

@@ -18,6 +18,9 @@ use crate::track::{Mark, Track};
 pub enum Event {
     Checkpoint(u8),
     Lap,
+    /// The finish crossed in the race direction without this checkpoint
+    /// (and the ones after it): no lap.
+    Missed(u8),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +31,9 @@ pub struct Laps {
     pub checkpoint: u8,
     /// Whether a finish crossing can complete a lap (see the module doc).
     armed: bool,
+    /// Whether the finish was crossed in the race direction before: the
+    /// first crossing, from the grid, misses nothing.
+    crossed: bool,
 }
 
 impl Laps {
@@ -36,6 +42,7 @@ impl Laps {
             lap: 0,
             checkpoint: 0,
             armed: track.checkpoints > 0,
+            crossed: false,
         }
     }
 
@@ -58,7 +65,10 @@ impl Laps {
                         self.lap += 1;
                         self.checkpoint = 0;
                         event = Some(Event::Lap);
+                    } else if self.crossed {
+                        event = Some(Event::Missed(self.checkpoint + 1));
                     }
+                    self.crossed = true;
                 }
                 _ => {}
             }
@@ -104,8 +114,12 @@ pub struct LapLog {
     pub best: Option<Lap>,
     /// Whether `best` was set in this race (and so is worth saving).
     pub improved: bool,
-    /// The latest split's difference to the best lap's, in ticks.
+    /// The latest split's difference to the best lap's, in ticks; none
+    /// from the start of a lap until its first checkpoint.
     pub split_delta: Option<i64>,
+    /// The lap just completed against the best lap before it, in ticks
+    /// (negative: a new best); none when there was no best to beat.
+    pub lap_delta: Option<i64>,
 }
 
 impl LapLog {
@@ -159,6 +173,11 @@ impl LapLog {
                     trace: std::mem::take(&mut self.trace),
                 };
                 self.distance = 0.0;
+                self.split_delta = None;
+                self.lap_delta = self
+                    .best
+                    .as_ref()
+                    .map(|b| lap.ticks as i64 - b.ticks as i64);
                 if self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
                     self.best = Some(lap.clone());
                     self.improved = true;
@@ -166,7 +185,7 @@ impl LapLog {
                 self.last = Some(lap);
                 self.ends.push(tick);
             }
-            None => {}
+            Some(Event::Missed(_)) | None => {}
         }
     }
 }
@@ -202,6 +221,25 @@ mod tests {
         let ev = drive(&mut l, &t, &[9.0, 30.0, 50.0, 60.0]);
         assert_eq!(ev, [Event::Checkpoint(1), Event::Checkpoint(2), Event::Lap]);
         assert_eq!((l.lap, l.checkpoint), (1, 0));
+    }
+
+    #[test]
+    fn the_finish_crossed_without_a_checkpoint_says_which() {
+        let t = strip();
+        let mut l = Laps::new(&t);
+        // From the grid over the finish: nothing missed yet.
+        assert_eq!(
+            l.update(&t, DVec2::new(54.0, 10.0), DVec2::new(60.0, 10.0)),
+            None
+        );
+        // Round again (a jump stands for the way round), past checkpoint 1
+        // only, over the finish: checkpoint 2 was missed.
+        l.update(&t, DVec2::new(9.0, 10.0), DVec2::new(30.0, 10.0));
+        assert_eq!(
+            l.update(&t, DVec2::new(54.0, 10.0), DVec2::new(60.0, 10.0)),
+            Some(Event::Missed(2))
+        );
+        assert_eq!((l.lap, l.checkpoint), (0, 1), "no lap, and 1 still counts");
     }
 
     #[test]

@@ -186,3 +186,28 @@ fn model_and_car_combine() {
     assert_eq!(tuned, dynamic);
     assert_ne!(tuned, arcade);
 }
+
+#[test]
+fn every_nth_row_and_always_the_last() {
+    let p = temp("every.toml", "[[hold]]\nticks = 100\nthrottle = 1.0\n");
+    let p = p.to_str().unwrap();
+    let rows = |every: &str| -> Vec<String> {
+        let o = skid(&["sim", "--track", "oval", "--inputs", p, "--every", every]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(rows("30"), ["30", "60", "90", "100"]);
+    assert_eq!(rows("50"), ["50", "100"], "the last not twice");
+    let all = skid(&["sim", "--track", "oval", "--inputs", p]);
+    let last = String::from_utf8(all.stdout).unwrap();
+    let every = skid(&["sim", "--track", "oval", "--inputs", p, "--every", "30"]);
+    assert_eq!(
+        String::from_utf8(every.stdout).unwrap().lines().last(),
+        last.lines().last(),
+        "the same final row"
+    );
+}

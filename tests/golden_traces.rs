@@ -178,7 +178,7 @@ fn the_same_script_gives_the_same_bytes_every_run() {
 }
 
 #[test]
-fn every_n_prints_a_subset_of_the_same_rows() {
+fn every_n_prints_a_subset_of_the_same_rows_and_the_last() {
     let run = |every: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_skid"))
             .args([
@@ -198,7 +198,9 @@ fn every_n_prints_a_subset_of_the_same_rows() {
     };
     let all = run("1");
     let some = run("7");
-    let picked: Vec<&str> = all.lines().skip(1).skip(6).step_by(7).collect();
+    let mut picked: Vec<&str> = all.lines().skip(1).skip(6).step_by(7).collect();
+    // 660 ticks: every 7th row, then the final one (660 is not a multiple).
+    picked.push(all.lines().last().unwrap());
     assert_eq!(some.lines().skip(1).collect::<Vec<_>>(), picked);
     assert_eq!(all.lines().next(), Some(skid::sim::TRACE_HEADER));
     assert_eq!(all.lines().count(), 1 + 660);

@@ -40,6 +40,21 @@
 //! lists Ctrl-C, hopping on a held Space, and the five lines on terminals
 //! without releases; at 80x24 it fits with a column to spare each side of
 //! the panel. Nothing else moved.
+//!
+//! Later the same day, for the overlays away from the car, each looked at:
+//! countdown_80x24 now shows the start lights (one of three lit, "3") in a
+//! box at the bottom of the view, the car being on the top straight; the
+//! new ones: lap_banner_80x24 (the computer's kinematic race on pocket
+//! replayed, a second into lap 3: "BEST LAP 0:17.43 -2.42" over the lap
+//! chart, both in the lower half, the car on the top straight; BEST reads
+//! 0:17.43 and SPLIT has cleared; a replay says BEST LAP, never NEW
+//! RECORD); lap_banner_160x48 and its colour map (the banner green);
+//! missed_checkpoint_80x24 (the car put back on the grid and over the
+//! finish again: "MISSED CHECKPOINT 1" at the bottom); wrong_way_80x24 and
+//! _160x48 (grand prix start straight driven west at 72 km/h: "WRONG WAY"
+//! in red in the lower half, the view looking ahead westwards, and held
+//! inside the map at its top edge); start_lights_160x48 (two lights lit,
+//! "2", below the car).
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -56,6 +71,38 @@ fn screen(app: &App) -> String {
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
     t.draw(|f| ui::draw(f, app)).unwrap();
     ui::buffer_text(t.backend().buffer())
+}
+
+/// The screen's foreground colours, one character a cell: `.` none (the
+/// terminal's own), and the first letter of the colour otherwise (`r`ed,
+/// `g`reen, `y`ellow, `b`lue, `m`agenta, `c`yan, `w`hite; capitals for
+/// the light or dark variants: `G` gray, `D` dark gray).
+fn colours(app: &App) -> String {
+    use ratatui::style::Color;
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width)
+            .map(|x| match buf[(x, y)].fg {
+                Color::Reset => '.',
+                Color::Red | Color::LightRed => 'r',
+                Color::Green | Color::LightGreen => 'g',
+                Color::Yellow | Color::LightYellow => 'y',
+                Color::Blue | Color::LightBlue => 'b',
+                Color::Magenta | Color::LightMagenta => 'm',
+                Color::Cyan | Color::LightCyan => 'c',
+                Color::White => 'w',
+                Color::Gray => 'G',
+                Color::DarkGray => 'D',
+                _ => '?',
+            })
+            .collect();
+        out.push_str(line.trim_end_matches('.'));
+        out.push('\n');
+    }
+    out
 }
 
 fn golden(name: &str, text: &str) {
@@ -195,6 +242,133 @@ fn results_charts_100x30() {
     }
     assert_eq!(app.screen, Screen::Results);
     golden("results_charts_100x30", &screen(&app));
+}
+
+/// The computer's race on `track` replayed through the game at `size`,
+/// run until `until` holds.
+fn replayed(
+    track: &str,
+    model: ModelKind,
+    size: (u16, u16),
+    color: bool,
+    until: impl Fn(&App) -> bool,
+) -> App {
+    let script = computer_race(track, model);
+    let mut app = App::new(Options {
+        track: Some((track.into(), bundled::load(track).unwrap())),
+        model: Some(model),
+        hz: 120,
+        replay: Some(script),
+        color,
+        ..Options::default()
+    });
+    app.resize(size.0, size.1);
+    app.start_race();
+    while !until(&app) {
+        app.tick(0.0);
+    }
+    app
+}
+
+/// A second after the end of the second lap.
+fn after_lap_two(app: &App) -> bool {
+    let race = app.race.as_ref().unwrap();
+    race.log.ends.len() == 2 && race.sim.tick >= race.log.ends[1] + 120
+}
+
+#[test]
+fn lap_banner_and_chart_80x24() {
+    let app = replayed(
+        "pocket",
+        ModelKind::Kinematic,
+        (80, 24),
+        false,
+        after_lap_two,
+    );
+    golden("lap_banner_80x24", &screen(&app));
+}
+
+#[test]
+fn lap_banner_in_colour_160x48() {
+    let app = replayed(
+        "pocket",
+        ModelKind::Kinematic,
+        (160, 48),
+        true,
+        after_lap_two,
+    );
+    golden("lap_banner_160x48", &screen(&app));
+    golden("lap_banner_160x48.colours", &colours(&app));
+}
+
+#[test]
+fn missed_checkpoint_80x24() {
+    let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
+    // Back to the grid, as if round again without the checkpoints: over
+    // the finish once more.
+    let (pos, heading) = app.race.as_ref().unwrap().sim.track.start_pose(0);
+    let race = app.race.as_mut().unwrap();
+    race.sim.car.state.body.pos = pos;
+    race.sim.car.state.body.heading = heading;
+    for _ in 0..90 {
+        app.tick(0.0);
+    }
+    assert_eq!(app.race.as_ref().unwrap().missed_checkpoint(), Some(1));
+    golden("missed_checkpoint_80x24", &screen(&app));
+}
+
+/// Driving the grand prix's start straight the wrong way at speed.
+fn wrong_way(size: (u16, u16), color: bool) -> App {
+    let mut app = App::new(Options {
+        track: Some(("grandprix".into(), bundled::load("grandprix").unwrap())),
+        model: Some(ModelKind::Arcade),
+        hz: 120,
+        color,
+        ..Options::default()
+    });
+    app.resize(size.0, size.1);
+    app.start_race();
+    for _ in 0..361 {
+        app.tick(0.0);
+    }
+    for _ in 0..150 {
+        let race = app.race.as_mut().unwrap();
+        let body = &mut race.sim.car.state.body;
+        body.heading = std::f64::consts::PI;
+        body.vel = glam::DVec2::new(-20.0, 0.0);
+        app.tick(0.0);
+    }
+    assert!(app.race.as_ref().unwrap().wrong_way());
+    app
+}
+
+#[test]
+fn wrong_way_and_the_camera_ahead_160x48() {
+    let app = wrong_way((160, 48), false);
+    golden("wrong_way_160x48", &screen(&app));
+}
+
+#[test]
+fn wrong_way_in_colour_80x24() {
+    let app = wrong_way((80, 24), true);
+    golden("wrong_way_80x24", &screen(&app));
+    golden("wrong_way_80x24.colours", &colours(&app));
+}
+
+#[test]
+fn start_lights_on_a_followed_track_160x48() {
+    let mut app = App::new(Options {
+        track: Some(("grandprix".into(), bundled::load("grandprix").unwrap())),
+        model: Some(ModelKind::Tire),
+        hz: 120,
+        ..Options::default()
+    });
+    app.resize(160, 48);
+    app.start_race();
+    for _ in 0..130 {
+        app.tick(0.0);
+    }
+    golden("start_lights_160x48", &screen(&app));
 }
 
 #[test]

@@ -133,6 +133,8 @@ pub struct Race {
     line_at: usize,
     /// Ticks spent driving against the course.
     wrong_way: u64,
+    /// The checkpoint missed at the latest finish crossing, and its tick.
+    missed: Option<(u8, u64)>,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
@@ -161,6 +163,7 @@ impl Race {
             line: Line::new(&sim.track, 8.0, 6.0, 60.0),
             line_at: 0,
             wrong_way: 0,
+            missed: None,
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
@@ -252,6 +255,36 @@ impl Race {
             .last
             .as_ref()
             .filter(|_| (since as f64) * self.sim.dt < 5.0)
+    }
+
+    /// Seconds since tick `at`.
+    fn since(&self, at: u64) -> f64 {
+        self.sim.tick.saturating_sub(at) as f64 * self.sim.dt
+    }
+
+    /// The checkpoint the finish was crossed without, for three seconds.
+    pub fn missed_checkpoint(&self) -> Option<u8> {
+        self.missed
+            .filter(|&(_, at)| self.since(at) < 3.0)
+            .map(|(n, _)| n)
+    }
+
+    /// For four seconds after a lap: its time, and its difference to the
+    /// best lap before it (negative: a new best; none: the first).
+    pub fn lap_banner(&self) -> Option<(f64, Option<f64>)> {
+        let end = *self.log.ends.last()?;
+        let lap = self.log.last.as_ref()?;
+        (self.since(end) < 4.0).then(|| {
+            (
+                lap.ticks as f64 * self.sim.dt,
+                self.log.lap_delta.map(|d| d as f64 * self.sim.dt),
+            )
+        })
+    }
+
+    /// Whether this race replays a script (it then sets no records).
+    pub fn is_replay(&self) -> bool {
+        self.replay.is_some()
     }
 
     /// Whether the car has been driving against the course for a second.
@@ -415,6 +448,9 @@ impl Race {
         self.recording.push(&c);
         self.last = c;
         let event = self.sim.step(&c);
+        if let Some(crate::race::Event::Missed(n)) = event {
+            self.missed = Some((n, self.sim.tick));
+        }
         self.step_opponents();
         let car = &self.sim.car;
         let b = &car.state.body;
@@ -620,7 +656,11 @@ impl App {
     }
 
     /// Saves the race's best lap if it beat the record.
+    /// A replay never sets records or ghosts: it is not a lap driven now.
     fn save_record(&mut self) {
+        if self.replay.is_some() {
+            return;
+        }
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
@@ -695,6 +735,7 @@ impl App {
             &race.sim.track,
             view,
             race.sim.car.state.body.pos,
+            race.sim.car.state.body.vel,
         ));
         let finished = race.finished();
         if lap_done {
@@ -951,6 +992,42 @@ mod tests {
         );
         app.command(Command::ToggleGhost);
         assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_replay_never_saves_a_record() {
+        let dir = std::env::temp_dir().join(format!("skid-app-replay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        let script = Script::parse("r.toml", "[[hold]]\nticks = 10\nthrottle = 1.0\n").unwrap();
+        let lap = Lap {
+            ticks: 1000,
+            splits: vec![400, 700],
+            ghost: vec![[1.0, 1.0, 0.0]],
+            trace: vec![],
+        };
+        for replay in [Some(script), None] {
+            let mut app = App::new(Options {
+                hz: 120,
+                replay: replay.clone(),
+                records: Some(store.clone()),
+                ..Options::default()
+            });
+            app.start_race();
+            let race = app.race.as_mut().unwrap();
+            race.log.best = Some(lap.clone());
+            race.log.improved = true;
+            app.save_record();
+            let track = app.race.as_ref().unwrap().sim.track.content_id();
+            let (best, _) = store.best(&track, ModelKind::Arcade, "hatch").unwrap();
+            assert_eq!(
+                best.is_some(),
+                replay.is_none(),
+                "replay: {}",
+                replay.is_some()
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

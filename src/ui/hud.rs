@@ -117,11 +117,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         None => ("--".into(), Color::Gray),
     };
     line(buf, &mut y, &format!("SPLIT {split}"), split_color);
-    if race.wrong_way() {
-        line(buf, &mut y, "WRONG WAY", Color::Red);
-    } else {
-        y += 1;
-    }
+    y += 1;
 
     let redline = car.spec().engine.redline_rpm;
     let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);

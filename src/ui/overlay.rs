@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, Clear, Widget};
 
 use super::fg;
+use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use crate::app::{MIN_SIZE, Phase, Race};
 
@@ -34,23 +35,83 @@ fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
     }
 }
 
-/// Countdown, "GO!" for the first second, the pause notice, or for five
-/// seconds after a lap its speed chart against the best lap.
-pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool) {
-    if let (Some(lap), false) = (race.fresh_lap(), paused) {
-        let h = (view.height / 3).max(7).min(view.height);
-        let area = Rect::new(view.x, view.bottom() - h, view.width, h);
-        let best = race.log.best.as_ref();
-        super::charts::draw(
-            buf,
-            area,
-            "lap speed, km/h over m",
-            lap,
-            best,
-            super::charts::Series::Speed,
-            color,
-        );
+/// One line of a banner and its style.
+type Line = (String, Style);
+
+/// The start lights: one more lit each second of the countdown, all out
+/// and GO! for the first second of the race.
+fn lights(race: &Race, color: bool) -> Option<Line> {
+    let secs = match race.phase {
+        Phase::Countdown(n) => ((n as f64 * race.sim.dt).ceil() as u32).clamp(1, 3),
+        Phase::Running if race.sim.time() < 1.0 => {
+            return Some((
+                "○ ○ ○  GO!".into(),
+                fg(color, Color::Green).add_modifier(Modifier::BOLD),
+            ));
+        }
+        Phase::Running => return None,
+    };
+    let lit = 4 - secs as usize;
+    let bulbs: Vec<&str> = (0..3).map(|i| if i < lit { "●" } else { "○" }).collect();
+    Some((
+        format!("{}  {secs}", bulbs.join(" ")),
+        fg(color, Color::Red).add_modifier(Modifier::BOLD),
+    ))
+}
+
+/// What the race says over the track now: the lights, a lap's time and
+/// delta (and NEW RECORD), a missed checkpoint, WRONG WAY.
+fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
+    let mut lines: Vec<Line> = lights(race, color).into_iter().collect();
+    if let Some((time, delta)) = race.lap_banner() {
+        let n = race.log.ends.len();
+        let (text, c) = match delta {
+            Some(d) if d < 0.0 => {
+                let what = if race.is_replay() {
+                    "BEST LAP"
+                } else {
+                    "NEW RECORD"
+                };
+                (
+                    format!("{what}  {}  {}", clock(Some(time)), delta_text(d)),
+                    Color::Green,
+                )
+            }
+            Some(d) => (
+                format!("LAP {n}  {}  {}", clock(Some(time)), delta_text(d)),
+                Color::Red,
+            ),
+            None => (format!("LAP {n}  {}", clock(Some(time))), Color::White),
+        };
+        lines.push((text, fg(color, c).add_modifier(Modifier::BOLD)));
     }
+    if let Some(n) = race.missed_checkpoint() {
+        lines.push((
+            format!("MISSED CHECKPOINT {n}"),
+            fg(color, Color::Yellow).add_modifier(Modifier::BOLD),
+        ));
+    }
+    if race.wrong_way() {
+        lines.push((
+            "WRONG WAY".into(),
+            fg(color, Color::Red).add_modifier(Modifier::BOLD),
+        ));
+    }
+    lines
+}
+
+/// Whether the car is in the upper half of the view (overlays then go to
+/// the lower half, and the other way round).
+fn car_high(view: Rect, race: &Race) -> bool {
+    let cam = super::track::camera(race, view);
+    cam.row_of(&race.sim.track, race.sim.car.state.body.pos) < view.height as i64 / 2
+}
+
+/// Everything over the race, on the side of the view away from the car:
+/// for five seconds after a lap its speed chart against the best lap's,
+/// then a box with the start lights, the lap's time and delta, a missed
+/// checkpoint or WRONG WAY. Paused, a box in the middle instead.
+pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool) {
     if paused {
         boxed(
             buf,
@@ -60,20 +121,61 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
         );
         return;
     }
-    let text = match race.phase {
-        Phase::Countdown(n) => ((n as f64 * race.sim.dt).ceil() as u32).max(1).to_string(),
-        Phase::Running if race.sim.time() < 1.0 => "GO!".into(),
-        Phase::Running => return,
+    let low = car_high(view, race);
+    // The rows still free on the side away from the car.
+    let mut free = if low {
+        Rect::new(
+            view.x,
+            view.y + view.height / 2,
+            view.width,
+            view.height - view.height / 2,
+        )
+    } else {
+        Rect::new(view.x, view.y, view.width, view.height / 2)
     };
-    let r = centred(view, text.len() as u16 + 4, 3);
+    if let Some(lap) = race.fresh_lap() {
+        let h = (view.height / 3).max(7).min(free.height);
+        let area = if low {
+            Rect::new(free.x, free.bottom() - h, free.width, h)
+        } else {
+            Rect::new(free.x, free.y, free.width, h)
+        };
+        super::charts::draw(
+            buf,
+            area,
+            "lap speed, km/h over m",
+            lap,
+            race.log.best.as_ref(),
+            super::charts::Series::Speed,
+            color,
+        );
+        free.height -= h;
+        if !low {
+            free.y += h;
+        }
+    }
+    let lines = banner_lines(race, color);
+    if lines.is_empty() || free.height < 3 {
+        return;
+    }
+    let w = lines
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0) as u16
+        + 4;
+    let h = (lines.len() as u16 + 2).min(free.height);
+    let x = view.x + view.width.saturating_sub(w) / 2;
+    let y = if low { free.bottom() - h } else { free.y };
+    let r = Rect::new(x, y, w.min(view.width), h);
     Clear.render(r, buf);
     Block::bordered().render(r, buf);
-    buf.set_string(
-        r.x + 2,
-        r.y + 1,
-        &text,
-        fg(color, Color::Yellow).add_modifier(Modifier::BOLD),
-    );
+    for (i, (text, style)) in lines.iter().enumerate() {
+        let y = r.y + 1 + i as u16;
+        if y + 1 < r.bottom() {
+            buf.set_stringn(r.x + 2, y, text, r.width.saturating_sub(4) as usize, *style);
+        }
+    }
 }
 
 /// Every key, in a box over the screen.

@@ -249,20 +249,27 @@ impl Shape for GhostShape<'_> {
     }
 }
 
+/// The race's camera for a view of `area` (before the first tick, the
+/// one the first tick will choose).
+pub fn camera(race: &Race, area: Rect) -> Camera {
+    race.camera.unwrap_or_else(|| {
+        Camera::follow(
+            None,
+            &race.sim.track,
+            (area.width, area.height),
+            race.sim.car.state.body.pos,
+            race.sim.car.state.body.vel,
+        )
+    })
+}
+
 /// Draws the race's track view into `area`.
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     if area.width == 0 || area.height == 0 {
         return;
     }
     let track = &race.sim.track;
-    let cam = race.camera.unwrap_or_else(|| {
-        Camera::follow(
-            None,
-            track,
-            (area.width, area.height),
-            race.sim.car.state.body.pos,
-        )
-    });
+    let cam = camera(race, area);
     let dots = (area.width as usize * 2, area.height as usize * 4);
     let view = View {
         cam,

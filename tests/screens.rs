@@ -55,6 +55,20 @@
 //! in red in the lower half, the view looking ahead westwards, and held
 //! inside the map at its top edge); start_lights_160x48 (two lights lit,
 //! "2", below the car).
+//!
+//! Re-blessed for the panel per model and the car's shape, each looked at:
+//! the car is now an arrowhead (rear corners to a point a metre past the
+//! nose, with its middle line), clearest at zoom 2 (race_*_160x48), a
+//! wedge at zoom 1; the ghost (not in these screens) is dashed. SLIP is a
+//! legend line and two bars from a centre mark: tire at tick 300 reads
+//! "SLIP F 15.8° ▶" with its right half `▓` (its front tires slide while
+//! braking with full left), "SLIP R 0.0°" empty; arcade's -23.6° fills
+//! three quarters of the left half. New: race_strafe_80x24 at tick 400
+//! reads 353 u/s (the trace's 11.02 m/s x 32), past the 320 u/s ground cap
+//! where the bar turns `▓`, 40 km/h, "HOP off GROUND", no RPM, gear or
+//! slip; race_kinematic_80x24 at tick 240 reads STEER 21.0° ▶ (the trace's
+//! 0.3665 rad) and a 3 m turning circle (the kart's wheelbase over tan 21°)
+//! instead of slip, which bicycle geometry never has.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -182,6 +196,22 @@ fn race_tire_160x48() {
     golden(
         "race_tire_160x48",
         &screen(&race_at(ModelKind::Tire, (160, 48), 300)),
+    );
+}
+
+#[test]
+fn race_strafe_80x24() {
+    golden(
+        "race_strafe_80x24",
+        &screen(&race_at(ModelKind::Strafe, (80, 24), 400)),
+    );
+}
+
+#[test]
+fn race_kinematic_80x24() {
+    golden(
+        "race_kinematic_80x24",
+        &screen(&race_at(ModelKind::Kinematic, (80, 24), 240)),
     );
 }
 

@@ -440,6 +440,14 @@ impl Race {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
+                // The throttle held on the grid revs the engine on the
+                // panel; nothing moves until the start.
+                if self.replay.is_none() {
+                    self.last = Controls {
+                        throttle: held.is_held(Action::Throttle, now) as u8 as f64,
+                        ..Controls::default()
+                    };
+                }
                 return;
             }
             Phase::Running => {}

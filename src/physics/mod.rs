@@ -220,6 +220,11 @@ pub trait Model {
     fn slips(&self, body: &Body, spec: &CarSpec, steer: f64) -> (f64, f64) {
         slip_degrees(body, spec.body.cg_to_front, spec.cg_to_rear(), steer)
     }
+
+    /// Whether the car is off the ground (`strafe`'s hops).
+    fn airborne(&self) -> bool {
+        false
+    }
 }
 
 /// A car on a track: its preset, its model and its state.
@@ -478,6 +483,11 @@ impl Car {
 
     /// The gauges' readings now. Speed and slip angles are computed here,
     /// when something reads them, rather than every step.
+    /// Whether the car is off the ground (only `strafe` leaves it).
+    pub fn airborne(&self) -> bool {
+        self.model.airborne()
+    }
+
     pub fn telemetry(&self) -> Telemetry {
         let s = &self.state;
         let (slip_front, slip_rear) = self.model.slips(&s.body, &self.spec, s.steer);

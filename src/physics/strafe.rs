@@ -92,6 +92,10 @@ pub fn friction(speed: f64, p: &StrafeSpec, grip: f64, dt: f64) -> f64 {
 }
 
 impl Model for Strafe {
+    fn airborne(&self) -> bool {
+        self.airborne
+    }
+
     fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
         let p = &spec.strafe;
         let body = &mut car.body;

@@ -1,11 +1,14 @@
-//! Gauges: the tachometer and the slip gauges, one bar widget for both.
+//! Gauges: the tachometer, `strafe`'s speed and the slip gauges.
 //!
-//! A bar is a label line (`RPM  5200`) over a row of cells filled in
+//! A [`Bar`] is a label line (`RPM  5200`) over a row of cells filled in
 //! proportion to the value. The part past the warning mark (the redline,
-//! or the slip where tires give up) is drawn in a different character as
-//! well as in red, so it reads in monochrome. Whatever the physics hands
-//! over (NaN, infinities, out of range), the bar clamps it: a gauge never
-//! panics.
+//! or `strafe`'s ground speed cap) is drawn in a different character as
+//! well as in red, so it reads in monochrome. A [`SlipBar`] fills from a
+//! centre mark towards the side the axle slides to, compressed so that it
+//! never saturates (`|a| / (|a| + 8°)` of the half: 8 degrees fill half of
+//! it), and turns red, `▓` instead of `█`, while that axle's tires
+//! actually slide. Whatever the physics hands over (NaN, infinities, out
+//! of range), the gauges clamp it: a gauge never panics.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -83,14 +86,85 @@ pub fn tachometer(rpm: f64, redline: f64, color: bool) -> Bar<'static> {
     }
 }
 
-/// A slip gauge: |slip angle| out of 30 degrees, red past 8 degrees.
-pub fn slip(label: &'static str, degrees: f64, color: bool) -> Bar<'static> {
+/// The tachometer's reading: the engine's rpm, or while the car is under
+/// 3 m/s in a forward gear the rpm the throttle revs it to against the
+/// clutch (`idle + throttle 0.8 (redline - idle)`, the drivetrain's free
+/// revving), whichever is higher; so a launch, and the grid, show the
+/// engine rising.
+pub fn shown_rpm(rpm: f64, throttle: f64, speed: f64, gear: i32, idle: f64, redline: f64) -> f64 {
+    let revving = idle + unit(throttle) * 0.8 * (redline - idle);
+    if gear >= 1 && finite(speed) < 3.0 {
+        finite(rpm).max(revving)
+    } else {
+        rpm
+    }
+}
+
+/// `strafe`'s speed: Quake units a second against twice the ground speed
+/// cap, the part past the cap (reached only by air strafing) red.
+pub fn strafe_speed(ups: f64, cap: f64, color: bool) -> Bar<'static> {
+    let scale = 2.0 * finite(cap).max(1.0);
     Bar {
-        label,
-        text: format!("{:>5.1}°", tenths(degrees).clamp(-999.0, 999.0)),
-        fill: degrees.abs() / 30.0,
-        warn: 8.0 / 30.0,
+        label: "SPEED",
+        text: format!("{:>4.0} u/s", finite(ups).clamp(0.0, 99_999.0)),
+        fill: ups / scale,
+        warn: 0.5,
         color,
+    }
+}
+
+/// Degrees of slip that fill half of a slip gauge's half.
+const SLIP_HALF: f64 = 8.0;
+
+/// A slip gauge (see the module doc): `degrees` of slip of one axle,
+/// positive when it slides to the car's right, and whether its tires slide.
+pub struct SlipBar<'a> {
+    pub label: &'a str,
+    pub degrees: f64,
+    pub sliding: bool,
+    pub color: bool,
+}
+
+impl Widget for SlipBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.height == 0 || area.width < 4 {
+            return;
+        }
+        let d = tenths(self.degrees).clamp(-999.0, 999.0);
+        let side = match d {
+            d if d < 0.0 => " ◀",
+            d if d > 0.0 => " ▶",
+            _ => "",
+        };
+        let label = format!("{:<7}{:>5.1}°{side}", self.label, d.abs());
+        let style = fg(self.color, Color::White);
+        buf.set_stringn(area.x, area.y, &label, area.width as usize, style);
+        if area.height < 2 {
+            return;
+        }
+        let half = (area.width as usize - 1) / 2;
+        let mid = area.x + half as u16;
+        let a = finite(self.degrees).abs();
+        let filled = (a / (a + SLIP_HALF) * half as f64).round() as usize;
+        let (full, full_color) = if self.sliding {
+            ("▓", Color::Red)
+        } else {
+            ("█", Color::Green)
+        };
+        for i in 0..half {
+            // The i-th cell out from the centre, on each side.
+            let on = i < filled;
+            for (x, toward) in [(mid - 1 - i as u16, -1.0), (mid + 1 + i as u16, 1.0)] {
+                let lit = on && self.degrees.signum() == toward && a > 0.0;
+                let (symbol, color) = if lit {
+                    (full, full_color)
+                } else {
+                    ("░", Color::DarkGray)
+                };
+                buf.set_string(x, area.y + 1, symbol, fg(self.color, color));
+            }
+        }
+        buf.set_string(mid, area.y + 1, "│", fg(self.color, Color::Gray));
     }
 }
 
@@ -116,7 +190,17 @@ mod tests {
                 for (w, h) in [(0, 0), (3, 1), (20, 2), (1, 5)] {
                     let mut buf = Buffer::empty(Rect::new(0, 0, 20, 3));
                     tachometer(a, b, true).render(Rect::new(0, 0, w, h), &mut buf);
-                    slip("SLIP F", a, false).render(Rect::new(0, 0, w, h), &mut buf);
+                    strafe_speed(a, b, true).render(Rect::new(0, 0, w, h), &mut buf);
+                    let _ = shown_rpm(a, b, a, 1, b, a);
+                    for sliding in [false, true] {
+                        let bar = SlipBar {
+                            label: "SLIP F",
+                            degrees: a,
+                            sliding,
+                            color: true,
+                        };
+                        bar.render(Rect::new(0, 0, w, h), &mut buf);
+                    }
                 }
             }
         }
@@ -130,17 +214,62 @@ mod tests {
         assert_eq!(buffer_text(&buf), "RPM     3150\n██████████░░░░░░░▒▒▒\n");
     }
 
-    #[test]
-    fn a_tiny_negative_slip_reads_as_zero_not_minus_zero() {
-        let mut buf = Buffer::empty(Rect::new(0, 0, 16, 1));
-        slip("SLIP R", -0.0004, false).render(Rect::new(0, 0, 16, 1), &mut buf);
-        assert_eq!(buffer_text(&buf), "SLIP R   0.0°\n");
+    fn slip_text(degrees: f64, sliding: bool) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 17, 2));
+        let bar = SlipBar {
+            label: "SLIP R",
+            degrees,
+            sliding,
+            color: false,
+        };
+        bar.render(Rect::new(0, 0, 17, 2), &mut buf);
+        buffer_text(&buf)
     }
 
     #[test]
-    fn a_nan_slip_reads_as_zero() {
-        let mut buf = Buffer::empty(Rect::new(0, 0, 16, 2));
-        slip("SLIP R", f64::NAN, false).render(Rect::new(0, 0, 16, 2), &mut buf);
-        assert_eq!(buffer_text(&buf), "SLIP R   0.0°\n░░░░▒▒▒▒▒▒▒▒▒▒▒▒\n");
+    fn a_tiny_negative_or_nan_slip_reads_as_zero_with_no_side() {
+        assert_eq!(
+            slip_text(-0.0004, false),
+            "SLIP R   0.0°\n░░░░░░░░│░░░░░░░░\n"
+        );
+        assert_eq!(
+            slip_text(f64::NAN, false),
+            "SLIP R   0.0°\n░░░░░░░░│░░░░░░░░\n"
+        );
+    }
+
+    #[test]
+    fn the_slip_gauge_shows_the_side_and_never_saturates() {
+        // 8 degrees to the right fill half the right half; 24 three quarters.
+        assert_eq!(
+            slip_text(8.0, false),
+            "SLIP R   8.0° ▶\n░░░░░░░░│████░░░░\n"
+        );
+        assert_eq!(
+            slip_text(-24.0, false),
+            "SLIP R  24.0° ◀\n░░██████│░░░░░░░░\n"
+        );
+        // 80 degrees still leaves a cell: the gauge does not saturate.
+        assert_eq!(
+            slip_text(80.0, true),
+            "SLIP R  80.0° ▶\n░░░░░░░░│▓▓▓▓▓▓▓░\n"
+        );
+    }
+
+    #[test]
+    fn the_tachometer_revs_at_a_standstill_with_the_throttle() {
+        // 900 idle, 6000 redline: full throttle revs to 900 + 0.8 * 5100.
+        assert_eq!(shown_rpm(900.0, 1.0, 0.0, 1, 900.0, 6000.0), 4980.0);
+        assert_eq!(shown_rpm(900.0, 0.0, 0.0, 1, 900.0, 6000.0), 900.0);
+        assert_eq!(
+            shown_rpm(2000.0, 1.0, 10.0, 1, 900.0, 6000.0),
+            2000.0,
+            "moving"
+        );
+        assert_eq!(
+            shown_rpm(900.0, 1.0, 0.0, -1, 900.0, 6000.0),
+            900.0,
+            "reverse"
+        );
     }
 }

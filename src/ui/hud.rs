@@ -11,6 +11,7 @@ use ratatui::widgets::Widget;
 use super::fg;
 use super::gauges::{self, finite};
 use crate::app::Race;
+use crate::physics::ModelKind;
 
 /// `m:ss.cc`, or dashes for no time.
 pub fn clock(t: Option<f64>) -> String {
@@ -119,39 +120,97 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     line(buf, &mut y, &format!("SPLIT {split}"), split_color);
     y += 1;
 
-    let redline = car.spec().engine.redline_rpm;
     let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);
-    if y + 2 <= bottom {
-        gauges::tachometer(tel.rpm, redline, color).render(bar_area(y), buf);
-    }
-    y += 2;
-    let gear = match tel.gear {
-        g if g < 0 => "R".to_string(),
-        0 => "N".to_string(),
-        g => g.to_string(),
-    };
-    let mode = if car.state.drive.manual {
-        "manual"
-    } else {
-        "auto"
-    };
-    if y < bottom {
-        buf.set_stringn(
-            x,
-            y,
-            format!("GEAR  {gear:<2} {mode}"),
-            w,
-            fg(color, Color::White).add_modifier(Modifier::BOLD),
-        );
-    }
-    y += 1;
     let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
-    line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), Color::White);
-    for (label, slip) in [("SLIP F", tel.slip_front), ("SLIP R", tel.slip_rear)] {
+    let spec = car.spec();
+    if car.kind == ModelKind::Strafe {
+        // Quake movement has no engine, gears or tire slip: its speed
+        // against the ground cap, and the hop.
+        let ups = finite(tel.speed) * crate::physics::strafe::UNITS;
         if y + 2 <= bottom {
-            gauges::slip(label, slip, color).render(bar_area(y), buf);
+            gauges::strafe_speed(ups, spec.strafe.maxspeed, color).render(bar_area(y), buf);
         }
         y += 2;
+        line(buf, &mut y, &format!("      {kmh:>3.0} km/h"), Color::White);
+        let hop = if race.last.jump { "on " } else { "off" };
+        let air = if car.airborne() { "AIR" } else { "GROUND" };
+        line(buf, &mut y, &format!("HOP   {hop} {air}"), Color::White);
+    } else {
+        let e = &spec.engine;
+        let rpm = gauges::shown_rpm(
+            tel.rpm,
+            race.last.throttle,
+            tel.speed,
+            tel.gear,
+            e.idle_rpm,
+            e.redline_rpm,
+        );
+        if y + 2 <= bottom {
+            gauges::tachometer(rpm, e.redline_rpm, color).render(bar_area(y), buf);
+        }
+        y += 2;
+        let gear = match tel.gear {
+            g if g < 0 => "R".to_string(),
+            0 => "N".to_string(),
+            g => g.to_string(),
+        };
+        let mode = if car.state.drive.manual {
+            "manual"
+        } else {
+            "auto"
+        };
+        if y < bottom {
+            buf.set_stringn(
+                x,
+                y,
+                format!("GEAR  {gear:<2} {mode}"),
+                w,
+                fg(color, Color::White).add_modifier(Modifier::BOLD),
+            );
+        }
+        y += 1;
+        line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), Color::White);
+        if car.kind == ModelKind::Kinematic {
+            // Bicycle geometry never slips: where the wheels point, and the
+            // circle they drive (`R = L / tan(delta)`).
+            let deg = gauges::tenths(tel.steer.to_degrees());
+            let side = match deg {
+                d if d < 0.0 => "◀",
+                d if d > 0.0 => "▶",
+                _ => "",
+            };
+            line(
+                buf,
+                &mut y,
+                &format!("STEER {:>4.1}° {side}", deg.abs()),
+                Color::White,
+            );
+            let radius = spec.body.wheelbase / tel.steer.abs().tan();
+            let turn = if radius.is_finite() && radius < 1000.0 {
+                format!("TURN  {radius:>4.0} m")
+            } else {
+                "TURN  straight".into()
+            };
+            line(buf, &mut y, &turn, Color::White);
+        } else {
+            line(buf, &mut y, "SLIP  ◀ left│right ▶", Color::Gray);
+            let s = tel.sliding;
+            for (label, slip, sliding) in [
+                ("SLIP F", tel.slip_front, s[0] || s[1]),
+                ("SLIP R", tel.slip_rear, s[2] || s[3]),
+            ] {
+                if y + 2 <= bottom {
+                    let bar = gauges::SlipBar {
+                        label,
+                        degrees: slip,
+                        sliding,
+                        color,
+                    };
+                    bar.render(bar_area(y), buf);
+                }
+                y += 2;
+            }
+        }
     }
     if y + 1 < bottom {
         line(buf, &mut y, &input_line(race), Color::Gray);

@@ -79,16 +79,21 @@ impl View {
         }
     }
 
-    /// A box's outline.
-    fn outline(&self, painter: &mut Painter, b: &Obb, c: Color) {
+    /// A box's outline; `dashed`, every other dot.
+    fn outline(&self, painter: &mut Painter, b: &Obb, c: Color, dashed: bool) {
         let corners = b.corners();
         for i in 0..4 {
-            self.line(painter, corners[i], corners[(i + 1) % 4], c);
+            self.dots_between(painter, corners[i], corners[(i + 1) % 4], c, dashed);
         }
     }
 
     /// A straight line of dots (Bresenham) between two world points.
     fn line(&self, painter: &mut Painter, a: DVec2, b: DVec2, c: Color) {
+        self.dots_between(painter, a, b, c, false);
+    }
+
+    /// A line, or with `dashed` every other dot of it.
+    fn dots_between(&self, painter: &mut Painter, a: DVec2, b: DVec2, c: Color, dashed: bool) {
         let (a, b) = (self.dot(a), self.dot(b));
         if !(a.is_finite() && b.is_finite()) {
             return;
@@ -98,8 +103,10 @@ impl View {
         let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
         let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
         let mut err = dx + dy;
-        for _ in 0..=(dx - dy).min(4096) {
-            self.paint(painter, x0, y0, c);
+        for i in 0..=(dx - dy).min(4096) {
+            if !dashed || i % 2 == 0 {
+                self.paint(painter, x0, y0, c);
+            }
             if x0 == x1 && y0 == y1 {
                 break;
             }
@@ -202,7 +209,9 @@ impl Shape for Skids<'_> {
     }
 }
 
-/// A car: its outline, a nose line showing the heading, and for the
+/// A car: an arrowhead from its rear corners to a point a metre ahead of
+/// its nose, and a line down its middle to that point, so the heading
+/// shows in shape without colour (the line is yellow in colour); for the
 /// `tire` model its four tires.
 struct CarShape<'a> {
     car: &'a crate::physics::Car,
@@ -216,9 +225,13 @@ impl Shape for CarShape<'_> {
         let b = &car.state.body;
         let (f, r) = b.axes();
         let hl = car.spec().body.length * 0.5;
-        self.view.outline(painter, &car.footprint(), self.color);
-        self.view
-            .line(painter, b.pos, b.pos + f * (hl + 1.0), Color::Yellow);
+        let hw = car.spec().body.width * 0.5;
+        let tip = b.pos + f * (hl + 1.0);
+        let (rear_left, rear_right) = (b.pos - f * hl - r * hw, b.pos - f * hl + r * hw);
+        self.view.line(painter, rear_left, rear_right, self.color);
+        self.view.line(painter, rear_left, tip, self.color);
+        self.view.line(painter, rear_right, tip, self.color);
+        self.view.line(painter, b.pos - f * hl, tip, Color::Yellow);
         if car.kind == ModelKind::Tire {
             let steer = crate::trig::dir(car.state.steer);
             let wheels = crate::physics::wheel_positions(b.pos, (f, r), car.spec());
@@ -232,7 +245,8 @@ impl Shape for CarShape<'_> {
 }
 
 /// The best lap's ghost: the car's outline where the record lap was at
-/// this moment of the lap, drawn dim.
+/// this moment of the lap, dashed (and dim in colour), so it is never
+/// taken for a car or a wall.
 struct GhostShape<'a> {
     race: &'a Race,
     view: View,
@@ -245,7 +259,7 @@ impl Shape for GhostShape<'_> {
         };
         let spec = &self.race.sim.car.spec().body;
         let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
-        self.view.outline(painter, &ghost, Color::DarkGray);
+        self.view.outline(painter, &ghost, Color::DarkGray, true);
     }
 }
 

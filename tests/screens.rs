@@ -69,6 +69,14 @@
 //! slip; race_kinematic_80x24 at tick 240 reads STEER 21.0° ▶ (the trace's
 //! 0.3665 rad) and a 3 m turning circle (the kart's wheelbase over tan 21°)
 //! instead of slip, which bicycle geometry never has.
+//!
+//! Re-blessed for the next mark and the minimap, each looked at: the next
+//! checkpoint's bar is drawn green with its number on it (pocket: "1" on
+//! checkpoint 1's bar at the right of the infield, until it is crossed);
+//! on the grand prix (wrong_way_*, start_lights_160x48), which the view
+//! does not show whole, the panel's lower part holds the minimap: the
+//! course's outline, `@` for the player on the start straight, and the
+//! next checkpoint's "1" on it. Tracks shown whole have no minimap.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

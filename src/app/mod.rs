@@ -135,6 +135,8 @@ pub struct Race {
     wrong_way: u64,
     /// The checkpoint missed at the latest finish crossing, and its tick.
     missed: Option<(u8, u64)>,
+    /// The middle of the finish line (0) and of each checkpoint.
+    pub marks: Vec<DVec2>,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
@@ -164,6 +166,7 @@ impl Race {
             line_at: 0,
             wrong_way: 0,
             missed: None,
+            marks: sim.track.mark_centres(),
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
@@ -280,6 +283,16 @@ impl Race {
                 self.log.lap_delta.map(|d| d as f64 * self.sim.dt),
             )
         })
+    }
+
+    /// The mark to cross next: checkpoint `n`, or 0 for the finish line.
+    pub fn next_mark(&self) -> u8 {
+        let passed = self.sim.laps.checkpoint;
+        if passed < self.sim.track.checkpoints {
+            passed + 1
+        } else {
+            0
+        }
     }
 
     /// Whether this race replays a script (it then sets no records).

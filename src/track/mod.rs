@@ -405,6 +405,30 @@ impl Track {
         }
     }
 
+    /// The middle of each race mark's cells, in world coordinates: the
+    /// finish line at index 0, checkpoint `n` at index `n`; one pass over
+    /// the map.
+    pub fn mark_centres(&self) -> Vec<DVec2> {
+        let n = self.checkpoints as usize + 1;
+        let mut sum = vec![(DVec2::ZERO, 0.0); n];
+        for row in 0..self.height {
+            for col in 0..self.width {
+                let i = match self.mark_of(col, row) {
+                    Mark::None => continue,
+                    Mark::Finish => 0,
+                    Mark::Checkpoint(k) => k as usize,
+                };
+                if let Some(s) = sum.get_mut(i) {
+                    s.0 += self.cell_center(col, row);
+                    s.1 += 1.0;
+                }
+            }
+        }
+        sum.into_iter()
+            .map(|(p, k)| if k > 0.0 { p / k } else { p })
+            .collect()
+    }
+
     /// Centre of a cell in world coordinates.
     pub fn cell_center(&self, col: usize, row: usize) -> DVec2 {
         (DVec2::new(col as f64, row as f64) + 0.5) * self.cell_size()

@@ -61,9 +61,10 @@ pub fn input_line(race: &Race) -> String {
     format!("INPUT {}", parts.join(" "))
 }
 
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+/// Draws the panel; returns the first row below what it drew.
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
     if area.width < 8 || area.height == 0 {
-        return;
+        return area.bottom();
     }
     let x = area.x + 1;
     let w = area.width.saturating_sub(1) as usize;
@@ -215,10 +216,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     if y + 1 < bottom {
         line(buf, &mut y, &input_line(race), Color::Gray);
     }
+    let below = y;
     if bottom > area.y + 1 {
         let mut y = bottom - 1;
         line(buf, &mut y, "? help  p pause  q quit", Color::DarkGray);
     }
+    below.min(bottom)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod charts;
 pub mod gauges;
 pub mod hud;
 pub mod menu;
+pub mod minimap;
 pub mod overlay;
 pub mod results;
 pub mod track;
@@ -60,7 +61,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
             if let Some(race) = &app.race {
                 let (view, panel) = race_areas(area);
                 track::draw(frame.buffer_mut(), view, race, app.color);
-                hud::draw(frame.buffer_mut(), panel, race, app.color);
+                let below = hud::draw(frame.buffer_mut(), panel, race, app.color);
+                // The minimap between the panel's figures and its key line,
+                // on tracks the view does not show whole.
+                if !track::camera(race, view).fixed && below + 2 < panel.bottom() {
+                    let map = Rect::new(
+                        panel.x + 1,
+                        below + 1,
+                        panel.width.saturating_sub(1),
+                        panel.bottom() - below - 2,
+                    );
+                    minimap::draw(frame.buffer_mut(), map, race, app.color);
+                }
                 overlay::race(frame.buffer_mut(), view, race, app.paused, app.color);
             }
         }

@@ -123,15 +123,17 @@ impl View {
     }
 }
 
-/// The ground: walls, surfaces and race marks.
+/// The ground: walls, surfaces and race marks, the next one to cross
+/// (`next`: a checkpoint's number, 0 for the finish) in green.
 struct Ground<'a> {
     track: &'a Track,
     view: View,
+    next: u8,
 }
 
 /// The pattern of a cell: walls only where they face the course, and
 /// nothing for scenery a car cannot reach.
-fn pattern(track: &Track, col: i64, row: i64) -> Option<(Pattern, Color)> {
+fn pattern(track: &Track, col: i64, row: i64, next: u8) -> Option<(Pattern, Color)> {
     let (c, r) = (col as usize, row as usize);
     if !track.drivable(c, r) {
         let (w, h) = (track.width as i64, track.height as i64);
@@ -145,7 +147,9 @@ fn pattern(track: &Track, col: i64, row: i64) -> Option<(Pattern, Color)> {
             .then_some((WALL, Color::White));
     }
     match track.mark_of(c, r) {
+        Mark::Finish if next == 0 => return Some((FINISH, Color::LightGreen)),
         Mark::Finish => return Some((FINISH, Color::White)),
+        Mark::Checkpoint(n) if n == next => return Some((CHECKPOINT, Color::LightGreen)),
         Mark::Checkpoint(_) => return Some((CHECKPOINT, Color::Magenta)),
         Mark::None => {}
     }
@@ -179,7 +183,7 @@ impl Shape for Ground<'_> {
                 {
                     continue;
                 }
-                if let Some((dots, color)) = pattern(self.track, col, row) {
+                if let Some((dots, color)) = pattern(self.track, col, row, self.next) {
                     for &(px, py) in dots {
                         v.paint(painter, tx * 2 + px as i64, ty * 4 + py as i64, color);
                     }
@@ -296,7 +300,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         .x_bounds([0.0, dots.0 as f64 - 1.0])
         .y_bounds([0.0, dots.1 as f64 - 1.0])
         .paint(|ctx| {
-            ctx.draw(&Ground { track, view });
+            ctx.draw(&Ground {
+                track,
+                view,
+                next: race.next_mark(),
+            });
             ctx.draw(&Skids {
                 points: &race.skids,
                 view,
@@ -316,4 +324,18 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             });
         })
         .render(area, buf);
+    // The next checkpoint's number on its line, so it reads without colour.
+    let next = race.next_mark();
+    if let Some(&at) = race.marks.get(next as usize).filter(|_| next > 0) {
+        let d = view.dot(at);
+        let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
+        if x >= 0.0 && y >= 0.0 && x < area.width as f64 && y < area.height as f64 {
+            buf.set_string(
+                area.x + x as u16,
+                area.y + y as u16,
+                next.to_string(),
+                super::fg(color, Color::LightGreen).add_modifier(ratatui::style::Modifier::BOLD),
+            );
+        }
+    }
 }

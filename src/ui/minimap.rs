@@ -1,0 +1,163 @@
+//! The minimap: the whole course in the panel, on tracks larger than the
+//! track view, with every car and the next checkpoint.
+//!
+//! The map is scaled to fit `area` with square braille dots (a dot covers
+//! `s` metres each way, the larger of the track's width and height over
+//! the dots available), and a dot is lit where any cell under it is road:
+//! drivable ground that grips like asphalt, or a race mark. Cars are drawn
+//! as letters over it, the player `@` and the computer cars `o`, and the
+//! next checkpoint as its number (`F` for the finish), so it reads without
+//! colour.
+
+use glam::DVec2;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+
+use super::fg;
+use crate::app::Race;
+use crate::track::{Mark, Track};
+
+/// The dot under a world point, in a grid of `dots` at `s` metres a dot.
+fn dot_of(p: DVec2, s: f64) -> (i64, i64) {
+    ((p.x / s).floor() as i64, (p.y / s).floor() as i64)
+}
+
+/// Whether a cell is road for the map: drivable, and grippy or marked.
+fn road(track: &Track, col: usize, row: usize) -> bool {
+    track.drivable(col, row)
+        && (track.mark_of(col, row) != Mark::None
+            || track.surface_of(col, row).is_some_and(|s| s.grip >= 0.9))
+}
+
+/// Draws the minimap into `area` (nothing below 8 x 3 cells).
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    if area.width < 8 || area.height < 3 {
+        return;
+    }
+    let track = &race.sim.track;
+    let size = track.size_m();
+    let (dw, dh) = (area.width as f64 * 2.0, area.height as f64 * 4.0);
+    let s = (size.x / dw).max(size.y / dh);
+    if !(s.is_finite() && s > 0.0) {
+        return;
+    }
+    let cs = track.cell_size();
+    // Centre the map in the area.
+    let (used_w, used_h) = (
+        (size.x / s / 2.0).ceil() as u16,
+        (size.y / s / 4.0).ceil() as u16,
+    );
+    let x0 = area.x + area.width.saturating_sub(used_w) / 2;
+    let y0 = area.y + area.height.saturating_sub(used_h) / 2;
+    let style = fg(color, Color::Gray);
+    for cy in 0..used_h.min(area.height) {
+        for cx in 0..used_w.min(area.width) {
+            let mut bits = 0u32;
+            for (i, (px, py)) in BRAILLE.iter().enumerate() {
+                let (dx, dy) = (cx as f64 * 2.0 + *px as f64, cy as f64 * 4.0 + *py as f64);
+                // The cells under this dot's square.
+                let (c0, r0) = ((dx * s / cs.x) as usize, (dy * s / cs.y) as usize);
+                if c0 >= track.width || r0 >= track.height {
+                    continue; // past the map's edge in the last cell
+                }
+                let c1 = (((dx + 1.0) * s / cs.x).ceil() as usize).clamp(c0 + 1, track.width);
+                let r1 = (((dy + 1.0) * s / cs.y).ceil() as usize).clamp(r0 + 1, track.height);
+                let lit = (r0..r1).any(|r| (c0..c1).any(|c| road(track, c, r)));
+                if lit {
+                    bits |= 1 << i;
+                }
+            }
+            if bits != 0 {
+                let ch = char::from_u32(0x2800 + bits).unwrap_or(' ');
+                buf.set_string(x0 + cx, y0 + cy, ch.to_string(), style);
+            }
+        }
+    }
+    let mut mark = |p: DVec2, text: &str, c: Color| {
+        let (dx, dy) = dot_of(p, s);
+        let (cx, cy) = (dx.div_euclid(2), dy.div_euclid(4));
+        if cx >= 0 && cy >= 0 && cx < used_w as i64 && cy < used_h as i64 {
+            let (x, y) = (x0 + cx as u16, y0 + cy as u16);
+            if x < area.right() && y < area.bottom() {
+                buf.set_string(x, y, text, fg(color, c).add_modifier(Modifier::BOLD));
+            }
+        }
+    };
+    let next = race.next_mark();
+    if let Some(&at) = race.marks.get(next as usize) {
+        let label = if next == 0 {
+            "F".to_string()
+        } else {
+            next.to_string()
+        };
+        mark(at, &label, Color::LightGreen);
+    }
+    for o in &race.opponents {
+        mark(o.car.state.body.pos, "o", Color::LightBlue);
+    }
+    mark(race.sim.car.state.body.pos, "@", Color::LightRed);
+}
+
+/// Braille dot positions (column, row) in bit order 0..8: Unicode's
+/// order of dots 1 to 8, so the bits are the pattern's offset from U+2800.
+const BRAILLE: [(u8, u8); 8] = [
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (1, 0),
+    (1, 1),
+    (1, 2),
+    (0, 3),
+    (1, 3),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::bundled;
+
+    #[test]
+    fn braille_bits_are_unicodes_dots() {
+        let glyph = |col: u8, row: u8| {
+            let i = BRAILLE.iter().position(|&d| d == (col, row)).unwrap();
+            char::from_u32(0x2800 + (1 << i)).unwrap()
+        };
+        assert_eq!(glyph(0, 0), '⠁');
+        assert_eq!(glyph(1, 0), '⠈');
+        assert_eq!(glyph(0, 3), '⡀');
+        assert_eq!(glyph(1, 3), '⢀');
+        assert_eq!(glyph(1, 2), '⠠');
+    }
+
+    #[test]
+    fn any_area_and_any_track_draws_without_panicking() {
+        for name in ["pocket", "grandprix", "oval", "rally"] {
+            let track = bundled::load(name).unwrap();
+            let sim = crate::sim::Sim::new(
+                track,
+                crate::car::CarSpec::default_for(crate::physics::ModelKind::Arcade),
+                crate::physics::ModelKind::Arcade,
+                120,
+            );
+            let race = Race::new(sim, 3, None, None);
+            for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
+                let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+                draw(&mut buf, Rect::new(0, 0, w, h), &race, true);
+                let text = crate::ui::buffer_text(&buf);
+                assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_point_maps_into_the_grid() {
+        let gp = bundled::load("grandprix").unwrap();
+        let size = gp.size_m();
+        let s = (size.x / 46.0).max(size.y / 20.0);
+        // 892 x 520 m into 46 x 20 dots: the height decides, 26 m a dot.
+        assert!((s - 26.0).abs() < 1e-9);
+        let (x, y) = dot_of(size * 0.999, s);
+        assert_eq!((x, y), (34, 19), "the far corner, in the last row");
+    }
+}

@@ -77,6 +77,15 @@
 //! does not show whole, the panel's lower part holds the minimap: the
 //! course's outline, `@` for the player on the start straight, and the
 //! next checkpoint's "1" on it. Tracks shown whole have no minimap.
+//!
+//! New for opponents, looked at: standings_80x24 (three computer tire cars
+//! 8 s into a race on pocket while the player has not moved: POS 4/4 and
+//! the standings P1 to P3 the computer cars 4 and 12 m apart, "P4 YOU
+//! +76 m", everyone on L1); results_positions_80x24 (the computer's
+//! kinematic race replayed against three slower computer cars: "FINISHED
+//! 1st OF 4" and each car's gap at the player's finish, all on lap 5).
+//! Pocket's and rally's grids were respaced (slots 6 m apart in a row) so
+//! no two cars start touching; no other screen moved for it.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -407,6 +416,44 @@ fn start_lights_on_a_followed_track_160x48() {
         app.tick(0.0);
     }
     golden("start_lights_160x48", &screen(&app));
+}
+
+#[test]
+fn standings_with_opponents_80x24() {
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+        model: Some(ModelKind::Tire),
+        hz: 120,
+        opponents: 3,
+        skill: 1.0,
+        ..Options::default()
+    });
+    app.resize(80, 24);
+    app.start_race();
+    for _ in 0..(361 + 8 * 120) {
+        app.tick(0.0);
+    }
+    golden("standings_80x24", &screen(&app));
+}
+
+#[test]
+fn results_with_positions_80x24() {
+    let script = computer_race("pocket", ModelKind::Kinematic);
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+        model: Some(ModelKind::Kinematic),
+        hz: 120,
+        replay: Some(script),
+        opponents: 3,
+        skill: 0.7,
+        ..Options::default()
+    });
+    app.resize(80, 24);
+    app.start_race();
+    while app.screen == Screen::Race {
+        app.tick(0.0);
+    }
+    golden("results_positions_80x24", &screen(&app));
 }
 
 #[test]

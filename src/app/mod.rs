@@ -42,6 +42,20 @@ const REVERSE_SPEED: f64 = 1.0;
 /// eases off (as the computer driver lifts at the same angle).
 const KEPT_SLIDE_DEG: f64 = 5.0;
 
+/// Metres kept clear around each car on the grid.
+pub const GRID_GAP: f64 = 0.6;
+
+/// One car's place in the race.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Standing {
+    /// 0 is the player, `i` the computer car `opponents[i - 1]`.
+    pub car: usize,
+    /// Completed laps.
+    pub laps: u32,
+    /// Metres of racing line behind the leader.
+    pub gap: f64,
+}
+
 /// Controls kept on by a latch in a terminal without key releases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Kept {
@@ -137,6 +151,10 @@ pub struct Race {
     missed: Option<(u8, u64)>,
     /// The middle of the finish line (0) and of each checkpoint.
     pub marks: Vec<DVec2>,
+    /// Opponents placed and asked for, when the grid had less room.
+    pub short_of: Option<(usize, usize)>,
+    /// The order when the player finished.
+    pub final_standings: Option<Vec<Standing>>,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
@@ -167,6 +185,8 @@ impl Race {
             wrong_way: 0,
             missed: None,
             marks: sim.track.mark_centres(),
+            short_of: None,
+            final_standings: None,
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
@@ -211,14 +231,30 @@ impl Race {
         self.log.split_delta.map(|d| d as f64 * self.sim.dt)
     }
 
-    /// Puts `n` computer cars of the player's model and car on the next
-    /// start slots (as many as the track has), driving at `skill`.
-    pub fn add_opponents(&mut self, n: usize, skill: f64) {
+    /// Puts up to `n` computer cars of the player's model and car on the
+    /// start slots after the player's, skipping any slot where a car would
+    /// come within [`GRID_GAP`] metres of one already placed; returns how
+    /// many were placed.
+    pub fn add_opponents(&mut self, n: usize, skill: f64) -> usize {
         let track = &self.sim.track;
         let car = &self.sim.car;
         let driver = Driver::along(&self.line, track, car.spec(), car.kind, skill);
-        for slot in 1..=n.min(track.starts.len().saturating_sub(1)) {
+        let body = &car.spec().body;
+        let room = |pos, heading| {
+            crate::track::Obb::new(pos, heading, body.length + GRID_GAP, body.width + GRID_GAP)
+        };
+        let b = &car.state.body;
+        let mut placed = vec![room(b.pos, b.heading)];
+        for slot in 1..track.starts.len() {
+            if self.opponents.len() == n {
+                break;
+            }
             let (pos, heading) = track.start_pose(slot);
+            let here = room(pos, heading);
+            if placed.iter().any(|p| p.overlap(&here).is_some()) {
+                continue;
+            }
+            placed.push(here);
             self.opponents.push(Opponent {
                 car: crate::physics::Car::new(car.spec().clone(), car.kind, pos, heading),
                 laps: Laps::new(track),
@@ -226,6 +262,7 @@ impl Race {
                 at: 0,
             });
         }
+        self.opponents.len()
     }
 
     /// Progress round the race: laps, checkpoints, then the point on the
@@ -241,14 +278,40 @@ impl Race {
         (laps.lap, laps.checkpoint, at)
     }
 
+    /// Every car in race order: the leader first, each with its completed
+    /// laps and how many metres of racing line it is behind the leader.
+    pub fn standings(&self) -> Vec<Standing> {
+        let n = self.line.points.len() as f64;
+        let mut cars: Vec<(usize, (u32, u8, i64))> =
+            std::iter::once((0, self.progress(&self.sim.laps, self.line_at)))
+                .chain(
+                    self.opponents
+                        .iter()
+                        .enumerate()
+                        .map(|(i, o)| (i + 1, self.progress(&o.laps, o.at))),
+                )
+                .collect();
+        // Stable: on equal progress, the player before the computer cars.
+        cars.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let metres =
+            |(lap, _, at): (u32, u8, i64)| (lap as f64 * n + at as f64) * crate::ai::line::SPACING;
+        let lead = cars.first().map_or(0.0, |c| metres(c.1));
+        cars.into_iter()
+            .map(|(car, p)| Standing {
+                car,
+                laps: p.0,
+                gap: (lead - metres(p)).max(0.0),
+            })
+            .collect()
+    }
+
     /// The player's place (1 is leading) among all the cars.
     pub fn position(&self) -> usize {
-        let me = self.progress(&self.sim.laps, self.line_at);
         1 + self
-            .opponents
+            .standings()
             .iter()
-            .filter(|o| self.progress(&o.laps, o.at) > me)
-            .count()
+            .position(|s| s.car == 0)
+            .unwrap_or(0)
     }
 
     /// The lap to chart over the track, for five seconds after it ended.
@@ -664,7 +727,16 @@ impl App {
         };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
         let mut race = Race::new(sim, laps, self.replay.as_ref(), record);
-        race.add_opponents(self.menu.opponents, self.skill);
+        let asked = self.menu.opponents;
+        let placed = race.add_opponents(asked, self.skill);
+        if placed < asked {
+            let note = format!(
+                "{}: room on the grid for {placed} of the {asked} opponents asked for",
+                self.choices[self.menu.track].name
+            );
+            race.short_of = Some((placed, asked));
+            self.notices.push(note);
+        }
         self.race = Some(race);
         self.screen = Screen::Race;
         self.paused = false;
@@ -759,6 +831,9 @@ impl App {
             race.sim.car.state.body.vel,
         ));
         let finished = race.finished();
+        if finished {
+            race.final_standings = Some(race.standings());
+        }
         if lap_done {
             self.save_record();
         }
@@ -1095,6 +1170,39 @@ mod tests {
             "they race"
         );
         assert!((1..=4).contains(&r.position()));
+    }
+
+    #[test]
+    fn every_bundled_grid_holds_every_preset_without_touching() {
+        for (track, _) in bundled::TRACKS {
+            let t = bundled::load(track).unwrap();
+            for (preset, _) in car::PRESETS {
+                let spec = CarSpec::bundled(preset).unwrap();
+                let sim = Sim::new(t.clone(), spec.clone(), spec.model, 120);
+                let mut race = Race::new(sim, 1, None, None);
+                let placed = race.add_opponents(7, 1.0);
+                assert_eq!(placed, (t.starts.len() - 1).min(7), "{track} with {preset}");
+            }
+        }
+    }
+
+    #[test]
+    fn asking_for_more_opponents_than_the_grid_holds_says_so() {
+        let mut app = App::new(Options {
+            track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+            hz: 120,
+            opponents: 7,
+            skill: 1.0,
+            ..Options::default()
+        });
+        app.start_race();
+        let race = app.race.as_ref().unwrap();
+        assert_eq!(race.opponents.len(), 3, "pocket has four slots");
+        assert_eq!(race.short_of, Some((3, 7)));
+        assert_eq!(
+            app.notices,
+            ["pocket: room on the grid for 3 of the 7 opponents asked for"]
+        );
     }
 
     #[test]

@@ -29,6 +29,22 @@ pub fn delta(d: f64) -> String {
     format!("{:+.2}", finite(d))
 }
 
+/// One car's line in the standings: place, name, gap to the leader,
+/// the lap it is on. `P1 YOU          L2`, `P2 CPU 1  +12 m L2`.
+pub fn standing_line(place: usize, s: &crate::app::Standing, laps: u32) -> String {
+    let name = if s.car == 0 {
+        "YOU".to_string()
+    } else {
+        format!("CPU {}", s.car)
+    };
+    let gap = if s.gap >= 1.0 {
+        format!("+{:.0} m", s.gap.min(99_999.0))
+    } else {
+        String::new()
+    };
+    format!("P{place} {name:<6}{gap:>8} L{}", (s.laps + 1).min(laps))
+}
+
 /// What the game read on the latest tick, as the player's keys: `GAS`,
 /// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
 /// `S>` to strafe); a `*` marks a control kept on by steering, not by its
@@ -215,6 +231,26 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
     }
     if y + 1 < bottom {
         line(buf, &mut y, &input_line(race), Color::Gray);
+    }
+    if !race.opponents.is_empty() {
+        // As many standings as fit above the key line, the player's always.
+        let room = bottom.saturating_sub(y + 1) as usize;
+        let all = race.standings();
+        let me = all.iter().position(|s| s.car == 0).unwrap_or(0);
+        let shown: Vec<usize> = if me < room {
+            (0..all.len().min(room)).collect()
+        } else {
+            (0..room.saturating_sub(1)).chain([me]).collect()
+        };
+        for i in shown {
+            let s = &all[i];
+            let c = if s.car == 0 {
+                Color::White
+            } else {
+                Color::Gray
+            };
+            line(buf, &mut y, &standing_line(i + 1, s, race.laps), c);
+        }
     }
     let below = y;
     if bottom > area.y + 1 {

@@ -63,6 +63,12 @@ fn lights(race: &Race, color: bool) -> Option<Line> {
 /// delta (and NEW RECORD), a missed checkpoint, WRONG WAY.
 fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(race, color).into_iter().collect();
+    if let (Phase::Countdown(_), Some((placed, asked))) = (race.phase, race.short_of) {
+        lines.push((
+            format!("ROOM FOR {placed} OF {asked} RIVALS"),
+            fg(color, Color::Yellow),
+        ));
+    }
     if let Some((time, delta)) = race.lap_banner() {
         let n = race.log.ends.len();
         let (text, c) = match delta {

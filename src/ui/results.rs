@@ -10,6 +10,18 @@ use super::hud::{clock, delta};
 use super::menu::centred;
 use crate::app::Race;
 
+/// 1st, 2nd, 3rd, 4th ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     // Charts of the last lap against the best on the right, room allowing.
     let area = match race.log.last.as_ref() {
@@ -36,8 +48,16 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     };
     let times = race.lap_times();
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-    let shown = times.len().min(area.height.saturating_sub(9) as usize);
-    let r = centred(area, 40, shown as u16 + 9);
+    let order = race.final_standings.as_deref().unwrap_or_default();
+    let order_rows = if order.len() > 1 {
+        order.len() as u16 + 2
+    } else {
+        0
+    };
+    let shown = times
+        .len()
+        .min(area.height.saturating_sub(9 + order_rows) as usize);
+    let r = centred(area, 40, shown as u16 + 9 + order_rows);
     let mut y = r.y;
     let mut put = |y: &mut u16, text: &str, c: Color, bold: bool| {
         if *y < r.bottom() {
@@ -89,6 +109,25 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         Color::Green,
         true,
     );
+    if order.len() > 1 {
+        y += 1;
+        let place = 1 + order.iter().position(|s| s.car == 0).unwrap_or(0);
+        put(
+            &mut y,
+            &format!("FINISHED {} OF {}", ordinal(place), order.len()),
+            Color::Yellow,
+            true,
+        );
+        for (i, s) in order.iter().enumerate() {
+            let line = super::hud::standing_line(i + 1, s, race.laps);
+            let c = if s.car == 0 {
+                Color::White
+            } else {
+                Color::Gray
+            };
+            put(&mut y, &line, c, s.car == 0);
+        }
+    }
     y += 1;
     put(
         &mut y,

@@ -59,7 +59,7 @@ impl Record {
         }
     }
 
-    fn key(&self) -> (&str, ModelKind, &str) {
+    pub fn key(&self) -> (&str, ModelKind, &str) {
         (&self.track_id, self.model, &self.car)
     }
 

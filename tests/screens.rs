@@ -86,6 +86,12 @@
 //! 1st OF 4" and each car's gap at the player's finish, all on lap 5).
 //! Pocket's and rally's grids were respaced (slots 6 m apart in a row) so
 //! no two cars start touching; no other screen moved for it.
+//!
+//! title_80x24 re-blessed, looked at: the box now also holds the selected
+//! model's one-line feel ("no mass, turns on rails; handbrake drifts" for
+//! arcade), "no record yet" (no records in the test), and pocket's outline
+//! in braille at the right (its oval with the infield hairpin), the rows
+//! unchanged.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -612,6 +612,9 @@ pub struct App {
     skill: f64,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
+    /// The record lap time for the menu's track, model and car, seconds;
+    /// read when the selection changes, not on every frame.
+    pub menu_best: Option<f64>,
 }
 
 impl App {
@@ -656,7 +659,7 @@ impl App {
             .model
             .or(opts.car.as_ref().map(|(_, s)| s.model))
             .unwrap_or(ModelKind::Arcade);
-        App {
+        let mut app = App {
             screen: Screen::Menu,
             menu: Menu {
                 row: MENU_ROWS - 1,
@@ -681,7 +684,28 @@ impl App {
             records: opts.records,
             skill: opts.skill,
             notices: Vec::new(),
-        }
+            menu_best: None,
+        };
+        app.refresh_best();
+        app
+    }
+
+    /// Reads the record for the menu's selection from the records file.
+    fn refresh_best(&mut self) {
+        let Some(store) = &self.records else { return };
+        let track = self.choices[self.menu.track].track.content_id();
+        let (_, spec) = self.selected_car();
+        self.menu_best = match store.load() {
+            Ok(loaded) => {
+                self.notices.extend(loaded.notice());
+                loaded
+                    .records
+                    .iter()
+                    .find(|r| r.key() == (track.as_str(), self.menu.model, spec.name.as_str()))
+                    .map(|r| r.time)
+            }
+            Err(_) => None,
+        };
     }
 
     /// The car the menu's selection drives.
@@ -864,6 +888,7 @@ impl App {
             (Screen::Results, Command::Enter | Command::Back) => {
                 self.screen = Screen::Menu;
                 self.race = None;
+                self.refresh_best();
             }
             (Screen::Results, Command::Restart) => self.start_race(),
             (Screen::Results, _) => {}
@@ -896,6 +921,9 @@ impl App {
             }
             Command::Enter => self.start_race(),
             _ => {}
+        }
+        if matches!(cmd, Command::Left | Command::Right) {
+            self.refresh_best();
         }
     }
 
@@ -1088,6 +1116,40 @@ mod tests {
         );
         app.command(Command::ToggleGhost);
         assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_menu_shows_the_record_for_its_selection() {
+        let dir = std::env::temp_dir().join(format!("skid-app-menu-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        let track = bundled::load("pocket").unwrap();
+        let record = Record {
+            track: track.name.clone(),
+            track_id: track.content_id(),
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            time: 21.25,
+            ticks: 2550,
+            hz: 120,
+            splits: vec![],
+        };
+        store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
+        let mut app = App::new(Options {
+            track: Some(("pocket".into(), track)),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            records: Some(store),
+            ..Options::default()
+        });
+        assert_eq!(app.menu_best, Some(21.25));
+        app.menu.row = 1;
+        app.command(Command::Right);
+        assert_eq!(app.menu.model, ModelKind::Dynamic);
+        assert_eq!(app.menu_best, None, "no record for dynamic");
+        app.command(Command::Left);
+        assert_eq!(app.menu_best, Some(21.25));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

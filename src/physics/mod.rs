@@ -93,6 +93,17 @@ impl ModelKind {
         }
     }
 
+    /// What driving it feels like, in one line for the title menu.
+    pub fn feel(self) -> &'static str {
+        match self {
+            ModelKind::Arcade => "no mass, turns on rails; handbrake drifts",
+            ModelKind::Dynamic => "rear drive, six gears, wheelspin, slip",
+            ModelKind::Strafe => "Quake hover: hop and air-strafe for speed",
+            ModelKind::Kinematic => "bicycle geometry: no slip, exact turns",
+            ModelKind::Tire => "Box2D car: four tires, grip that gives",
+        }
+    }
+
     /// The next model in [`ModelKind::ALL`], wrapping: the game's `m` key.
     pub fn next(self) -> ModelKind {
         let i = ModelKind::ALL.iter().position(|&k| k == self).unwrap_or(0);

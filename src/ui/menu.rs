@@ -26,9 +26,12 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
+/// The title, the menu's rows in a box (with the selected model's feel,
+/// the record lap for the selection, and the selected track's outline at
+/// the box's right), the key hint under it.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     let color = app.color;
-    let r = centred(area, 50, 18);
+    let r = centred(area, 50, 20);
     let mut y = r.y;
     for line in TITLE.iter().chain(std::iter::once(&TITLE_LAST)) {
         if y < r.bottom() {
@@ -77,11 +80,15 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         r.x,
         y,
         r.width,
-        (rows.len() as u16 + 4).min(r.bottom().saturating_sub(y)),
+        (rows.len() as u16 + 6).min(r.bottom().saturating_sub(y)),
     );
     Block::bordered()
         .border_style(fg(color, Color::DarkGray))
         .render(box_area, buf);
+    // The selected track's course, at the box's right.
+    let outline =
+        Rect::new(r.x + 34, box_area.y + 1, 14, rows.len() as u16 + 1).intersection(box_area);
+    super::minimap::course(buf, outline, &choice.track, fg(color, Color::Gray));
     let mut y = y + 1;
     for (i, (label, value)) in rows.iter().enumerate() {
         let selected = app.menu.row == i;
@@ -98,6 +105,22 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         };
         if y < box_area.bottom().saturating_sub(1) {
             buf.set_stringn(r.x + 2, y, &text, r.width.saturating_sub(4) as usize, style);
+        }
+        y += 1;
+    }
+    let best = match app.menu_best {
+        Some(t) => format!("record {}", super::hud::clock(Some(t))),
+        None => "no record yet".into(),
+    };
+    for text in [app.menu.model.feel().to_string(), best] {
+        if y < box_area.bottom().saturating_sub(1) {
+            buf.set_stringn(
+                r.x + 4,
+                y,
+                &text,
+                r.width.saturating_sub(6) as usize,
+                fg(color, Color::Gray),
+            );
         }
         y += 1;
     }

@@ -12,7 +12,7 @@
 use glam::DVec2;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier};
+use ratatui::style::{Color, Modifier, Style};
 
 use super::fg;
 use crate::app::Race;
@@ -30,29 +30,47 @@ fn road(track: &Track, col: usize, row: usize) -> bool {
             || track.surface_of(col, row).is_some_and(|s| s.grip >= 0.9))
 }
 
-/// Draws the minimap into `area` (nothing below 8 x 3 cells).
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
-    if area.width < 8 || area.height < 3 {
-        return;
+/// A course drawn by [`course`]: where its dots landed.
+pub struct Placed {
+    /// Metres a dot.
+    s: f64,
+    x0: u16,
+    y0: u16,
+    used: (u16, u16),
+}
+
+impl Placed {
+    /// The terminal cell a world point falls in, if on the map.
+    pub fn cell_of(&self, p: DVec2) -> Option<(u16, u16)> {
+        let (dx, dy) = dot_of(p, self.s);
+        let (cx, cy) = (dx.div_euclid(2), dy.div_euclid(4));
+        (cx >= 0 && cy >= 0 && cx < self.used.0 as i64 && cy < self.used.1 as i64)
+            .then(|| (self.x0 + cx as u16, self.y0 + cy as u16))
     }
-    let track = &race.sim.track;
+}
+
+/// Draws the whole course of `track` scaled into `area` (see the module
+/// doc); none below 8 x 3 cells.
+pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Option<Placed> {
+    if area.width < 8 || area.height < 3 {
+        return None;
+    }
     let size = track.size_m();
     let (dw, dh) = (area.width as f64 * 2.0, area.height as f64 * 4.0);
     let s = (size.x / dw).max(size.y / dh);
     if !(s.is_finite() && s > 0.0) {
-        return;
+        return None;
     }
     let cs = track.cell_size();
     // Centre the map in the area.
-    let (used_w, used_h) = (
-        (size.x / s / 2.0).ceil() as u16,
-        (size.y / s / 4.0).ceil() as u16,
+    let used = (
+        ((size.x / s / 2.0).ceil() as u16).min(area.width),
+        ((size.y / s / 4.0).ceil() as u16).min(area.height),
     );
-    let x0 = area.x + area.width.saturating_sub(used_w) / 2;
-    let y0 = area.y + area.height.saturating_sub(used_h) / 2;
-    let style = fg(color, Color::Gray);
-    for cy in 0..used_h.min(area.height) {
-        for cx in 0..used_w.min(area.width) {
+    let x0 = area.x + (area.width - used.0) / 2;
+    let y0 = area.y + (area.height - used.1) / 2;
+    for cy in 0..used.1 {
+        for cx in 0..used.0 {
             let mut bits = 0u32;
             for (i, (px, py)) in BRAILLE.iter().enumerate() {
                 let (dx, dy) = (cx as f64 * 2.0 + *px as f64, cy as f64 * 4.0 + *py as f64);
@@ -63,8 +81,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
                 }
                 let c1 = (((dx + 1.0) * s / cs.x).ceil() as usize).clamp(c0 + 1, track.width);
                 let r1 = (((dy + 1.0) * s / cs.y).ceil() as usize).clamp(r0 + 1, track.height);
-                let lit = (r0..r1).any(|r| (c0..c1).any(|c| road(track, c, r)));
-                if lit {
+                if (r0..r1).any(|r| (c0..c1).any(|c| road(track, c, r))) {
                     bits |= 1 << i;
                 }
             }
@@ -74,14 +91,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             }
         }
     }
+    Some(Placed { s, x0, y0, used })
+}
+
+/// Draws the minimap into `area`: the course, the next mark, the cars.
+pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+    let Some(map) = course(buf, area, &race.sim.track, fg(color, Color::Gray)) else {
+        return;
+    };
     let mut mark = |p: DVec2, text: &str, c: Color| {
-        let (dx, dy) = dot_of(p, s);
-        let (cx, cy) = (dx.div_euclid(2), dy.div_euclid(4));
-        if cx >= 0 && cy >= 0 && cx < used_w as i64 && cy < used_h as i64 {
-            let (x, y) = (x0 + cx as u16, y0 + cy as u16);
-            if x < area.right() && y < area.bottom() {
-                buf.set_string(x, y, text, fg(color, c).add_modifier(Modifier::BOLD));
-            }
+        if let Some((x, y)) = map.cell_of(p) {
+            buf.set_string(x, y, text, fg(color, c).add_modifier(Modifier::BOLD));
         }
     };
     let next = race.next_mark();

@@ -92,6 +92,12 @@
 //! arcade), "no record yet" (no records in the test), and pocket's outline
 //! in braille at the right (its oval with the infield hairpin), the rows
 //! unchanged.
+//!
+//! The results charts re-blessed, looked at: each chart now has its legend
+//! box at the top right ("best •" and "this lap") at 80x24 and 100x30, and
+//! without colour the best lap is drawn in • dots, the last lap in braille,
+//! so the two lines tell apart; the lap charts over the track gained the
+//! dots too (too small there for the legend).
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

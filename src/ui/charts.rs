@@ -1,8 +1,9 @@
 //! Lap charts (ratatui `Chart`): speed or slip over the distance into the
-//! lap, this lap against the best.
+//! lap, this lap against the best, with a legend saying which is which
+//! (and, without colour, the best lap drawn in dots).
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Widget};
@@ -54,10 +55,12 @@ pub fn draw(
         Series::Speed => "km/h",
         Series::Slip => "deg",
     };
+    // Without colour the two lines differ in shape: the best lap in dots.
+    let best_marker = if color { Marker::Braille } else { Marker::Dot };
     let mut sets = vec![
         Dataset::default()
-            .name("best")
-            .marker(Marker::Braille)
+            .name(if color { "best" } else { "best •" })
+            .marker(best_marker)
             .graph_type(GraphType::Line)
             .style(fg(color, Color::DarkGray))
             .data(&then),
@@ -74,6 +77,9 @@ pub fn draw(
     Clear.render(area, buf);
     Chart::new(sets)
         .block(Block::bordered().title(format!(" {title} ")))
+        // The legend (which line is which) stays at 80x24 too: ratatui
+        // hides it past a quarter of the chart by default.
+        .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)))
         .x_axis(
             Axis::default()
                 .bounds([0.0, x_max])

@@ -1,6 +1,7 @@
 //! The real binary in a real terminal: tmux runs `skid`, keys go in with
-//! `send-keys`, the screen comes back with `capture-pane`. CI installs
-//! tmux (`.ci/run`); where it is missing these tests say so and pass.
+//! `send-keys`, the screen comes back with `capture-pane`. `.ci/run`
+//! installs tmux; in CI (`CI` set) a missing tmux fails these tests, and
+//! on a developer's machine without it they say so and pass.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -16,6 +17,10 @@ struct Tmux {
 impl Tmux {
     fn start(name: &str, size: (u16, u16), command: &str) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "tmux is not installed, and CI needs these tests (.ci/run installs it)"
+            );
             eprintln!("skipped: tmux is not installed");
             return None;
         }
@@ -227,4 +232,67 @@ fn a_tiny_terminal_gets_a_message_not_a_panic() {
     );
     t.keys(&["q"]);
     assert_eq!(t.exit_status(), Some(0));
+}
+
+/// Holds `key` as a terminal without key releases sends it: one press,
+/// then after 500 ms a repeat every 33 ms, for `secs` seconds in all.
+fn hold(t: &Tmux, key: &str, secs: f64) {
+    let start = Instant::now();
+    t.keys(&[key]);
+    sleep(Duration::from_millis(500));
+    while start.elapsed().as_secs_f64() < secs {
+        t.keys(&[key]);
+        sleep(Duration::from_millis(33));
+    }
+}
+
+#[test]
+fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
+    let dir = std::env::temp_dir().join(format!("skid-e2e-brake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("rec.toml");
+    let cmd = format!(
+        "{} play --track oval --model arcade --record {} --data-dir {}",
+        skid(),
+        rec.display(),
+        dir.display()
+    );
+    let Some(t) = Tmux::start("brake", (80, 24), &cmd) else {
+        return;
+    };
+    assert!(t.wait_for("LAP").contains("LAP"));
+    sleep(Duration::from_millis(3300)); // the countdown
+    // W held 1.5 s, let go (tmux sends nothing), S at once, held 1 s.
+    hold(&t, "w", 1.5);
+    hold(&t, "s", 1.0);
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
+    let ticks: Vec<_> = script.into_controls().collect();
+    let count =
+        |f: &dyn Fn(&skid::physics::Controls) -> bool| ticks.iter().filter(|c| f(c)).count();
+    let gas = count(&|c| c.throttle > 0.0);
+    let brake = count(&|c| c.brake > 0.0);
+    assert_eq!(
+        count(&|c| c.throttle > 0.0 && c.brake > 0.0),
+        0,
+        "never both pedals"
+    );
+    // 120 ticks a second; tmux and the machine's timing allow some slack.
+    assert!(
+        (150..=210).contains(&gas),
+        "throttle for {gas} ticks, W held 1.5 s"
+    );
+    assert!(
+        (100..=150).contains(&brake),
+        "brake for {brake} ticks, S held 1 s"
+    );
+    let first_brake = ticks.iter().position(|c| c.brake > 0.0).unwrap();
+    let last_gas = ticks.iter().rposition(|c| c.throttle > 0.0).unwrap();
+    assert!(
+        first_brake > last_gas,
+        "the brake after the throttle, not with it"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -98,6 +98,12 @@
 //! without colour the best lap is drawn in • dots, the last lap in braille,
 //! so the two lines tell apart; the lap charts over the track gained the
 //! dots too (too small there for the legend).
+//!
+//! Added in colour at 160x48, looked at: title_160x48 (strafe selected:
+//! its line "Quake hover: hop and air-strafe for speed"; logo red, rows
+//! white, the selected Start row yellow, the outline grey, the box dark
+//! grey) and standings_160x48 (the standings as at 80x24, the computer
+//! cars' lines grey and the player's white).
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -430,22 +436,47 @@ fn start_lights_on_a_followed_track_160x48() {
     golden("start_lights_160x48", &screen(&app));
 }
 
-#[test]
-fn standings_with_opponents_80x24() {
+/// Three computer tire cars on pocket, 8 s into the race, the player not
+/// moving.
+fn standings(size: (u16, u16), color: bool) -> App {
     let mut app = App::new(Options {
         track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
         model: Some(ModelKind::Tire),
         hz: 120,
         opponents: 3,
         skill: 1.0,
+        color,
         ..Options::default()
     });
-    app.resize(80, 24);
+    app.resize(size.0, size.1);
     app.start_race();
     for _ in 0..(361 + 8 * 120) {
         app.tick(0.0);
     }
-    golden("standings_80x24", &screen(&app));
+    app
+}
+
+#[test]
+fn standings_with_opponents_80x24() {
+    golden("standings_80x24", &screen(&standings((80, 24), false)));
+}
+
+#[test]
+fn standings_in_colour_160x48() {
+    let app = standings((160, 48), true);
+    golden("standings_160x48", &screen(&app));
+    golden("standings_160x48.colours", &colours(&app));
+}
+
+#[test]
+fn title_in_colour_160x48() {
+    let mut app = App::new(Options {
+        color: true,
+        ..options(ModelKind::Strafe, None)
+    });
+    app.resize(160, 48);
+    golden("title_160x48", &screen(&app));
+    golden("title_160x48.colours", &colours(&app));
 }
 
 #[test]

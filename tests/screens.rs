@@ -382,20 +382,30 @@ fn missed_checkpoint_80x24() {
     golden("missed_checkpoint_80x24", &screen(&app));
 }
 
-/// Driving the grand prix's start straight the wrong way at speed.
-fn wrong_way(size: (u16, u16), color: bool) -> App {
+/// A race on a bundled track at `size`, run `ticks` ticks from the start
+/// of its countdown (361 ticks at 120 Hz), `opts` giving the rest.
+fn racing(track: &str, model: ModelKind, size: (u16, u16), ticks: u32, opts: Options) -> App {
     let mut app = App::new(Options {
-        track: Some(("grandprix".into(), bundled::load("grandprix").unwrap())),
-        model: Some(ModelKind::Arcade),
+        track: Some((track.into(), bundled::load(track).unwrap())),
+        model: Some(model),
         hz: 120,
-        color,
-        ..Options::default()
+        ..opts
     });
     app.resize(size.0, size.1);
     app.start_race();
-    for _ in 0..361 {
+    for _ in 0..ticks {
         app.tick(0.0);
     }
+    app
+}
+
+/// Driving the grand prix's start straight the wrong way at speed.
+fn wrong_way(size: (u16, u16), color: bool) -> App {
+    let opts = Options {
+        color,
+        ..Options::default()
+    };
+    let mut app = racing("grandprix", ModelKind::Arcade, size, 361, opts);
     for _ in 0..150 {
         let race = app.race.as_mut().unwrap();
         let body = &mut race.sim.car.state.body;
@@ -422,38 +432,26 @@ fn wrong_way_in_colour_80x24() {
 
 #[test]
 fn start_lights_on_a_followed_track_160x48() {
-    let mut app = App::new(Options {
-        track: Some(("grandprix".into(), bundled::load("grandprix").unwrap())),
-        model: Some(ModelKind::Tire),
-        hz: 120,
-        ..Options::default()
-    });
-    app.resize(160, 48);
-    app.start_race();
-    for _ in 0..130 {
-        app.tick(0.0);
-    }
+    let app = racing(
+        "grandprix",
+        ModelKind::Tire,
+        (160, 48),
+        130,
+        Options::default(),
+    );
     golden("start_lights_160x48", &screen(&app));
 }
 
 /// Three computer tire cars on pocket, 8 s into the race, the player not
 /// moving.
 fn standings(size: (u16, u16), color: bool) -> App {
-    let mut app = App::new(Options {
-        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
-        model: Some(ModelKind::Tire),
-        hz: 120,
+    let opts = Options {
         opponents: 3,
         skill: 1.0,
         color,
         ..Options::default()
-    });
-    app.resize(size.0, size.1);
-    app.start_race();
-    for _ in 0..(361 + 8 * 120) {
-        app.tick(0.0);
-    }
-    app
+    };
+    racing("pocket", ModelKind::Tire, size, 361 + 8 * 120, opts)
 }
 
 #[test]

@@ -283,6 +283,12 @@ pub fn load_track(arg: &str) -> Result<Track, Vec<Diagnostic>> {
     file_or_bundled(arg, track::parse, bundled::load, &names, "track")
 }
 
+/// A track to race on: one on which a lap can be completed
+/// (`track::laps`), or the reason there is none, positioned.
+pub fn load_raceable(arg: &str) -> Result<Track, Vec<Diagnostic>> {
+    load_track(arg).and_then(|t| track::laps::raceable(t, arg).map_err(|d| vec![d]))
+}
+
 /// A file on disk if one exists at `arg`, else a bundled item by name.
 fn file_or_bundled<T>(
     arg: &str,
@@ -320,7 +326,7 @@ impl Setup {
     /// The track, car and model the options name. With no model the car's
     /// own is used; with no car, the model's preset.
     pub fn resolve(&self) -> Result<(Track, CarSpec, ModelKind), Vec<Diagnostic>> {
-        let track = load_track(&self.track);
+        let track = load_raceable(&self.track);
         let (spec, kind) = match (&self.car, self.model) {
             (Some(c), model) => load_car(c).map(|spec| {
                 let kind = model.unwrap_or(spec.model);
@@ -576,6 +582,15 @@ fn sim(
         let _ = out.write_all(row.as_bytes());
     }
     let _ = out.flush();
+    let laps = sim.track.laps;
+    if driver == DriverArg::Ai && sim.laps.lap < laps {
+        let p = sim.car.state.body.pos;
+        eprintln!(
+            "skid sim: stopped at --max-ticks {max_ticks} with the race unfinished: \
+             {} of {laps} laps, checkpoint {} of {} passed, the car at x {:.1} m, y {:.1} m",
+            sim.laps.lap, sim.laps.checkpoint, sim.track.checkpoints, p.x, p.y
+        );
+    }
     if let (Some(store), Some(best)) = (store, &log.best) {
         let record = Record::of(&sim, best);
         let where_ = store.dir.display().to_string();
@@ -622,6 +637,7 @@ fn check(files: &[String]) -> Outcome {
         match diag::read_file(f)
             .map_err(|d| vec![d])
             .and_then(|b| track::parse(f, &b))
+            .and_then(|t| track::laps::raceable(t, f).map_err(|d| vec![d]))
         {
             Ok(_) => {
                 let _ = writeln!(out, "{f}: ok");

@@ -211,3 +211,39 @@ fn every_nth_row_and_always_the_last() {
         "the same final row"
     );
 }
+
+#[test]
+fn an_unfinished_computer_race_says_where_it_stopped() {
+    let o = skid(&[
+        "sim",
+        "--track",
+        "oval",
+        "--driver",
+        "ai",
+        "--max-ticks",
+        "600",
+        "--every",
+        "600",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("skid sim: stopped at --max-ticks 600 with the race unfinished: 0 of 5 laps, checkpoint "),
+        "{err}"
+    );
+    assert!(err.contains(", the car at x "), "{err}");
+    // A finished race says nothing.
+    let o = skid(&[
+        "sim",
+        "--track",
+        "pocket",
+        "--model",
+        "kinematic",
+        "--driver",
+        "ai",
+        "--every",
+        "100000",
+    ]);
+    assert!(o.status.success());
+    assert_eq!(stderr(&o), "");
+}

@@ -82,3 +82,41 @@ fn a_bad_option_exits_2() {
     let out = skid(&["--no-such-option"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_track_with_no_lap_is_rejected_everywhere_with_its_position() {
+    let dir = std::env::temp_dir().join(format!("skid-nolap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The example: a straight with a wall right after the finish,
+    // under front matter (the position counts the file's lines).
+    let path = dir.join("straight.track");
+    std::fs::write(
+        &path,
+        "+++\nname = \"Straight\"\n+++\n#########\n#.......#\n#...>..=#\n#.......#\n#########\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let script = dir.join("s.toml");
+    std::fs::write(&script, "[[hold]]\nticks = 10\nthrottle = 1.0\n").unwrap();
+    let s = script.to_str().unwrap();
+    let expected = format!(
+        "{p}:6:8: no way on past the finish line in the race direction (a wall right after it)\n"
+    );
+    for args in [
+        vec!["check", p],
+        vec!["sim", "--track", p, "--driver", "ai"],
+        vec!["sim", "--track", p, "--inputs", s],
+        vec!["render", "--track", p, "--inputs", s, "--size", "80x24"],
+    ] {
+        let out = skid(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stderr), expected, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

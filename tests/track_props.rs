@@ -72,6 +72,35 @@ proptest! {
         check(&bytes);
     }
 
+    /// Mutated tracks that parse: the lap check answers (with a position
+    /// inside the map), the racing line is never empty and never panics,
+    /// and a track with a lap gets a real loop.
+    #[test]
+    fn mutated_tracks_get_a_lap_verdict_and_a_line(edits in prop::collection::vec(edit(), 1..8)) {
+        let mut bytes = POCKET.as_bytes().to_vec();
+        for e in edits {
+            let n = bytes.len().max(1);
+            match e {
+                Edit::Replace(i, b) if !bytes.is_empty() => bytes[i % n] = b,
+                Edit::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
+                Edit::Delete(i) if !bytes.is_empty() => { bytes.remove(i % n); }
+                _ => {}
+            }
+        }
+        if let Some(t) = check(&bytes) {
+            let verdict = skid::track::laps::no_lap(&t);
+            if let Some(p) = &verdict {
+                prop_assert!(p.col < t.width && p.row < t.height);
+            }
+            let line = skid::ai::Line::new(&t, 8.0, 6.0, 60.0);
+            prop_assert!(!line.points.is_empty());
+            prop_assert!(line.speeds.iter().all(|v| v.is_finite() && *v >= 0.0));
+            if verdict.is_none() {
+                prop_assert!(line.points.len() > 4, "a lap, yet a line of {}", line.points.len());
+            }
+        }
+    }
+
     #[test]
     fn front_matter_values_never_panic(key in "(name|laps|cell|legend|surfaces)", value in "[-+0-9a-z.\"\\[\\]={}, ]{0,12}") {
         let src = format!("+++\n{key} = {value}\n+++\n{}", POCKET.split("+++\n").nth(2).unwrap());

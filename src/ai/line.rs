@@ -181,7 +181,13 @@ impl Line {
     /// The racing line of a track, for cornering at `a_lat` and braking at
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
-        let points = smooth(track, resample(&centres(track)));
+        let mut points = smooth(track, resample(&centres(track)));
+        // Never empty: on a track with no lap (which `track::laps` rejects
+        // before a race) the line is the start alone, so every index into
+        // it stays valid.
+        if points.is_empty() {
+            points.push(track.start_pose(0).0);
+        }
         let speeds = speeds(track, &points, a_lat, a_brake, top);
         Line { points, speeds }
     }
@@ -199,7 +205,7 @@ impl Line {
     /// moves little between steps) and the whole line when that fails.
     pub fn nearest(&self, p: DVec2, hint: usize) -> usize {
         let n = self.points.len();
-        let near = (0..40).map(|k| (hint + n - 10 + k) % n);
+        let near = (0..40).map(|k| wrap(hint, k - 10, n));
         let best = near.min_by(|&a, &b| {
             self.points[a]
                 .distance_squared(p)
@@ -324,10 +330,10 @@ fn smooth(track: &Track, mut pts: Vec<DVec2>) -> Vec<DVec2> {
     for _ in 0..60 {
         let prev = pts.clone();
         for i in 0..n {
-            let mean = (prev[(i + n - 2) % n]
-                + prev[(i + n - 1) % n]
-                + prev[(i + 1) % n]
-                + prev[(i + 2) % n])
+            let mean = (prev[wrap(i, -2, n)]
+                + prev[wrap(i, -1, n)]
+                + prev[wrap(i, 1, n)]
+                + prev[wrap(i, 2, n)])
                 * 0.25;
             let moved = prev[i].lerp(mean, 0.5);
             if roomy(moved) || !roomy(prev[i]) {
@@ -338,13 +344,18 @@ fn smooth(track: &Track, mut pts: Vec<DVec2>) -> Vec<DVec2> {
     pts
 }
 
+/// Index `i + d` of a closed line of `n` points, wrapped (any `n` from 1).
+fn wrap(i: usize, d: isize, n: usize) -> usize {
+    (i as isize + d).rem_euclid(n as isize) as usize
+}
+
 /// Target speeds along the line.
 fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> Vec<f64> {
     let n = pts.len();
     let k = 3;
     let mut v: Vec<f64> = (0..n)
         .map(|i| {
-            let (a, b, c) = (pts[(i + n - k) % n], pts[i], pts[(i + k) % n]);
+            let (a, b, c) = (pts[wrap(i, -k, n)], pts[i], pts[wrap(i, k, n)]);
             // Menger curvature: 4 area / (product of the sides).
             let area2 = ((b - a).perp_dot(c - a)).abs();
             let sides = a.distance(b) * b.distance(c) * c.distance(a);
@@ -375,6 +386,17 @@ fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> V
 mod tests {
     use super::*;
     use crate::track::bundled;
+
+    #[test]
+    fn a_track_with_no_lap_still_gets_a_line_that_can_be_followed() {
+        let map = "#########\n#.......#\n#...>..=#\n#.......#\n#########\n";
+        let t = crate::track::parse("t", map.as_bytes()).unwrap();
+        let line = Line::new(&t, 8.0, 6.0, 60.0);
+        assert!(!line.points.is_empty());
+        assert!(line.speeds.iter().all(|v| v.is_finite()));
+        let i = line.nearest(DVec2::new(3.0, 3.0), 7);
+        assert!(line.ahead(i, 20.0).is_finite());
+    }
 
     #[test]
     fn every_bundled_track_gets_a_closed_line_on_the_road() {

@@ -7,6 +7,7 @@
 
 pub mod bundled;
 pub mod collide;
+pub mod laps;
 pub mod parse;
 
 use glam::DVec2;
@@ -134,6 +135,8 @@ pub struct Track {
     pub checkpoints: u8,
     /// FNV-1a hash of the file's bytes: identifies the track's content.
     pub id: u64,
+    /// The file's line number of the map's first row.
+    pub map_line: usize,
 }
 
 impl Track {

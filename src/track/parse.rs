@@ -164,6 +164,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         starts: Vec::new(),
         checkpoints: 0,
         id: fnv1a(bytes),
+        map_line: 1,
     };
     let legend = match &front {
         Some(t) => settings(t, fm, &mut track, &mut report),
@@ -181,6 +182,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         map = rest;
     }
     let first_line = map_start + 1;
+    track.map_line = first_line;
     read_map(map, first_line, &legend, &mut track, &mut report);
 
     if report.errors.is_empty() {

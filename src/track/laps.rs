@@ -1,0 +1,252 @@
+//! Whether a lap can be completed on a track: the check `skid check`,
+//! `play`, `render` and the computer drivers rely on (a track that parses
+//! may still have no lap: a finish or checkpoint walled off, an enclosed
+//! start, a wall right after the finish, no loop at all).
+//!
+//! A lap runs in the race direction from the finish line through
+//! checkpoints 1, 2, ... back to it. On the grid of cells a car can drive
+//! (4-connected), with the finish line closed (crossing it backwards to get
+//! round is no lap):
+//! 1. there are drivable cells just past the finish in the race direction,
+//!    and just behind it;
+//! 2. from those past it, checkpoint 1 is reachable, from checkpoint 1
+//!    checkpoint 2, and so on, and from the last the cells behind the
+//!    finish;
+//! 3. and before all that, the finish and every checkpoint can be reached
+//!    from the player's start at all.
+//!
+//! The answer is the first problem found, with the cell it is about.
+
+use std::collections::VecDeque;
+
+use super::{Mark, Track};
+use crate::diag::{Diagnostic, Pos};
+
+/// Why no lap can be completed, and the cell (column, row) it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoLap {
+    pub col: usize,
+    pub row: usize,
+    pub message: String,
+}
+
+/// The cells of a mark, in reading order.
+fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for row in 0..track.height {
+        for col in 0..track.width {
+            if track.mark_of(col, row) == mark {
+                out.push((col, row));
+            }
+        }
+    }
+    out
+}
+
+/// Drivable cells next to `cells`, `(dc, dr)` away, not on the finish.
+fn beside(track: &Track, cells: &[(usize, usize)], dc: isize, dr: isize) -> Vec<(usize, usize)> {
+    cells
+        .iter()
+        .filter_map(|&(c, r)| {
+            let (nc, nr) = (c as isize + dc, r as isize + dr);
+            (nc >= 0 && nr >= 0 && (nc as usize) < track.width && (nr as usize) < track.height)
+                .then_some((nc as usize, nr as usize))
+        })
+        .filter(|&(c, r)| track.drivable(c, r) && track.mark_of(c, r) != Mark::Finish)
+        .collect()
+}
+
+/// Which cells can be reached from `from` over drivable cells, 4-connected,
+/// not through the finish line.
+fn flood(track: &Track, from: &[(usize, usize)]) -> Vec<bool> {
+    let w = track.width;
+    let mut seen = vec![false; w * track.height];
+    let mut queue: VecDeque<(usize, usize)> = VecDeque::new();
+    for &(c, r) in from {
+        if !seen[r * w + c] {
+            seen[r * w + c] = true;
+            queue.push_back((c, r));
+        }
+    }
+    while let Some((c, r)) = queue.pop_front() {
+        for (dc, dr) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
+            let (nc, nr) = (c as isize + dc, r as isize + dr);
+            if nc < 0 || nr < 0 || nc as usize >= w || nr as usize >= track.height {
+                continue;
+            }
+            let (nc, nr) = (nc as usize, nr as usize);
+            let open = track.drivable(nc, nr) && track.mark_of(nc, nr) != Mark::Finish;
+            if open && !seen[nr * w + nc] {
+                seen[nr * w + nc] = true;
+                queue.push_back((nc, nr));
+            }
+        }
+    }
+    seen
+}
+
+fn reached(seen: &[bool], w: usize, cells: &[(usize, usize)]) -> bool {
+    cells.iter().any(|&(c, r)| seen[r * w + c])
+}
+
+/// The track, if a lap can be completed on it; otherwise the reason as a
+/// diagnostic at its line and column in the file at `path`.
+pub fn raceable(track: Track, path: &str) -> Result<Track, Diagnostic> {
+    match no_lap(&track) {
+        None => Ok(track),
+        Some(p) => Err(Diagnostic::at(
+            path,
+            Pos::new(p.row + track.map_line, p.col + 1),
+            p.message,
+        )),
+    }
+}
+
+/// The first reason no lap can be completed on `track`, if any.
+pub fn no_lap(track: &Track) -> Option<NoLap> {
+    let w = track.width;
+    let finish = cells_of(track, Mark::Finish);
+    let &(fc, fr) = finish.first()?;
+    let at = |(col, row): (usize, usize), message: String| NoLap { col, row, message };
+    // Drivable cells are those a car from the start can reach at all.
+    let from_start = |cells: &[(usize, usize)]| cells.iter().any(|&(c, r)| track.drivable(c, r));
+    if !from_start(&finish) {
+        return Some(at(
+            (fc, fr),
+            "the finish line cannot be reached from the start".into(),
+        ));
+    }
+    for n in 1..=track.checkpoints {
+        let cells = cells_of(track, Mark::Checkpoint(n));
+        if !from_start(&cells) {
+            return Some(at(
+                cells[0],
+                format!("checkpoint {n} cannot be reached from the start"),
+            ));
+        }
+    }
+    let dir = track.race_direction();
+    let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
+    let past = beside(track, &finish, dc, dr);
+    if past.is_empty() {
+        return Some(at(
+            (fc, fr),
+            "no way on past the finish line in the race direction (a wall right after it)".into(),
+        ));
+    }
+    let behind = beside(track, &finish, -dc, -dr);
+    if behind.is_empty() {
+        return Some(at(
+            (fc, fr),
+            "no way up to the finish line in the race direction (a wall right before it)".into(),
+        ));
+    }
+    let mut from = past;
+    let mut came = "the finish line".to_string();
+    for n in 1..=track.checkpoints {
+        let cells = cells_of(track, Mark::Checkpoint(n));
+        if !reached(&flood(track, &from), w, &cells) {
+            return Some(at(
+                cells[0],
+                format!("checkpoint {n} cannot be reached from {came} in the race direction"),
+            ));
+        }
+        from = cells;
+        came = format!("checkpoint {n}");
+    }
+    if !reached(&flood(track, &from), w, &behind) {
+        return Some(at(
+            (fc, fr),
+            format!("no way back to the finish line from {came} in the race direction"),
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::{bundled, parse};
+
+    fn problem(map: &str) -> Option<String> {
+        let t = parse("t", map.as_bytes()).expect("parses");
+        no_lap(&t).map(|p| format!("{}:{}: {}", p.row + t.map_line, p.col + 1, p.message))
+    }
+
+    #[test]
+    fn every_bundled_track_has_a_lap() {
+        for (name, _) in bundled::TRACKS {
+            assert_eq!(no_lap(&bundled::load(name).unwrap()), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_straight_with_a_wall_after_the_finish_has_no_lap() {
+        let map = "#########\n#.......#\n#...>..=#\n#.......#\n#########\n";
+        assert_eq!(
+            problem(map).as_deref(),
+            Some(
+                "3:8: no way on past the finish line in the race direction (a wall right after it)"
+            )
+        );
+    }
+
+    #[test]
+    fn a_straight_with_room_after_the_finish_still_has_no_loop() {
+        let map = "###########\n#.........#\n#...>..=..#\n#.........#\n###########\n";
+        // The finish spans only its row, so the car can get round it:
+        // that is a loop. Walled off above and below, it is not.
+        assert_eq!(problem(map), None);
+        let map = "###########\n###########\n#...>..=..#\n###########\n";
+        assert_eq!(
+            problem(map).as_deref(),
+            Some("3:8: no way back to the finish line from the finish line in the race direction")
+        );
+    }
+
+    #[test]
+    fn a_walled_off_checkpoint_is_named_with_its_position() {
+        let map = "\
+##############
+#............#
+#.>=.....#####
+#........#.2.#
+#.....1..#####
+#............#
+##############
+";
+        assert_eq!(
+            problem(map).as_deref(),
+            Some("4:12: checkpoint 2 cannot be reached from the start")
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_only_reachable_backwards_over_the_finish_has_no_lap() {
+        let map = "\
+##########
+#1.>.=...#
+#1...=...#
+##########
+";
+        assert_eq!(
+            problem(map).as_deref(),
+            Some("2:2: checkpoint 1 cannot be reached from the finish line in the race direction")
+        );
+    }
+
+    #[test]
+    fn an_enclosed_start_cannot_reach_the_finish() {
+        let map = "\
+##############
+#.......#....#
+#...>...#.=..#
+#.......#....#
+##############
+";
+        assert_eq!(
+            problem(map).as_deref(),
+            Some("3:11: the finish line cannot be reached from the start")
+        );
+    }
+}

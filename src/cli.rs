@@ -297,7 +297,9 @@ fn file_or_bundled<T>(
     names: &[&str],
     what: &str,
 ) -> Result<T, Vec<Diagnostic>> {
-    if std::path::Path::new(arg).is_file() {
+    // Anything at that path is the user's file: a FIFO or a device is then
+    // refused as one, not looked up as a bundled name.
+    if std::path::Path::new(arg).exists() {
         let bytes = diag::read_file(arg).map_err(|d| vec![d])?;
         return parse(arg, &bytes);
     }

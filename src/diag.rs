@@ -125,10 +125,53 @@ fn key_offset(text: &str, key: &str) -> Option<usize> {
     found
 }
 
-/// Reads a file named on the command line, mapping I/O failures to a
-/// diagnostic that names it.
+/// The most any file named on the command line may hold: a track of the
+/// largest legal map (8192 x 8192 cells, up to 4 bytes a character) fits.
+pub const MAX_FILE: u64 = 256 << 20;
+
+/// Reads at most `max` bytes of the regular file at `path`. It is opened
+/// without blocking (a FIFO with no writer does not hang the open) and,
+/// with `follow` false, without following a symbolic link; anything but a
+/// regular file (a FIFO, a device such as /dev/zero, a directory) and
+/// anything larger than `max` is refused with an error saying so.
+pub fn read_capped(path: &std::path::Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK;
+    if !follow {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} MiB", max >> 20),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} MiB", max >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a file named on the command line ([`read_capped`] at
+/// [`MAX_FILE`], following links), mapping failures to a diagnostic that
+/// names it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, Diagnostic> {
-    std::fs::read(path).map_err(|e| Diagnostic::file(path, format!("cannot read: {e}")))
+    read_capped(std::path::Path::new(path), MAX_FILE, true)
+        .map_err(|e| Diagnostic::file(path, format!("cannot read: {e}")))
 }
 
 /// Decodes UTF-8, reporting the first invalid byte's position.
@@ -146,6 +189,38 @@ pub fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_regular_files_are_read_and_never_past_the_cap() {
+        let err = |p: &str| read_file(p).unwrap_err().to_string();
+        assert_eq!(
+            err("/dev/zero"),
+            "/dev/zero: cannot read: not a regular file"
+        );
+        assert_eq!(err("/"), "/: cannot read: not a regular file");
+        let dir = std::env::temp_dir().join(format!("skid-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A FIFO with no writer: refused at once, not waited on.
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string for the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_capped(&fifo, 100, true).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file");
+        let big = dir.join("big");
+        std::fs::write(&big, vec![b'.'; 101]).unwrap();
+        assert_eq!(
+            read_capped(&big, 100, true).unwrap_err().to_string(),
+            "larger than 0 MiB"
+        );
+        assert_eq!(read_capped(&big, 101, true).unwrap().len(), 101);
+        // A link is followed only when asked.
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&big, &link).unwrap();
+        assert!(read_capped(&link, 1000, true).is_ok());
+        assert!(read_capped(&link, 1000, false).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn offsets_map_to_lines_and_character_columns() {

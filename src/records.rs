@@ -25,6 +25,11 @@ use serde::{Deserialize, Serialize};
 use crate::physics::ModelKind;
 use crate::race::{GHOST_EVERY, Lap};
 
+/// The most the records table may hold (thousands of records fit).
+const MAX_TABLE: u64 = 16 << 20;
+/// The most one ghost file may hold (a lap of hours fits).
+const MAX_GHOST: u64 = 64 << 20;
+
 /// One best lap.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -186,7 +191,8 @@ impl Store {
     /// and reported; the records are then empty.
     pub fn load(&self) -> io::Result<Loaded> {
         let path = self.table_path();
-        let text = match fs::read(&path) {
+        // Never through a link, never waiting on a FIFO, never unbounded.
+        let text = match crate::diag::read_capped(&path, MAX_TABLE, false) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::default()),
             Err(e) => return Err(e),
@@ -228,7 +234,10 @@ impl Store {
             .cloned();
         let best = match found {
             Some(r) => {
-                let ghost = fs::read_to_string(self.dir.join("ghosts").join(r.ghost_file()))
+                let path = self.dir.join("ghosts").join(r.ghost_file());
+                let ghost = crate::diag::read_capped(&path, MAX_GHOST, false)
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
                     .map(|t| parse_ghost(&t))
                     .unwrap_or_default();
                 let trace = trace_of(&ghost, GHOST_EVERY as f64 / r.hz.max(1) as f64);

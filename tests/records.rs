@@ -98,3 +98,50 @@ fn a_damaged_records_file_is_reported_and_kept_aside() {
         "this is not toml [[["
     );
 }
+
+#[test]
+fn a_fifo_or_a_link_as_the_records_file_is_reported_not_waited_on() {
+    let dir = std::env::temp_dir().join(format!("skid-rec-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("records.toml");
+    let c = std::ffi::CString::new(table.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string for the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["records", "--data-dir", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a regular file"), "{err}");
+    // A link to a real table is not followed either.
+    std::fs::remove_file(&table).unwrap();
+    let elsewhere = dir.join("elsewhere.toml");
+    std::fs::write(&elsewhere, "").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &table).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["records", "--data-dir", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_refuses_devices_at_once() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["check", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "/dev/zero: cannot read: not a regular file\n"
+    );
+}

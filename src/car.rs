@@ -438,10 +438,12 @@ impl CarSpec {
             }
             last = *rpm;
         }
-        if self.name.chars().any(char::is_control) || self.name.len() > 40 {
+        let bad = |c: char| c.is_control() || crate::diag::is_bidi_control(c);
+        if self.name.chars().any(bad) || self.name.len() > 40 {
             out.push((
                 "name".into(),
-                "name must be printable and at most 40 bytes".into(),
+                "name must be printable, without bidirectional controls, and at most 40 bytes"
+                    .into(),
             ));
         }
         out

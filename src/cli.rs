@@ -341,17 +341,59 @@ impl Setup {
     }
 }
 
+/// Prints rows under a header in columns as wide as their widest cell (in
+/// terminal columns), two spaces apart; the columns `right` names are
+/// right-aligned. Every cell is printed with control characters escaped.
+fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
+    use unicode_width::UnicodeWidthStr;
+    let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(|h| h.to_string()).collect())
+        .chain(
+            rows.iter()
+                .map(|r| r.iter().map(|c| diag::printable(c)).collect()),
+        )
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    for row in &rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.width());
+            let last = i + 1 == row.len();
+            if right.contains(&i) {
+                line.push_str(&pad);
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                if !last {
+                    line.push_str(&pad);
+                }
+            }
+            if !last {
+                line.push_str("  ");
+            }
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
 fn cars(show: Option<&str>) -> Outcome {
     let mut out = std::io::stdout().lock();
     if let Some(name) = show {
         let _ = write!(out, "{}", load_car(name)?.to_toml());
         return Ok(());
     }
-    let _ = writeln!(out, "{:<12} {:<10} description", "name", "model");
+    let mut rows = Vec::new();
     for (name, _) in car::PRESETS {
         let spec = load_car(name)?;
-        let _ = writeln!(out, "{:<12} {:<10} {}", name, spec.model, spec.description);
+        rows.push(vec![
+            name.to_string(),
+            spec.model.to_string(),
+            spec.description,
+        ]);
     }
+    table(&["name", "model", "description"], &rows, &[]);
     Ok(())
 }
 
@@ -498,26 +540,20 @@ fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     if let Some(notice) = loaded.notice() {
         eprintln!("skid: {notice}");
     }
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "{:<14} {:<10} {:<14} {:>9}",
-        "track", "model", "car", "best lap"
-    );
-    for r in loaded
+    let rows: Vec<Vec<String>> = loaded
         .records
         .iter()
         .filter(|r| id.as_ref().is_none_or(|i| *i == r.track_id))
-    {
-        let _ = writeln!(
-            out,
-            "{:<14} {:<10} {:<14} {:>9}",
-            r.track,
-            r.model,
-            r.car,
-            crate::ui::hud::clock(Some(r.time))
-        );
-    }
+        .map(|r| {
+            vec![
+                r.track.clone(),
+                r.model.to_string(),
+                r.car.clone(),
+                crate::ui::hud::clock(Some(r.time)),
+            ]
+        })
+        .collect();
+    table(&["track", "model", "car", "best lap"], &rows, &[3]);
     Ok(())
 }
 
@@ -610,25 +646,23 @@ fn sim(
 }
 
 fn tracks() -> Outcome {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "{:<10} {:<12} {:<14} {:>4}  surfaces",
-        "name", "cells", "metres", "laps"
-    );
+    let mut rows = Vec::new();
     for (name, _) in bundled::TRACKS {
         let t = load_track(name)?;
         let m = t.size_m();
-        let _ = writeln!(
-            out,
-            "{:<10} {:<12} {:<14} {:>4}  {}",
-            name,
+        rows.push(vec![
+            name.to_string(),
             format!("{}x{}", t.width, t.height),
             format!("{:.0}x{:.0}", m.x, m.y),
-            t.laps,
-            t.surfaces_used().join(", ")
-        );
+            t.laps.to_string(),
+            t.surfaces_used().join(", "),
+        ]);
     }
+    table(
+        &["name", "cells", "metres", "laps", "surfaces"],
+        &rows,
+        &[3],
+    );
     Ok(())
 }
 

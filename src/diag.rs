@@ -125,6 +125,28 @@ fn key_offset(text: &str, key: &str) -> Option<usize> {
     found
 }
 
+/// Whether `c` changes the direction text is shown in (bidirectional
+/// embeddings, overrides, isolates and marks): such characters can make a
+/// name read as something else, so names refuse them.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` safe to print on a terminal: control characters (an escape
+/// sequence could retitle or reprogram the terminal) and bidirectional
+/// controls shown as `\u{1b}` and the like.
+pub fn printable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || is_bidi_control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The most any file named on the command line may hold: a track of the
 /// largest legal map (8192 x 8192 cells, up to 4 bytes a character) fits.
 pub const MAX_FILE: u64 = 256 << 20;
@@ -189,6 +211,17 @@ pub fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_print_with_controls_escaped() {
+        assert_eq!(
+            printable("a\u{1b}]0;pwned\u{7}b"),
+            "a\\u{1b}]0;pwned\\u{7}b"
+        );
+        assert_eq!(printable("left\u{202e}right"), "left\\u{202e}right");
+        assert_eq!(printable("Grand Prix · 東京"), "Grand Prix · 東京");
+        assert!(is_bidi_control('\u{2067}') && !is_bidi_control('a'));
+    }
 
     #[test]
     fn only_regular_files_are_read_and_never_past_the_cap() {

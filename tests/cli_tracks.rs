@@ -66,13 +66,52 @@ fn tracks_lists_every_bundled_track_with_size_laps_and_surfaces() {
     assert!(lines[0].starts_with("name"));
     // pocket: 53 columns of 2 m and 19 rows of 4 m, five laps.
     assert!(
-        lines[1].starts_with("pocket     53x19        106x76            5  asphalt, grass"),
+        lines[1].starts_with("pocket     53x19    106x76      5  asphalt, grass"),
         "{s}"
     );
     assert!(
         s.contains("rally") && s.contains("asphalt, grass, gravel, ice"),
         "{s}"
     );
+}
+
+#[test]
+fn names_from_files_are_printed_escaped_and_bidi_refused() {
+    let dir = std::env::temp_dir().join(format!("skid-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A record whose track and car names carry an OSC title sequence, as a
+    // hand-edited records file or a track named by its file could.
+    let rec = "[[record]]\ntrack = \"evil\\u001b]0;pwned\\u0007\"\ntrack_id = \"0000000000000000\"\n\
+               model = \"arcade\"\ncar = \"my hatch with a long name\"\ntime = 41.5\nticks = 4980\nhz = 120\nsplits = []\n";
+    std::fs::write(dir.join("records.toml"), rec).unwrap();
+    let out = skid(&["records", "--data-dir", dir.to_str().unwrap()]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!s.contains('\u{1b}') && !s.contains('\u{7}'), "{s:?}");
+    assert!(s.contains("evil\\u{1b}]0;pwned\\u{7}"), "{s}");
+    // The columns line up whatever the names' lengths.
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(
+        lines[0].find("best lap").map(|i| i + 8),
+        Some(lines[1].len()),
+        "{s}"
+    );
+    assert_eq!(lines[0].find("model"), lines[1].find("arcade"), "{s}");
+    // A bidirectional override in a track's name is refused where it is.
+    let t = dir.join("bidi.track");
+    std::fs::write(
+        &t,
+        "+++\nname = \"abc\u{202e}def\"\n+++\n#####\n#>.=#\n#...#\n#####\n",
+    )
+    .unwrap();
+    let out = skid(&["check", t.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(":2:8: name must be printable"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -193,10 +193,11 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
     }
 }
 
-/// A track with no `name` is called after its file.
+/// A track with no `name` is called after its file, with anything in the
+/// file name a terminal would act on escaped.
 fn default_name(path: &str) -> String {
     let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    file.strip_suffix(".track").unwrap_or(file).to_string()
+    diag::printable(file.strip_suffix(".track").unwrap_or(file))
 }
 
 /// Surface names are printed in CSV traces and on screen, so they are plain
@@ -242,8 +243,12 @@ fn settings(
     report: &mut Report,
 ) -> HashMap<char, Glyph> {
     if let Some(name) = &fm.name {
-        if name.get_ref().chars().any(char::is_control) || name.get_ref().trim().is_empty() {
-            report.error(t.pos(name), "name must be printable text, not empty");
+        let bad = |c: char| c.is_control() || diag::is_bidi_control(c);
+        if name.get_ref().chars().any(bad) || name.get_ref().trim().is_empty() {
+            report.error(
+                t.pos(name),
+                "name must be printable text, not empty, without bidirectional controls",
+            );
         } else {
             track.name = name.get_ref().trim().to_string();
         }

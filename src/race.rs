@@ -81,6 +81,38 @@ impl Laps {
 /// Ticks between two ghost samples (30 a second at 120 Hz).
 pub const GHOST_EVERY: u64 = 4;
 
+impl Lap {
+    /// The same lap counted at `to` ticks a second instead of `from`: its
+    /// length and splits rescaled in time, and its ghost resampled so that
+    /// a pose still comes every [`GHOST_EVERY`] ticks. Laps are compared
+    /// in ticks, so a record from another rate must be converted first.
+    pub fn at_rate(self, from: u32, to: u32) -> Lap {
+        if from == to || from == 0 || to == 0 {
+            return self;
+        }
+        let scale = to as f64 / from as f64;
+        let ticks = |t: u64| (t as f64 * scale).round() as u64;
+        let n = ticks(self.ticks).div_ceil(GHOST_EVERY) as usize + 1;
+        let ghost = if self.ghost.is_empty() {
+            Vec::new()
+        } else {
+            (0..n)
+                .map(|k| {
+                    // Pose k is at k GHOST_EVERY ticks at the new rate.
+                    let i = (k as f64 / scale).round() as usize;
+                    self.ghost[i.min(self.ghost.len() - 1)]
+                })
+                .collect()
+        };
+        Lap {
+            ticks: ticks(self.ticks),
+            splits: self.splits.iter().map(|&s| ticks(s)).collect(),
+            ghost,
+            trace: self.trace,
+        }
+    }
+}
+
 /// A lap to race against: its length in ticks, its checkpoint splits, the
 /// car's pose every [`GHOST_EVERY`] ticks (x, y, heading), and at the same
 /// moments the distance driven into the lap (m), the speed (km/h) and the
@@ -240,6 +272,24 @@ mod tests {
             Some(Event::Missed(2))
         );
         assert_eq!((l.lap, l.checkpoint), (0, 1), "no lap, and 1 still counts");
+    }
+
+    #[test]
+    fn a_lap_at_another_rate_keeps_its_time() {
+        // 40.5 s at 120 Hz, against a race at 10000 Hz.
+        let lap = Lap {
+            ticks: 4860,
+            splits: vec![1200, 3000],
+            ghost: (0..=1215).map(|i| [i as f64, 0.0, 0.0]).collect(),
+            trace: vec![],
+        };
+        let fast = lap.clone().at_rate(120, 10_000);
+        assert_eq!(fast.ticks, 405_000);
+        assert_eq!(fast.splits, [100_000, 250_000]);
+        // Half-way through the lap, the ghost is where it was half-way.
+        let mid = fast.ghost[405_000 / 2 / GHOST_EVERY as usize];
+        assert!((mid[0] - 607.5).abs() <= 1.0, "{mid:?}");
+        assert_eq!(lap.clone().at_rate(120, 120), lap);
     }
 
     #[test]

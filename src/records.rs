@@ -68,8 +68,20 @@ impl Record {
         (&self.track_id, self.model, &self.car)
     }
 
-    /// The ghost's file name.
+    /// The ghost's file name: the car's name made safe for a file name,
+    /// and a hash of the exact name, so that "my car" and "my_car" keep
+    /// ghosts of their own.
     fn ghost_file(&self) -> String {
+        let legacy = self.legacy_ghost_file();
+        let stem = legacy.strip_suffix(".csv").unwrap_or(&legacy);
+        format!(
+            "{stem}-{:08x}.csv",
+            crate::track::fnv1a(self.car.as_bytes()) as u32
+        )
+    }
+
+    /// The file name ghosts had before it carried the hash: still read.
+    fn legacy_ghost_file(&self) -> String {
         let car: String = self
             .car
             .chars()
@@ -234,10 +246,14 @@ impl Store {
             .cloned();
         let best = match found {
             Some(r) => {
-                let path = self.dir.join("ghosts").join(r.ghost_file());
-                let ghost = crate::diag::read_capped(&path, MAX_GHOST, false)
-                    .ok()
-                    .and_then(|b| String::from_utf8(b).ok())
+                let read = |name: String| {
+                    let path = self.dir.join("ghosts").join(name);
+                    crate::diag::read_capped(&path, MAX_GHOST, false)
+                        .ok()
+                        .and_then(|b| String::from_utf8(b).ok())
+                };
+                let ghost = read(r.ghost_file())
+                    .or_else(|| read(r.legacy_ghost_file()))
                     .map(|t| parse_ghost(&t))
                     .unwrap_or_default();
                 let trace = trace_of(&ghost, GHOST_EVERY as f64 / r.hz.max(1) as f64);
@@ -349,6 +365,37 @@ mod tests {
             hz: 120,
             splits: vec![600, 1200],
         }
+    }
+
+    #[test]
+    fn cars_whose_names_differ_only_in_punctuation_keep_their_own_ghosts() {
+        let s = temp("ghost-names");
+        for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
+            let r = Record {
+                car: car.into(),
+                ..record(ModelKind::Arcade, 20.0)
+            };
+            s.save(r, &[[x, 0.0, 0.0]]).unwrap();
+        }
+        for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
+            let (best, _) = s.best("00ff", ModelKind::Arcade, car).unwrap();
+            assert_eq!(best.unwrap().1.ghost, [[x, 0.0, 0.0]], "{car}");
+        }
+    }
+
+    #[test]
+    fn a_ghost_saved_before_names_were_hashed_is_still_found() {
+        let s = temp("legacy-ghost");
+        let r = record(ModelKind::Arcade, 20.0);
+        s.save(r.clone(), &[[3.0, 4.0, 0.5]]).unwrap();
+        let ghosts = s.dir.join("ghosts");
+        fs::rename(
+            ghosts.join(r.ghost_file()),
+            ghosts.join(r.legacy_ghost_file()),
+        )
+        .unwrap();
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch").unwrap();
+        assert_eq!(best.unwrap().1.ghost, [[3.0, 4.0, 0.5]]);
     }
 
     #[test]

@@ -740,7 +740,8 @@ impl App {
         let record = match found {
             Some((_, Ok((best, loaded)))) => {
                 self.notice_damage(&loaded);
-                best.map(|(_, lap)| lap)
+                // A record set at another physics rate, in this race's ticks.
+                best.map(|(r, lap)| lap.at_rate(r.hz, self.hz))
             }
             Some((dir, Err(e))) => {
                 self.notices
@@ -1150,6 +1151,36 @@ mod tests {
         assert_eq!(app.menu_best, None, "no record for dynamic");
         app.command(Command::Left);
         assert_eq!(app.menu_best, Some(21.25));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_record_set_at_another_rate_reads_in_time() {
+        let dir = std::env::temp_dir().join(format!("skid-app-rate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        let track = bundled::load("pocket").unwrap();
+        let record = Record {
+            track: track.name.clone(),
+            track_id: track.content_id(),
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            time: 40.5,
+            ticks: 4860,
+            hz: 120,
+            splits: vec![1200, 3000],
+        };
+        store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
+        let mut app = App::new(Options {
+            track: Some(("pocket".into(), track)),
+            model: Some(ModelKind::Arcade),
+            hz: 10_000,
+            records: Some(store),
+            ..Options::default()
+        });
+        app.start_race();
+        let best = app.race.as_ref().unwrap().best_time().unwrap();
+        assert!((best - 40.5).abs() < 1e-9, "BEST reads {best} s");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

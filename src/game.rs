@@ -277,6 +277,15 @@ pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
                 }
             }
         }
+        if term::redraw_wanted() {
+            // Back from a stop: the screen is the shell's, and the player
+            // comes back to a paused race.
+            redraw_all(&mut terminal, &wire)?;
+            if app.screen == Screen::Race && !app.paused {
+                app.command(crate::app::Command::Pause);
+            }
+            app.dirty = true;
+        }
         let now = Instant::now();
         if app.running() {
             acc += (now - last).min(Duration::from_millis(250));

@@ -10,11 +10,15 @@
 //! * a panic (a hook that restores, then runs the previous hook);
 //! * SIGINT, SIGTERM, SIGQUIT (a thread restores, then exits 128 + signal;
 //!   Ctrl-C in raw mode is a key, handled as quit);
-//! * SIGHUP, a dropped SSH connection: the terminal is gone, so a thread
-//!   ends the process at once (polling a dead pty would otherwise spin a
-//!   core forever, crossterm issue 793); and where SIGHUP is ignored
-//!   (nohup), a watchdog thread that sees standard input hang up does the
-//!   same.
+//! * SIGHUP, a dropped SSH connection: a thread ends the process at once
+//!   (polling a dead pty would otherwise spin a core forever, crossterm
+//!   issue 793), first giving a still-live terminal back without ever
+//!   blocking (one write, only if the terminal can take it now, and the
+//!   termios reset); where SIGHUP is ignored (nohup), a watchdog thread
+//!   that sees standard input hang up ends it too.
+//! * SIGTSTP (job control): the terminal is given back, the process stops;
+//!   on SIGCONT it is taken again and [`redraw_wanted`] tells the game
+//!   loop to draw everything anew.
 
 use std::io::{self, Write};
 use std::sync::Once;
@@ -32,6 +36,14 @@ use ratatui::crossterm::terminal::{
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static GUARDS: Once = Once::new();
+/// Set when the terminal was taken again after a stop.
+static REDRAW: AtomicBool = AtomicBool::new(false);
+
+/// Whether the terminal came back from a stop since the last call: the
+/// screen is the shell's now, so everything must be drawn again.
+pub fn redraw_wanted() -> bool {
+    REDRAW.swap(false, Ordering::SeqCst)
+}
 
 /// Exit status for a hang-up: 128 + SIGHUP.
 const HANGUP_EXIT: i32 = 128 + libc::SIGHUP;
@@ -48,6 +60,13 @@ impl Drop for Session {
 /// Takes the terminal over for the game.
 pub fn enter() -> io::Result<Session> {
     install_guards();
+    take()?;
+    Ok(Session(()))
+}
+
+/// Raw mode, the alternate screen, no cursor, focus events and the kitty
+/// keyboard flags.
+fn take() -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
@@ -60,8 +79,7 @@ pub fn enter() -> io::Result<Session> {
         Hide,
         EnableFocusChange,
         PushKeyboardEnhancementFlags(flags)
-    )?;
-    Ok(Session(()))
+    )
 }
 
 /// Gives the terminal back; does nothing if it was not taken or was given
@@ -81,11 +99,45 @@ pub fn restore() {
     }
 }
 
-/// Ends the process at once, skipping every exit handler (nothing of the
-/// terminal is left to restore, and a handler could wait on a dead pty).
+/// What [`restore`] sends, as bytes: the kitty flags popped, focus events
+/// off, the cursor shown, the main screen back.
+const RESTORE: &[u8] = b"\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+
+/// Ends the process at once, skipping every exit handler (a handler could
+/// wait on a dead pty). A terminal that is still there gets itself back
+/// first, without any chance of blocking: the restoring bytes go in one
+/// write only if standard output can take them now, and the termios reset
+/// does not wait.
 fn hang_up() -> ! {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd; a write of a static buffer to fd 1.
+        unsafe {
+            if libc::poll(&mut fd, 1, 0) == 1 && fd.revents & libc::POLLOUT != 0 {
+                let _ = libc::write(1, RESTORE.as_ptr().cast(), RESTORE.len());
+            }
+        }
+        let _ = disable_raw_mode();
+    }
     // SAFETY: _exit only ends the process.
     unsafe { libc::_exit(HANGUP_EXIT) }
+}
+
+/// Job control's stop: give the terminal back, stop as the default action
+/// would, and when continued take the terminal again and ask for a full
+/// redraw.
+fn suspend() {
+    let was_active = ACTIVE.load(Ordering::SeqCst);
+    restore();
+    let _ = signal_hook::low_level::emulate_default_handler(libc::SIGTSTP);
+    // Here after SIGCONT.
+    if was_active && take().is_ok() {
+        REDRAW.store(true, Ordering::SeqCst);
+    }
 }
 
 fn install_guards() {
@@ -95,17 +147,20 @@ fn install_guards() {
             restore();
             previous(info);
         }));
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
         if let Ok(mut signals) =
-            signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP])
+            signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP])
         {
             std::thread::spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    if sig == SIGHUP {
-                        hang_up();
+                for sig in signals.forever() {
+                    match sig {
+                        SIGTSTP => suspend(),
+                        SIGHUP => hang_up(),
+                        _ => {
+                            restore();
+                            std::process::exit(128 + sig);
+                        }
                     }
-                    restore();
-                    std::process::exit(128 + sig);
                 }
             });
         }

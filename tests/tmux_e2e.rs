@@ -186,12 +186,49 @@ fn sigint_restores_the_terminal_and_exits_130() {
 }
 
 #[test]
-fn sighup_ends_the_process_at_once() {
-    // A dropped connection: nothing to restore, the process must not stay.
-    let Some((status, _)) = signalled("hup", "HUP") else {
+fn sighup_ends_the_process_at_once_and_restores_a_live_terminal() {
+    // `kill -HUP` with the terminal still there: it gets itself back, and
+    // the process does not stay (on a dropped connection the same path
+    // finds nothing writable and just ends).
+    let Some((status, restored)) = signalled("hup", "HUP") else {
         return;
     };
     assert_eq!(status, Some(129));
+    assert!(restored, "the terminal is back on its main screen");
+}
+
+#[test]
+fn sigtstp_gives_the_terminal_back_and_sigcont_takes_it_again() {
+    let Some(t) = Tmux::start("tstp", (100, 30), &format!("{} play --track oval", skid())) else {
+        return;
+    };
+    t.wait_for("LAP");
+    let pid = t.skid_pid().expect("skid runs").to_string();
+    let kill = |sig: &str| {
+        Command::new("kill").args([sig, &pid]).status().unwrap();
+    };
+    kill("-TSTP");
+    let start = Instant::now();
+    while t.alternate_on() && start.elapsed() < Duration::from_secs(5) {
+        sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !t.alternate_on(),
+        "stopped: the terminal is the shell's again"
+    );
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(state.contains(") T "), "the process is stopped: {state}");
+    kill("-CONT");
+    let screen = t.wait_for("PAUSED");
+    assert!(t.alternate_on(), "continued: the game has its screen again");
+    assert!(
+        screen.contains("LAP") && screen.contains("PAUSED"),
+        "{screen}"
+    );
+    // Raw mode again: a single key acts at once.
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
+    assert!(!t.alternate_on());
 }
 
 #[test]

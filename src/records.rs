@@ -130,10 +130,8 @@ pub fn write_atomic(
     before_rename: impl FnOnce() -> io::Result<()>,
 ) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let (tmp, mut f) = create_temp(dir, path)?;
     let result = (|| {
-        let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         before_rename()?;
@@ -146,16 +144,52 @@ pub fn write_atomic(
     result
 }
 
+/// A new temporary file beside `path`, created exclusively and never
+/// through a symbolic link (`O_EXCL | O_NOFOLLOW`): whatever already has
+/// its name, a file or a link planted there, is left alone and another
+/// name tried.
+fn create_temp(dir: &Path, path: &Path) -> io::Result<(PathBuf, File)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let mut last = None;
+    for _ in 0..16 {
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .mode(0o644)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
 /// An exclusive advisory lock on a file, released on drop.
 struct Lock(File);
 
 impl Lock {
     fn take(path: &Path) -> io::Result<Lock> {
+        use std::os::unix::fs::OpenOptionsExt;
         let f = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(path)?;
+        if !f.metadata()?.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a regular file", path.display()),
+            ));
+        }
         // SAFETY: flock on a descriptor this File owns.
         if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
             return Err(io::Error::last_os_error());
@@ -199,35 +233,62 @@ impl Store {
         self.dir.join("records.toml")
     }
 
-    /// Reads the table. A damaged one is moved aside (never overwritten)
-    /// and reported; the records are then empty.
-    pub fn load(&self) -> io::Result<Loaded> {
-        let path = self.table_path();
-        // Never through a link, never waiting on a FIFO, never unbounded.
-        let text = match crate::diag::read_capped(&path, MAX_TABLE, false) {
+    /// The table as it is on disk: its records, none when there is no
+    /// table, or `None` when it is damaged. Never through a link, never
+    /// waiting on a FIFO, never unbounded.
+    fn read_table(&self) -> io::Result<Option<Vec<Record>>> {
+        let text = match crate::diag::read_capped(&self.table_path(), MAX_TABLE, false) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::default()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Some(Vec::new())),
             Err(e) => return Err(e),
         };
-        let parsed = std::str::from_utf8(&text)
+        Ok(std::str::from_utf8(&text)
             .ok()
-            .and_then(|t| toml::from_str::<Table>(t).ok());
-        match parsed {
-            Some(t) => Ok(Loaded {
-                records: t.record,
+            .and_then(|t| toml::from_str::<Table>(t).ok())
+            .map(|t| t.record))
+    }
+
+    /// Moves a damaged table aside as `records.toml.damaged-N` (never
+    /// overwriting one). The caller holds the lock.
+    fn move_aside(&self) -> io::Result<Loaded> {
+        let aside = (1..)
+            .map(|n| self.dir.join(format!("records.toml.damaged-{n}")))
+            .find(|p| fs::symlink_metadata(p).is_err())
+            .expect("some name is free");
+        fs::rename(self.table_path(), &aside)?;
+        Ok(Loaded {
+            records: Vec::new(),
+            moved_aside: Some(aside),
+        })
+    }
+
+    fn lock(&self) -> io::Result<Lock> {
+        Lock::take(&self.dir.join("records.lock"))
+    }
+
+    /// Reads the table. A damaged one is moved aside (never overwritten)
+    /// and reported; the records are then empty. The move happens under
+    /// the lock, after reading the table again there: a save that replaced
+    /// the damaged table meanwhile is read, never moved aside.
+    pub fn load(&self) -> io::Result<Loaded> {
+        if let Some(records) = self.read_table()? {
+            return Ok(Loaded {
+                records,
+                moved_aside: None,
+            });
+        }
+        let _lock = self.lock()?;
+        self.load_locked()
+    }
+
+    /// [`Store::load`] with the lock already held.
+    fn load_locked(&self) -> io::Result<Loaded> {
+        match self.read_table()? {
+            Some(records) => Ok(Loaded {
+                records,
                 moved_aside: None,
             }),
-            None => {
-                let aside = (1..)
-                    .map(|n| self.dir.join(format!("records.toml.damaged-{n}")))
-                    .find(|p| !p.exists())
-                    .expect("some name is free");
-                fs::rename(&path, &aside)?;
-                Ok(Loaded {
-                    records: Vec::new(),
-                    moved_aside: Some(aside),
-                })
-            }
+            None => self.move_aside(),
         }
     }
 
@@ -284,8 +345,8 @@ impl Store {
         before_rename: impl FnOnce() -> io::Result<()>,
     ) -> io::Result<(bool, Loaded)> {
         fs::create_dir_all(self.dir.join("ghosts"))?;
-        let _lock = Lock::take(&self.dir.join("records.lock"))?;
-        let mut loaded = self.load()?;
+        let _lock = self.lock()?;
+        let mut loaded = self.load_locked()?;
         let records = &mut loaded.records;
         match records.iter_mut().find(|r| r.key() == record.key()) {
             Some(old) if old.time <= record.time => return Ok((false, loaded)),

@@ -145,3 +145,86 @@ fn check_refuses_devices_at_once() {
         "/dev/zero: cannot read: not a regular file\n"
     );
 }
+
+fn record(car: &str, time: f64) -> skid::records::Record {
+    skid::records::Record {
+        track: "pocket".into(),
+        track_id: "00ff".into(),
+        model: skid::physics::ModelKind::Arcade,
+        car: car.into(),
+        time,
+        ticks: (time * 120.0) as u64,
+        hz: 120,
+        splits: vec![],
+    }
+}
+
+#[test]
+fn listings_racing_saves_over_a_damaged_table_lose_nothing() {
+    let damaged = b"this is [not toml";
+    for trial in 0..30 {
+        let dir = data_dir(&format!("race-{trial}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("records.toml"), damaged).unwrap();
+        let store = skid::records::Store::new(&dir);
+        std::thread::scope(|s| {
+            for i in 0..3 {
+                let (saver, lister) = (store.clone(), store.clone());
+                s.spawn(move || {
+                    saver
+                        .save(record(&format!("car{i}"), 20.0 + i as f64), &[[0.0; 3]])
+                        .unwrap();
+                });
+                s.spawn(move || {
+                    lister.load().unwrap();
+                });
+            }
+        });
+        let loaded = store.load().unwrap();
+        assert_eq!(loaded.moved_aside, None);
+        let mut cars: Vec<&str> = loaded.records.iter().map(|r| r.car.as_str()).collect();
+        cars.sort();
+        assert_eq!(
+            cars,
+            ["car0", "car1", "car2"],
+            "trial {trial}: every save kept"
+        );
+        // Only the damaged table was ever moved aside, once.
+        assert_eq!(
+            std::fs::read(dir.join("records.toml.damaged-1")).unwrap(),
+            damaged
+        );
+        assert!(
+            !dir.join("records.toml.damaged-2").exists(),
+            "trial {trial}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_link_planted_where_a_temporary_file_goes_is_left_alone() {
+    let dir = data_dir("planted");
+    std::fs::create_dir_all(dir.join("ghosts")).unwrap();
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep me").unwrap();
+    // Links at every name a temporary file of this process could take
+    // (and the one earlier versions used).
+    for name in ["records.toml", "ghosts/00ff-arcade-hatch.csv"] {
+        let (parent, file) = name.rsplit_once('/').unwrap_or(("", name));
+        let tmp = dir.join(parent).join(format!(".{file}.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+    }
+    for n in 0..64 {
+        let tmp = dir.join(format!(".records.toml.tmp-{}-{n}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+    }
+    let store = skid::records::Store::new(&dir);
+    let saved = store.save(record("hatch", 20.0), &[[0.0; 3]]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    // Either saved under a free name or refused: never written through.
+    if saved.is_ok() {
+        assert_eq!(store.load().unwrap().records.len(), 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -457,6 +457,17 @@ fn play(p: Play) -> Outcome {
     opts.records = store(p.data_dir.as_deref()).ok();
     opts.opponents = p.opponents as usize;
     opts.skill = p.difficulty.skill();
+    // The recording's file is made now: a path that cannot be written is
+    // an error before the game takes the terminal.
+    let mut recorder = match &p.record {
+        Some(path) => Some(crate::script::Recorder::create(path).map_err(|e| {
+            vec![Diagnostic::file(
+                path,
+                format!("cannot write the recording: {e}"),
+            )]
+        })?),
+        None => None,
+    };
     let mut app = App::new(opts);
     if !p.menu {
         app.start_race();
@@ -466,10 +477,10 @@ fn play(p: Play) -> Outcome {
         hz: p.hz,
         quit_at_end: p.quit_at_end,
     };
-    let stats = game::run(&mut app, &settings)
+    let stats = game::run(&mut app, &settings, recorder.as_mut())
         .map_err(|e| vec![Diagnostic::file("terminal", e.to_string())])?;
-    if let (Some(path), Some(race)) = (&p.record, &app.race) {
-        std::fs::write(path, race.recording.to_toml()).map_err(|e| {
+    if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
+        rec.sync(&race.recording, app.races, true).map_err(|e| {
             vec![Diagnostic::file(
                 path,
                 format!("cannot write the recording: {e}"),

@@ -249,7 +249,14 @@ fn redraw_all<W: Write>(
 }
 
 /// Runs the game until the player quits; returns what `--stats` reports.
-pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
+/// With a `recorder`, the race's complete holds are written as it goes
+/// (each turn of the loop; a failed write is tried again the next turn);
+/// the caller writes the last hold when the game is over.
+pub fn run(
+    app: &mut App,
+    settings: &Settings,
+    mut recorder: Option<&mut crate::script::Recorder>,
+) -> io::Result<Stats> {
     let session = term::enter()?;
     let (writer, wire) = FrameWriter::new(io::stdout());
     let mut terminal: GameTerminal = Terminal::new(CrosstermBackend::new(writer))?;
@@ -301,6 +308,9 @@ pub fn run(app: &mut App, settings: &Settings) -> io::Result<Stats> {
         let replay_over = app.race.as_ref().is_some_and(|r| r.replay_done());
         if app.quit || (settings.quit_at_end && (replay_over || app.screen == Screen::Results)) {
             break;
+        }
+        if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
+            let _ = rec.sync(&race.recording, app.races, false);
         }
         if app.dirty && now >= next_frame {
             draw_frame(&mut terminal, &wire, app)?;

@@ -192,9 +192,92 @@ impl Script {
     }
 }
 
+/// Writes a race's inputs to a file as the race goes (`--record`): each
+/// hold is appended once it is complete (the last one may still grow), so
+/// a crash loses at most the hold in progress, and what is on disk is a
+/// valid script as soon as one hold is complete. A new race starts the
+/// file over.
+pub struct Recorder {
+    file: std::fs::File,
+    /// Holds of the current race already in the file.
+    written: usize,
+    /// Which race they belong to.
+    race: u64,
+}
+
+impl Recorder {
+    /// Creates (or empties) the file at `path` now, so that a path that
+    /// cannot be written fails before the game starts.
+    pub fn create(path: &str) -> std::io::Result<Recorder> {
+        Ok(Recorder {
+            file: std::fs::File::create(path)?,
+            written: 0,
+            race: 0,
+        })
+    }
+
+    /// Appends the complete holds of race number `race`'s `script` not yet
+    /// written; with `all`, the last hold too (the race is over).
+    pub fn sync(&mut self, script: &Script, race: u64, all: bool) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        if race != self.race || script.hold.len() < self.written {
+            self.file.set_len(0)?;
+            self.file.rewind()?;
+            self.written = 0;
+            self.race = race;
+        }
+        let done = if all {
+            script.hold.len()
+        } else {
+            script.hold.len().saturating_sub(1)
+        };
+        if done <= self.written {
+            return Ok(());
+        }
+        let fresh = Script {
+            hold: script.hold[self.written..done].to_vec(),
+        };
+        self.file.write_all(fresh.to_toml().as_bytes())?;
+        self.written = done;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recording_on_disk_is_a_valid_script_once_a_hold_is_complete() {
+        let dir = std::env::temp_dir().join(format!("skid-recorder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.toml");
+        let p = path.to_str().unwrap();
+        let mut rec = Recorder::create(p).unwrap();
+        let mut script = Script::default();
+        let read = || Script::parse(p, &std::fs::read_to_string(p).unwrap()).unwrap();
+        let gas = Controls {
+            throttle: 1.0,
+            ..Controls::default()
+        };
+        for _ in 0..10 {
+            script.push(&gas);
+        }
+        rec.sync(&script, 1, false).unwrap();
+        let len = std::fs::metadata(p).unwrap().len();
+        assert_eq!(len, 0, "the hold in progress is not written");
+        script.push(&Controls::default());
+        rec.sync(&script, 1, false).unwrap();
+        assert_eq!(read().total_ticks(), 10, "the complete hold is");
+        rec.sync(&script, 1, true).unwrap();
+        assert_eq!(read(), script, "all of it when the race is over");
+        // A new race starts the file over.
+        let mut next = Script::default();
+        next.push(&gas);
+        rec.sync(&next, 2, true).unwrap();
+        assert_eq!(read(), next);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn errors(text: &str) -> Vec<String> {
         Script::parse("s.toml", text)

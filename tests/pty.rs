@@ -201,3 +201,27 @@ fn a_race_draws_at_once_and_redraws_on_resize_and_ctrl_l_without_asking() {
     pty.send(b"q");
     assert!(pty.read_until(FIRST_FRAME, |o| count(o, b"\x1b[?1049l") >= 1));
 }
+
+#[test]
+fn a_recording_that_cannot_be_written_fails_before_the_game_starts() {
+    let mut pty = Pty::spawn(
+        &[
+            "play",
+            "--track",
+            "pocket",
+            "--record",
+            "/no/such/dir/rec.toml",
+        ],
+        80,
+        24,
+    );
+    let status = pty.child.wait().unwrap();
+    pty.read_until(Duration::from_millis(200), |_| false);
+    assert_eq!(status.code(), Some(2));
+    let out = text(&pty.out);
+    assert!(
+        out.contains("/no/such/dir/rec.toml: cannot write the recording:"),
+        "{out:?}"
+    );
+    assert!(!out.contains("\x1b[?1049h"), "the terminal was never taken");
+}

@@ -212,7 +212,9 @@ fn a_link_planted_where_a_temporary_file_goes_is_left_alone() {
     // (and the one earlier versions used).
     for name in ["records.toml", "ghosts/00ff-arcade-hatch.csv"] {
         let (parent, file) = name.rsplit_once('/').unwrap_or(("", name));
-        let tmp = dir.join(parent).join(format!(".{file}.tmp-{}", std::process::id()));
+        let tmp = dir
+            .join(parent)
+            .join(format!(".{file}.tmp-{}", std::process::id()));
         std::os::unix::fs::symlink(&victim, &tmp).unwrap();
     }
     for n in 0..64 {

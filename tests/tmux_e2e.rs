@@ -333,3 +333,35 @@ fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_recording_is_written_as_the_race_goes_so_a_crash_keeps_it() {
+    let dir = std::env::temp_dir().join(format!("skid-e2e-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("rec.toml");
+    let cmd = format!(
+        "{} play --track oval --record {} --data-dir {}",
+        skid(),
+        rec.display(),
+        dir.display()
+    );
+    let Some(t) = Tmux::start("crash", (80, 24), &cmd) else {
+        return;
+    };
+    assert!(t.wait_for("LAP").contains("LAP"));
+    sleep(Duration::from_millis(3300));
+    hold(&t, "w", 1.5);
+    hold(&t, "s", 0.6);
+    let pid = t.skid_pid().expect("skid runs");
+    Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    sleep(Duration::from_millis(200));
+    // The throttle's hold was complete before the crash: it is on disk.
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
+    let gas = script.into_controls().filter(|c| c.throttle > 0.0).count();
+    assert!(gas >= 150, "{gas} ticks of throttle on disk");
+    let _ = std::fs::remove_dir_all(&dir);
+}

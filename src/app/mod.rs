@@ -612,6 +612,8 @@ pub struct App {
     skill: f64,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
+    /// How many races have started: a recording starts over with each.
+    pub races: u64,
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
@@ -685,6 +687,7 @@ impl App {
             skill: opts.skill,
             notices: Vec::new(),
             menu_best: None,
+            races: 0,
         };
         app.refresh_best();
         app
@@ -763,6 +766,7 @@ impl App {
             self.notices.push(note);
         }
         self.race = Some(race);
+        self.races += 1;
         self.screen = Screen::Race;
         self.paused = false;
         self.held.release_all();

@@ -457,10 +457,7 @@ impl CarSpec {
         if problems.is_empty() {
             return Ok(spec);
         }
-        Err(problems
-            .into_iter()
-            .map(|(key, msg)| diag::at_key(path, text, &key, msg))
-            .collect())
+        Err(diag::at_keys(path, text, problems))
     }
 
     /// The preset as TOML, every field written out: it loads back equal.

@@ -87,16 +87,42 @@ pub fn from_toml(path: &str, text: &str, first_line: usize, err: &toml::de::Erro
 /// that conflicts with a written value), the nearest written parent is
 /// named; failing that, the file.
 pub fn at_key(path: &str, text: &str, key: &str, message: impl Into<String>) -> Diagnostic {
-    match key_offset(text, key) {
-        Some(offset) => Diagnostic::at(path, pos_of_offset(text, offset, 1), message),
-        None => Diagnostic::file(path, message),
-    }
+    let mut d = at_keys(path, text, [(key.to_string(), message.into())]);
+    d.remove(0)
 }
 
-fn key_offset(text: &str, key: &str) -> Option<usize> {
-    use toml::de::{DeTable, DeValue};
-    let root = DeTable::parse(text).ok()?;
-    let mut table = root.get_ref();
+/// The most errors reported for one file; past it, one more says so.
+pub const MAX_ERRORS: usize = 50;
+
+/// [`at_key`] for many `(key, message)` problems of one file: the file is
+/// parsed once, and at most [`MAX_ERRORS`] are reported (then "too many
+/// errors; stopping here"), so any number of problems costs linear time.
+pub fn at_keys(
+    path: &str,
+    text: &str,
+    problems: impl IntoIterator<Item = (String, String)>,
+) -> Vec<Diagnostic> {
+    let root = toml::de::DeTable::parse(text).ok();
+    let place =
+        |key: &str, message: String| match root.as_ref().and_then(|r| key_offset(r.get_ref(), key))
+        {
+            Some(offset) => Diagnostic::at(path, pos_of_offset(text, offset, 1), message),
+            None => Diagnostic::file(path, message),
+        };
+    let mut out = Vec::new();
+    for (key, message) in problems {
+        if out.len() == MAX_ERRORS {
+            out.push(place(&key, "too many errors; stopping here".into()));
+            break;
+        }
+        out.push(place(&key, message));
+    }
+    out
+}
+
+fn key_offset(root: &toml::de::DeTable, key: &str) -> Option<usize> {
+    use toml::de::DeValue;
+    let mut table = root;
     let mut found = None;
     let mut segs = key.split('.').peekable();
     while let Some(seg) = segs.next() {

@@ -107,12 +107,13 @@ impl Script {
     pub fn parse(path: &str, text: &str) -> Result<Script, Vec<Diagnostic>> {
         let script: Script =
             toml::from_str(text).map_err(|e| vec![diag::from_toml(path, text, 1, &e)])?;
-        let mut errors = Vec::new();
+        let mut problems: Vec<(String, String)> = Vec::new();
         let mut total: u64 = 0;
         for (i, h) in script.hold.iter().enumerate() {
-            let mut bad = |key: &str, msg: String| {
-                errors.push(diag::at_key(path, text, &format!("hold.{i}.{key}"), msg));
-            };
+            if problems.len() > diag::MAX_ERRORS {
+                break;
+            }
+            let mut bad = |key: &str, msg: String| problems.push((format!("hold.{i}.{key}"), msg));
             if h.ticks == 0 {
                 bad("ticks", "ticks must be at least 1".into());
             }
@@ -128,6 +129,7 @@ impl Script {
                 }
             }
         }
+        let mut errors = diag::at_keys(path, text, problems);
         if total > MAX_TICKS {
             errors.push(Diagnostic::file(
                 path,
@@ -246,6 +248,27 @@ impl Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_of_bad_holds_report_fifty_errors_and_stop() {
+        // 16,000 holds out of range: this once took minutes (the file was
+        // parsed again for every error's position).
+        let text = "[[hold]]\nticks = 1\nthrottle = 2.0\n".repeat(16_000);
+        let errors = Script::parse("bad.toml", &text).unwrap_err();
+        assert_eq!(errors.len(), diag::MAX_ERRORS + 1);
+        assert_eq!(
+            errors[0].to_string(),
+            "bad.toml:3:12: throttle = 2 is out of range: 0 to 1"
+        );
+        assert_eq!(
+            errors[49].to_string(),
+            "bad.toml:150:12: throttle = 2 is out of range: 0 to 1"
+        );
+        assert_eq!(
+            errors[50].to_string(),
+            "bad.toml:153:12: too many errors; stopping here"
+        );
+    }
 
     #[test]
     fn a_recording_on_disk_is_a_valid_script_once_a_hold_is_complete() {

@@ -305,6 +305,7 @@ struct Rule {
     min: f64,
     max: f64,
     get: fn(&CarSpec) -> f64,
+    set: fn(&mut CarSpec, f64),
 }
 
 macro_rules! rules {
@@ -314,6 +315,7 @@ macro_rules! rules {
             min: $min,
             max: $max,
             get: |s: &CarSpec| s.$sec.$field,
+            set: |s: &mut CarSpec, v: f64| s.$sec.$field = v,
         },)*];
     };
 }
@@ -375,6 +377,27 @@ rules! {
 }
 
 impl CarSpec {
+    /// Every number a preset has a documented range for: its key path and
+    /// the range.
+    pub fn ranges() -> impl Iterator<Item = (&'static str, f64, f64)> {
+        RULES.iter().map(|r| (r.path, r.min, r.max))
+    }
+
+    /// Sets the number at a key path that [`CarSpec::ranges`] names;
+    /// returns whether there is one.
+    pub fn set(&mut self, path: &str, v: f64) -> bool {
+        RULES
+            .iter()
+            .find(|r| r.path == path)
+            .map(|r| (r.set)(self, v))
+            .is_some()
+    }
+
+    /// Whether every value is in its range (what [`CarSpec::parse`] checks).
+    pub fn valid(&self) -> bool {
+        self.problems().is_empty()
+    }
+
     /// Every value out of range, as (key path, message); NaN is out of
     /// every range.
     fn problems(&self) -> Vec<(String, String)> {

@@ -7,7 +7,8 @@
 //!
 //! * Axle loads: `W_f = m g c / L`, `W_r = m g b / L`, plus the longitudinal
 //!   weight transfer the seed names as a refinement:
-//!   `dW = h / L * m * a_long` moved from front to rear (last step's `a_long`).
+//!   `dW = h / L * m * a_long` moved from front to rear (last step's `a_long`),
+//!   never more than leaves one axle with all of the weight.
 //! * Straight line (formula 9): `F_long = traction * throttle + drag +
 //!   rolling + brake * brake_force`; `traction` from [`super::drivetrain`];
 //!   `drag = -C_drag v |v|`; `rolling = -C_rr m g` (the surface's `C_rr`),
@@ -85,7 +86,12 @@ impl Model for Dynamic {
         let (v_long, v_lat, yaw) = (body.vel.dot(fwd), body.vel.dot(right), body.yaw_rate);
         let (sin_d, cos_d) = self.trig.of(delta);
 
-        let transfer = self.transfer_per_a * self.a_long;
+        // Never more than an axle carries: each axle's load stays between
+        // none and the whole car's (a high centre of gravity over a short
+        // wheelbase would otherwise feed last step's acceleration back
+        // into the traction without bound).
+        let transfer =
+            (self.transfer_per_a * self.a_long).clamp(-self.static_load.1, self.static_load.0);
         let load_f = (self.static_load.0 - transfer).max(0.0);
         let load_r = (self.static_load.1 + transfer).max(0.0);
 

@@ -42,13 +42,10 @@
 //! backwards in gear -1; dynamic's rear slip -30.9 degrees at tick 316 and
 //! reverse at 572), so nothing was re-blessed.
 //!
-//! tire.csv re-blessed 2026-11-24, looked at: the tire model now holds its
-//! drag, rolling resistance and handbrake together, and its drive, to what
-//! each aims at within a step (so that light in-range presets stay
-//! finite). Two rows moved, by 0.0001 in the last printed digit (tick 632,
-//! x 75.5802 to 75.5803; tick 656, vy -1.8446 to -1.8445), both while
-//! reversing on grass: the arithmetic's order, not the behaviour. Every
-//! other row of every model is byte for byte as before.
+//! Re-checked 2026-11-24 after the tire and dynamic models were made stable
+//! for light in-range presets: the limits they added never act for the
+//! bundled presets (tire keeps its plain arithmetic unless a push could
+//! overshoot), and every file is byte for byte as before.
 
 mod common;
 

@@ -156,8 +156,10 @@ proptest! {
 
     /// Random in-range presets under every model, driven at random for
     /// twenty seconds on the oval: the state stays finite, the speed within
-    /// what the preset allows (its top speed, half as much again and 5 m/s
-    /// to spare), and the car on ground reachable from the start.
+    /// what the preset allows (twice its top speed and 10 m/s to spare: a
+    /// car spinning past its tires' own targets is not diverging, and a
+    /// divergence runs away from any bound), and the car on ground
+    /// reachable from the start.
     #[test]
     fn every_in_range_preset_stays_finite(
         picks in prop::collection::vec(0.0..1.0f64, 80),
@@ -167,7 +169,7 @@ proptest! {
             let Some(spec) = random_preset(kind, &picks) else { continue };
             // A spinning car's centre may outrun its tires' own speed targets;
             // what this catches is divergence, which grows without bound.
-            let most = 1.5 * top_speed(&spec, kind) + 5.0;
+            let most = 2.0 * top_speed(&spec, kind) + 10.0;
             let track = bundled::load("oval").unwrap();
             let mut sim = Sim::new(track, spec, kind, 120);
             let script = holds.iter().cycle().flat_map(|(n, c)| {

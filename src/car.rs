@@ -377,6 +377,13 @@ rules! {
 }
 
 impl CarSpec {
+    /// The preset's content, as records key it: a hash of its complete
+    /// TOML (16 hex digits), so an edited preset is another car whatever
+    /// its name.
+    pub fn content_id(&self) -> String {
+        format!("{:016x}", crate::track::fnv1a(self.to_toml().as_bytes()))
+    }
+
     /// Every number a preset has a documented range for: its key path and
     /// the range.
     pub fn ranges() -> impl Iterator<Item = (&'static str, f64, f64)> {

@@ -604,9 +604,11 @@ fn sim(
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut row = String::with_capacity(256);
     let _ = writeln!(out, "{TRACE_HEADER}");
+    let mut finite = true;
     while let Some(c) = controls(&sim) {
         let event = sim.step(&c);
         let b = &sim.car.state.body;
+        finite &= b.pos.is_finite() && b.vel.is_finite() && b.heading.is_finite();
         let speed = b.vel.length();
         log.after_step(
             sim.tick,
@@ -640,7 +642,10 @@ fn sim(
             sim.laps.lap, sim.laps.checkpoint, sim.track.checkpoints, p.x, p.y
         );
     }
-    if let (Some(store), Some(best)) = (store, &log.best) {
+    if store.is_some() && !finite {
+        eprintln!("skid sim: the car's state went non-finite: no record saved");
+    }
+    if let (Some(store), Some(best), true) = (store, &log.best, finite) {
         let record = Record::of(&sim, best);
         let where_ = store.dir.display().to_string();
         let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {

@@ -39,7 +39,13 @@ pub struct Record {
     /// The track file's content hash, hex.
     pub track_id: String,
     pub model: ModelKind,
+    /// The car preset's name, for people; `car_id` is what identifies it.
     pub car: String,
+    /// The preset's content hash ([`crate::car::CarSpec::content_id`]);
+    /// empty in records saved before cars were keyed by content, which
+    /// then match no car and are only listed.
+    #[serde(default)]
+    pub car_id: String,
     /// Lap time, seconds.
     pub time: f64,
     /// The lap in physics ticks, at `hz`.
@@ -57,6 +63,7 @@ impl Record {
             track_id: sim.track.content_id(),
             model: sim.car.kind,
             car: sim.car.spec().name.clone(),
+            car_id: sim.car.spec().content_id(),
             time: best.ticks as f64 * sim.dt,
             ticks: best.ticks,
             hz: (1.0 / sim.dt).round() as u32,
@@ -64,8 +71,10 @@ impl Record {
         }
     }
 
+    /// What a record is the best of: the track's and the car's content,
+    /// and the model.
     pub fn key(&self) -> (&str, ModelKind, &str) {
-        (&self.track_id, self.model, &self.car)
+        (&self.track_id, self.model, &self.car_id)
     }
 
     /// The ghost's file name: the car's name made safe for a file name,
@@ -421,6 +430,7 @@ mod tests {
             track_id: "00ff".into(),
             model,
             car: "hatch".into(),
+            car_id: "hatch-id".into(),
             time,
             ticks: (time * 120.0) as u64,
             hz: 120,
@@ -434,12 +444,15 @@ mod tests {
         for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
             let r = Record {
                 car: car.into(),
+                car_id: format!("{car}-id"),
                 ..record(ModelKind::Arcade, 20.0)
             };
             s.save(r, &[[x, 0.0, 0.0]]).unwrap();
         }
         for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
-            let (best, _) = s.best("00ff", ModelKind::Arcade, car).unwrap();
+            let (best, _) = s
+                .best("00ff", ModelKind::Arcade, &format!("{car}-id"))
+                .unwrap();
             assert_eq!(best.unwrap().1.ghost, [[x, 0.0, 0.0]], "{car}");
         }
     }
@@ -455,7 +468,7 @@ mod tests {
             ghosts.join(r.legacy_ghost_file()),
         )
         .unwrap();
-        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch").unwrap();
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
         assert_eq!(best.unwrap().1.ghost, [[3.0, 4.0, 0.5]]);
     }
 
@@ -466,12 +479,12 @@ mod tests {
         assert!(s.save(record(ModelKind::Arcade, 20.0), &ghost).unwrap().0);
         assert!(!s.save(record(ModelKind::Arcade, 21.0), &ghost).unwrap().0);
         assert!(s.save(record(ModelKind::Arcade, 19.5), &ghost).unwrap().0);
-        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch").unwrap();
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
         let (r, lap) = best.unwrap();
         assert_eq!(r.time, 19.5);
         assert_eq!(lap.ghost, ghost);
         assert_eq!(
-            s.best("00ff", ModelKind::Tire, "hatch").unwrap().0,
+            s.best("00ff", ModelKind::Tire, "hatch-id").unwrap().0,
             None,
             "another model: no record"
         );

@@ -152,6 +152,7 @@ fn record(car: &str, time: f64) -> skid::records::Record {
         track_id: "00ff".into(),
         model: skid::physics::ModelKind::Arcade,
         car: car.into(),
+        car_id: format!("{car}-id"),
         time,
         ticks: (time * 120.0) as u64,
         hz: 120,
@@ -228,5 +229,33 @@ fn a_link_planted_where_a_temporary_file_goes_is_left_alone() {
     if saved.is_ok() {
         assert_eq!(store.load().unwrap().records.len(), 1);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_preset_edited_under_a_bundled_name_is_another_car() {
+    use skid::car::CarSpec;
+    use skid::physics::ModelKind;
+    let genuine = CarSpec::default_for(ModelKind::Tire);
+    let mut edited = genuine.clone();
+    edited.body.mass = 1.0;
+    edited.body.inertia = 0.1;
+    assert_eq!(genuine.name, edited.name);
+    assert_ne!(genuine.content_id(), edited.content_id());
+    let dir = data_dir("edited");
+    let store = skid::records::Store::new(&dir);
+    let as_record = |spec: &CarSpec, time: f64| skid::records::Record {
+        car: spec.name.clone(),
+        car_id: spec.content_id(),
+        ..record("x", time)
+    };
+    store.save(as_record(&genuine, 40.0), &[[0.0; 3]]).unwrap();
+    // The edited car's lap is far faster, and saved as its own.
+    store.save(as_record(&edited, 0.175), &[[0.0; 3]]).unwrap();
+    let (best, _) = store
+        .best("00ff", ModelKind::Arcade, &genuine.content_id())
+        .unwrap();
+    assert_eq!(best.unwrap().0.time, 40.0, "the genuine record stands");
+    assert_eq!(store.load().unwrap().records.len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }

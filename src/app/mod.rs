@@ -151,6 +151,9 @@ pub struct Race {
     missed: Option<(u8, u64)>,
     /// The middle of the finish line (0) and of each checkpoint.
     pub marks: Vec<DVec2>,
+    /// Whether the player's car has stayed finite all race: a lap from a
+    /// run that ever went non-finite is never saved.
+    pub finite: bool,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
     /// The order when the player finished.
@@ -187,6 +190,7 @@ impl Race {
             marks: sim.track.mark_centres(),
             short_of: None,
             final_standings: None,
+            finite: true,
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
@@ -532,6 +536,8 @@ impl Race {
         self.recording.push(&c);
         self.last = c;
         let event = self.sim.step(&c);
+        let b = &self.sim.car.state.body;
+        self.finite &= b.pos.is_finite() && b.vel.is_finite() && b.heading.is_finite();
         if let Some(crate::race::Event::Missed(n)) = event {
             self.missed = Some((n, self.sim.tick));
         }
@@ -704,7 +710,9 @@ impl App {
                 loaded
                     .records
                     .iter()
-                    .find(|r| r.key() == (track.as_str(), self.menu.model, spec.name.as_str()))
+                    .find(|r| {
+                        r.key() == (track.as_str(), self.menu.model, spec.content_id().as_str())
+                    })
                     .map(|r| r.time)
             }
             Err(_) => None,
@@ -737,7 +745,7 @@ impl App {
         let found = self.records.as_ref().map(|store| {
             (
                 store.dir.clone(),
-                store.best(&track.content_id(), self.menu.model, &spec.name),
+                store.best(&track.content_id(), self.menu.model, &spec.content_id()),
             )
         });
         let record = match found {
@@ -786,7 +794,12 @@ impl App {
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
-        let Some(best) = race.log.best.as_ref().filter(|_| race.log.improved) else {
+        let Some(best) = race
+            .log
+            .best
+            .as_ref()
+            .filter(|b| race.log.improved && race.finite && b.ticks > 0)
+        else {
             return;
         };
         race.log.improved = false;
@@ -1095,6 +1108,7 @@ mod tests {
             track_id: track.content_id(),
             model: ModelKind::Arcade,
             car: "hatch".into(),
+            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
             time: 20.0,
             ticks: 2400,
             hz: 120,
@@ -1135,6 +1149,7 @@ mod tests {
             track_id: track.content_id(),
             model: ModelKind::Arcade,
             car: "hatch".into(),
+            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
             time: 21.25,
             ticks: 2550,
             hz: 120,
@@ -1169,6 +1184,7 @@ mod tests {
             track_id: track.content_id(),
             model: ModelKind::Arcade,
             car: "hatch".into(),
+            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
             time: 40.5,
             ticks: 4860,
             hz: 120,
@@ -1213,7 +1229,8 @@ mod tests {
             race.log.improved = true;
             app.save_record();
             let track = app.race.as_ref().unwrap().sim.track.content_id();
-            let (best, _) = store.best(&track, ModelKind::Arcade, "hatch").unwrap();
+            let id = CarSpec::default_for(ModelKind::Arcade).content_id();
+            let (best, _) = store.best(&track, ModelKind::Arcade, &id).unwrap();
             assert_eq!(
                 best.is_some(),
                 replay.is_none(),

@@ -176,6 +176,19 @@ pub struct Race {
 
 impl Race {
     pub fn new(sim: Sim, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
+        let line = Line::new(&sim.track, 8.0, 6.0, 60.0);
+        Race::on_line(sim, laps, replay, record, line)
+    }
+
+    /// [`Race::new`] on a racing line already computed for its track (the
+    /// costly part of starting a race on a large map).
+    pub fn on_line(
+        sim: Sim,
+        laps: u32,
+        replay: Option<&Script>,
+        record: Option<Lap>,
+        line: Line,
+    ) -> Race {
         let countdown = (COUNTDOWN / sim.dt).round() as u32;
         Race {
             opponents: Vec::new(),
@@ -183,7 +196,7 @@ impl Race {
             laps,
             log: LapLog::against(record),
             show_ghost: true,
-            line: Line::new(&sim.track, 8.0, 6.0, 60.0),
+            line,
             line_at: 0,
             wrong_way: 0,
             missed: None,
@@ -620,6 +633,8 @@ pub struct App {
     pub notices: Vec<String>,
     /// How many races have started: a recording starts over with each.
     pub races: u64,
+    /// The racing line of the last track raced, by its content id.
+    line: Option<(String, Line)>,
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
@@ -694,6 +709,7 @@ impl App {
             notices: Vec::new(),
             menu_best: None,
             races: 0,
+            line: None,
         };
         app.refresh_best();
         app
@@ -762,7 +778,17 @@ impl App {
             None => None,
         };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
-        let mut race = Race::new(sim, laps, self.replay.as_ref(), record);
+        // The racing line depends on the track alone: kept across restarts.
+        let id = sim.track.content_id();
+        let line = match &self.line {
+            Some((cached, line)) if *cached == id => line.clone(),
+            _ => {
+                let line = Line::new(&sim.track, 8.0, 6.0, 60.0);
+                self.line = Some((id, line.clone()));
+                line
+            }
+        };
+        let mut race = Race::on_line(sim, laps, self.replay.as_ref(), record, line);
         let asked = self.menu.opponents;
         let placed = race.add_opponents(asked, self.skill);
         if placed < asked {
@@ -1317,6 +1343,31 @@ mod tests {
             app.notices,
             ["pocket: room on the grid for 3 of the 7 opponents asked for"]
         );
+    }
+
+    #[test]
+    fn a_restart_keeps_the_racing_line() {
+        let mut app = race_app(ModelKind::Arcade);
+        // Plant a line of one point under this track's id: a restart that
+        // computed the line again would not have it.
+        let id = app.race.as_ref().unwrap().sim.track.content_id();
+        let planted = Line {
+            points: vec![DVec2::new(1.0, 2.0)],
+            speeds: vec![3.0],
+        };
+        app.line = Some((id, planted));
+        app.command(Command::Restart);
+        assert_eq!(app.races, 2);
+        assert_eq!(
+            app.race.as_ref().unwrap().line.points,
+            [DVec2::new(1.0, 2.0)]
+        );
+        // Another track computes its own.
+        app.command(Command::Quit);
+        app.quit = false;
+        app.menu.track = (app.menu.track + 1) % app.choices.len();
+        app.start_race();
+        assert!(app.race.as_ref().unwrap().line.points.len() > 20);
     }
 
     #[test]

@@ -44,6 +44,23 @@ fn edit() -> impl Strategy<Value = Edit> {
     ]
 }
 
+/// The pocket track with `edits` applied.
+fn mutated(edits: &[Edit]) -> Vec<u8> {
+    let mut bytes = POCKET.as_bytes().to_vec();
+    for e in edits {
+        let n = bytes.len().max(1);
+        match *e {
+            Edit::Replace(i, b) if !bytes.is_empty() => bytes[i % n] = b,
+            Edit::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
+            Edit::Delete(i) if !bytes.is_empty() => {
+                bytes.remove(i % n);
+            }
+            _ => {}
+        }
+    }
+    bytes
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -59,16 +76,7 @@ proptest! {
 
     #[test]
     fn mutated_valid_tracks_never_panic(edits in prop::collection::vec(edit(), 1..12)) {
-        let mut bytes = POCKET.as_bytes().to_vec();
-        for e in edits {
-            let n = bytes.len().max(1);
-            match e {
-                Edit::Replace(i, b) if !bytes.is_empty() => bytes[i % n] = b,
-                Edit::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
-                Edit::Delete(i) if !bytes.is_empty() => { bytes.remove(i % n); }
-                _ => {}
-            }
-        }
+        let bytes = mutated(&edits);
         check(&bytes);
     }
 
@@ -77,16 +85,7 @@ proptest! {
     /// and a track with a lap gets a real loop.
     #[test]
     fn mutated_tracks_get_a_lap_verdict_and_a_line(edits in prop::collection::vec(edit(), 1..8)) {
-        let mut bytes = POCKET.as_bytes().to_vec();
-        for e in edits {
-            let n = bytes.len().max(1);
-            match e {
-                Edit::Replace(i, b) if !bytes.is_empty() => bytes[i % n] = b,
-                Edit::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
-                Edit::Delete(i) if !bytes.is_empty() => { bytes.remove(i % n); }
-                _ => {}
-            }
-        }
+        let bytes = mutated(&edits);
         if let Some(t) = check(&bytes) {
             let verdict = skid::track::laps::no_lap(&t);
             if let Some(p) = &verdict {

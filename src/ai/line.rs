@@ -26,6 +26,7 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 
+use crate::track::laps::beside;
 use crate::track::{Mark, Track};
 
 /// Metres between points of the line.
@@ -233,19 +234,6 @@ impl Line {
     pub fn length(&self) -> f64 {
         self.points.len() as f64 * SPACING
     }
-}
-
-/// The cells next to a mark's, `(dc, dr)` away, that a car can reach.
-fn beside(track: &Track, cells: &[(usize, usize)], dc: isize, dr: isize) -> Vec<(usize, usize)> {
-    cells
-        .iter()
-        .filter_map(|&(c, r)| {
-            let (nc, nr) = (c as isize + dc, r as isize + dr);
-            (nc >= 0 && nr >= 0 && (nc as usize) < track.width && (nr as usize) < track.height)
-                .then_some((nc as usize, nr as usize))
-        })
-        .filter(|&(c, r)| track.drivable(c, r) && track.mark_of(c, r) != Mark::Finish)
-        .collect()
 }
 
 /// Cell centres along the loop: finish, checkpoints in order, finish.

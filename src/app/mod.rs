@@ -1003,6 +1003,29 @@ fn wrap(i: usize, d: i64, n: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// A fresh records store in a temporary folder, and the pocket track.
+    fn stored(name: &str) -> (std::path::PathBuf, Store, Track) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(&dir);
+        (dir, store, bundled::load("pocket").unwrap())
+    }
+
+    /// A record on `track` for the arcade model's own car, at 120 Hz.
+    fn arcade_record(track: &Track, time: f64, ticks: u64, splits: Vec<u64>) -> Record {
+        Record {
+            track: track.name.clone(),
+            track_id: track.content_id(),
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
+            time,
+            ticks,
+            hz: 120,
+            splits,
+        }
+    }
+
     fn race_app(model: ModelKind) -> App {
         let mut app = App::new(Options {
             model: Some(model),
@@ -1124,22 +1147,9 @@ mod tests {
 
     #[test]
     fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
-        let dir = std::env::temp_dir().join(format!("skid-app-ghost-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::new(&dir);
-        let track = bundled::load("pocket").unwrap();
+        let (dir, store, track) = stored("skid-app-ghost");
         let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + i as f64, 10.0, 0.0]).collect();
-        let record = Record {
-            track: track.name.clone(),
-            track_id: track.content_id(),
-            model: ModelKind::Arcade,
-            car: "hatch".into(),
-            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
-            time: 20.0,
-            ticks: 2400,
-            hz: 120,
-            splits: vec![],
-        };
+        let record = arcade_record(&track, 20.0, 2400, vec![]);
         store.save(record, &ghost).unwrap();
         let mut app = App::new(Options {
             model: Some(ModelKind::Arcade),
@@ -1166,21 +1176,8 @@ mod tests {
 
     #[test]
     fn the_menu_shows_the_record_for_its_selection() {
-        let dir = std::env::temp_dir().join(format!("skid-app-menu-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::new(&dir);
-        let track = bundled::load("pocket").unwrap();
-        let record = Record {
-            track: track.name.clone(),
-            track_id: track.content_id(),
-            model: ModelKind::Arcade,
-            car: "hatch".into(),
-            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
-            time: 21.25,
-            ticks: 2550,
-            hz: 120,
-            splits: vec![],
-        };
+        let (dir, store, track) = stored("skid-app-menu");
+        let record = arcade_record(&track, 21.25, 2550, vec![]);
         store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
         let mut app = App::new(Options {
             track: Some(("pocket".into(), track)),
@@ -1201,21 +1198,8 @@ mod tests {
 
     #[test]
     fn a_record_set_at_another_rate_reads_in_time() {
-        let dir = std::env::temp_dir().join(format!("skid-app-rate-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::new(&dir);
-        let track = bundled::load("pocket").unwrap();
-        let record = Record {
-            track: track.name.clone(),
-            track_id: track.content_id(),
-            model: ModelKind::Arcade,
-            car: "hatch".into(),
-            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
-            time: 40.5,
-            ticks: 4860,
-            hz: 120,
-            splits: vec![1200, 3000],
-        };
+        let (dir, store, track) = stored("skid-app-rate");
+        let record = arcade_record(&track, 40.5, 4860, vec![1200, 3000]);
         store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
         let mut app = App::new(Options {
             track: Some(("pocket".into(), track)),

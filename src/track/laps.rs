@@ -44,7 +44,12 @@ fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
 }
 
 /// Drivable cells next to `cells`, `(dc, dr)` away, not on the finish.
-fn beside(track: &Track, cells: &[(usize, usize)], dc: isize, dr: isize) -> Vec<(usize, usize)> {
+pub fn beside(
+    track: &Track,
+    cells: &[(usize, usize)],
+    dc: isize,
+    dr: isize,
+) -> Vec<(usize, usize)> {
     cells
         .iter()
         .filter_map(|&(c, r)| {

@@ -691,7 +691,10 @@ fn check(files: &[String]) -> Outcome {
             .and_then(|b| track::parse(f, &b))
             .and_then(|t| track::laps::raceable(t, f).map_err(|d| vec![d]))
         {
-            Ok(_) => {
+            Ok(t) => {
+                for warning in track::laps::drive_arounds(&t, f) {
+                    eprintln!("{warning}");
+                }
                 let _ = writeln!(out, "{f}: ok");
             }
             Err(errors) => all.extend(errors),

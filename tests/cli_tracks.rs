@@ -159,3 +159,31 @@ fn a_track_with_no_lap_is_rejected_everywhere_with_its_position() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_warns_of_a_line_that_can_be_driven_around_and_still_says_ok() {
+    let dir = std::env::temp_dir().join(format!("skid-around-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ring.track");
+    let map = "##############\n#.....|......#\n#.>...|......#\n#.#########1 #\n#.#########..#\n#............#\n##############\n";
+    std::fs::write(&path, map).unwrap();
+    let p = path.to_str().unwrap();
+    let out = skid(&["check", p]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), format!("{p}: ok\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "{p}:4:12: warning: checkpoint 1 can be driven around (drivable ground beside it): easy to miss\n"
+        )
+    );
+    // Every bundled track's lines span their road.
+    let out = skid(&[
+        "check",
+        "tracks/pocket.track",
+        "tracks/eight.track",
+        "tracks/grandprix.track",
+    ]);
+    assert_eq!(text(&out.stderr), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

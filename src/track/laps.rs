@@ -94,6 +94,82 @@ fn reached(seen: &[bool], w: usize, cells: &[(usize, usize)]) -> bool {
     cells.iter().any(|&(c, r)| seen[r * w + c])
 }
 
+/// Whether a car can get round the line of `cells` close by: with the
+/// line walled, every drivable cell next to it is reached from one of them
+/// within a short walk (twice the line's length and six cells). A line
+/// that spans the road joins its two sides only the long way round.
+fn driven_around(track: &Track, cells: &[(usize, usize)]) -> bool {
+    let (w, h) = (track.width, track.height);
+    let line: std::collections::HashSet<(usize, usize)> = cells.iter().copied().collect();
+    let on_line = |c: usize, r: usize| line.contains(&(c, r));
+    let step = |(c, r): (usize, usize), (dc, dr): (isize, isize)| {
+        let (nc, nr) = (c as isize + dc, r as isize + dr);
+        (nc >= 0 && nr >= 0 && (nc as usize) < w && (nr as usize) < h)
+            .then_some((nc as usize, nr as usize))
+    };
+    const MOVES: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+    let mut next: Vec<(usize, usize)> = Vec::new();
+    for &cell in cells {
+        for m in MOVES {
+            if let Some((c, r)) = step(cell, m)
+                && track.drivable(c, r)
+                && !on_line(c, r)
+            {
+                next.push((c, r));
+            }
+        }
+    }
+    next.sort_unstable();
+    next.dedup();
+    let Some(&first) = next.first() else {
+        return false;
+    };
+    let limit = 2 * cells.len() + 6;
+    let mut depth = std::collections::HashMap::from([(first, 0usize)]);
+    let mut queue = VecDeque::from([first]);
+    while let Some(at) = queue.pop_front() {
+        let d = depth[&at];
+        if d == limit {
+            continue;
+        }
+        for m in MOVES {
+            if let Some((c, r)) = step(at, m)
+                && track.drivable(c, r)
+                && !on_line(c, r)
+                && !depth.contains_key(&(c, r))
+            {
+                depth.insert((c, r), d + 1);
+                queue.push_back((c, r));
+            }
+        }
+    }
+    next.iter().all(|n| depth.contains_key(n))
+}
+
+/// The race marks a car can drive around without crossing them (legal,
+/// but easy to miss: grass or gravel beside a line that does not span
+/// it), as warnings at each mark's first cell.
+pub fn drive_arounds(track: &Track, path: &str) -> Vec<Diagnostic> {
+    let marks = std::iter::once(Mark::Finish).chain((1..=track.checkpoints).map(Mark::Checkpoint));
+    marks
+        .filter_map(|mark| {
+            let cells = cells_of(track, mark);
+            let &(c, r) = cells.first()?;
+            driven_around(track, &cells).then(|| {
+                let what = match mark {
+                    Mark::Checkpoint(n) => format!("checkpoint {n}"),
+                    _ => "the finish line".to_string(),
+                };
+                Diagnostic::at(
+                    path,
+                    Pos::new(r + track.map_line, c + 1),
+                    format!("warning: {what} can be driven around (drivable ground beside it): easy to miss"),
+                )
+            })
+        })
+        .collect()
+}
+
 /// The track, if a lap can be completed on it; otherwise the reason as a
 /// diagnostic at its line and column in the file at `path`.
 pub fn raceable(track: Track, path: &str) -> Result<Track, Diagnostic> {
@@ -176,6 +252,51 @@ mod tests {
     fn problem(map: &str) -> Option<String> {
         let t = parse("t", map.as_bytes()).expect("parses");
         no_lap(&t).map(|p| format!("{}:{}: {}", p.row + t.map_line, p.col + 1, p.message))
+    }
+
+    #[test]
+    fn a_checkpoint_with_grass_beside_it_can_be_driven_around() {
+        // A ring: the finish and checkpoint 2 span the whole road, but
+        // checkpoint 1 only the asphalt, with grass between it and the
+        // island.
+        let map = "\
+##############
+#.....|......#
+#.>...|......#
+#.#########1 #
+#.#########..#
+#............#
+##############
+";
+        let t = parse("ring.track", map.as_bytes()).unwrap();
+        assert_eq!(no_lap(&t), None);
+        let warnings: Vec<String> = drive_arounds(&t, "ring.track")
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "ring.track:4:12: warning: checkpoint 1 can be driven around (drivable ground beside it): easy to miss"
+            ]
+        );
+        // Spanning the road to the island, it cannot.
+        let t = parse("ring.track", map.replace("#1 #", "#11#").as_bytes()).unwrap();
+        assert!(drive_arounds(&t, "ring.track").is_empty());
+        // A finish line with ground beside it (the top road widened over
+        // it by a row it does not span): driven around.
+        let wide = map.replace("##############\n#.....|", "#####.........\n#.....|");
+        let t = parse("ring.track", wide.replace("#1 #", "#11#").as_bytes()).unwrap();
+        let warnings: Vec<String> = drive_arounds(&t, "ring.track")
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "ring.track:2:7: warning: the finish line can be driven around (drivable ground beside it): easy to miss"
+            ]
+        );
     }
 
     #[test]

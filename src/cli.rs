@@ -608,7 +608,7 @@ fn sim(
     while let Some(c) = controls(&sim) {
         let event = sim.step(&c);
         let b = &sim.car.state.body;
-        finite &= b.pos.is_finite() && b.vel.is_finite() && b.heading.is_finite();
+        finite &= b.is_finite();
         let speed = b.vel.length();
         log.after_step(
             sim.tick,

@@ -81,22 +81,16 @@ pub fn from_toml(path: &str, text: &str, first_line: usize, err: &toml::de::Erro
     }
 }
 
-/// Positions a problem with a value by its key path in a TOML document:
-/// dot-separated keys, with numbers indexing arrays (`engine.gears.2`,
-/// `hold.3.steer`). Where the value is not written in the file (a default
-/// that conflicts with a written value), the nearest written parent is
-/// named; failing that, the file.
-pub fn at_key(path: &str, text: &str, key: &str, message: impl Into<String>) -> Diagnostic {
-    let mut d = at_keys(path, text, [(key.to_string(), message.into())]);
-    d.remove(0)
-}
-
 /// The most errors reported for one file; past it, one more says so.
 pub const MAX_ERRORS: usize = 50;
 
-/// [`at_key`] for many `(key, message)` problems of one file: the file is
-/// parsed once, and at most [`MAX_ERRORS`] are reported (then "too many
-/// errors; stopping here"), so any number of problems costs linear time.
+/// Positions `(key, message)` problems of one TOML file by their key
+/// paths: dot-separated keys, with numbers indexing arrays
+/// (`engine.gears.2`, `hold.3.steer`). Where a value is not written in the
+/// file (a default that conflicts with a written value), the nearest
+/// written parent is named; failing that, the file. The file is parsed
+/// once, and at most [`MAX_ERRORS`] are reported (then "too many errors;
+/// stopping here"), so any number of problems costs linear time.
 pub fn at_keys(
     path: &str,
     text: &str,
@@ -294,7 +288,8 @@ mod tests {
     #[test]
     fn key_paths_find_values_in_tables_and_arrays() {
         let text = "name = \"x\"\n[engine]\ngears = [3.0, 2.0, -1.0]\n[[hold]]\nticks = 1\n[[hold]]\nsteer = 9\n";
-        let at = |k: &str| at_key("c.toml", text, k, "m").to_string();
+        let at =
+            |k: &str| at_keys("c.toml", text, [(k.to_string(), "m".to_string())])[0].to_string();
         assert_eq!(at("engine.gears.2"), "c.toml:3:20: m");
         assert_eq!(at("hold.1.steer"), "c.toml:7:9: m");
         assert_eq!(

@@ -283,9 +283,10 @@ fn hold(t: &Tmux, key: &str, secs: f64) {
     }
 }
 
-#[test]
-fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
-    let dir = std::env::temp_dir().join(format!("skid-e2e-brake-{}", std::process::id()));
+/// An arcade race on the oval at 80x24 recorded with `--record`, past its
+/// countdown: the tmux server, the data folder and the recording's path.
+fn recorded_race(name: &str) -> Option<(Tmux, PathBuf, PathBuf)> {
+    let dir = std::env::temp_dir().join(format!("skid-e2e-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rec = dir.join("rec.toml");
     let cmd = format!(
@@ -294,19 +295,30 @@ fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
         rec.display(),
         dir.display()
     );
-    let Some(t) = Tmux::start("brake", (80, 24), &cmd) else {
-        return;
-    };
+    let t = Tmux::start(name, (80, 24), &cmd)?;
     assert!(t.wait_for("LAP").contains("LAP"));
     sleep(Duration::from_millis(3300)); // the countdown
+    Some((t, dir, rec))
+}
+
+/// The controls of every tick a recording on disk holds.
+fn recorded(rec: &std::path::Path) -> Vec<skid::physics::Controls> {
+    let text = std::fs::read_to_string(rec).unwrap();
+    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
+    script.into_controls().collect()
+}
+
+#[test]
+fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
+    let Some((t, dir, rec)) = recorded_race("brake") else {
+        return;
+    };
     // W held 1.5 s, let go (tmux sends nothing), S at once, held 1 s.
     hold(&t, "w", 1.5);
     hold(&t, "s", 1.0);
     t.keys(&["q"]);
     assert_eq!(t.exit_status(), Some(0));
-    let text = std::fs::read_to_string(&rec).unwrap();
-    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
-    let ticks: Vec<_> = script.into_controls().collect();
+    let ticks = recorded(&rec);
     let count =
         |f: &dyn Fn(&skid::physics::Controls) -> bool| ticks.iter().filter(|c| f(c)).count();
     let gas = count(&|c| c.throttle > 0.0);
@@ -336,20 +348,9 @@ fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
 
 #[test]
 fn the_recording_is_written_as_the_race_goes_so_a_crash_keeps_it() {
-    let dir = std::env::temp_dir().join(format!("skid-e2e-crash-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rec = dir.join("rec.toml");
-    let cmd = format!(
-        "{} play --track oval --record {} --data-dir {}",
-        skid(),
-        rec.display(),
-        dir.display()
-    );
-    let Some(t) = Tmux::start("crash", (80, 24), &cmd) else {
+    let Some((t, dir, rec)) = recorded_race("crash") else {
         return;
     };
-    assert!(t.wait_for("LAP").contains("LAP"));
-    sleep(Duration::from_millis(3300));
     hold(&t, "w", 1.5);
     hold(&t, "s", 0.6);
     let pid = t.skid_pid().expect("skid runs");
@@ -359,9 +360,7 @@ fn the_recording_is_written_as_the_race_goes_so_a_crash_keeps_it() {
         .unwrap();
     sleep(Duration::from_millis(200));
     // The throttle's hold was complete before the crash: it is on disk.
-    let text = std::fs::read_to_string(&rec).unwrap();
-    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
-    let gas = script.into_controls().filter(|c| c.throttle > 0.0).count();
+    let gas = recorded(&rec).iter().filter(|c| c.throttle > 0.0).count();
     assert!(gas >= 150, "{gas} ticks of throttle on disk");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 
-use crate::track::laps::beside;
+use crate::track::laps::{beside, cells_of};
 use crate::track::{Mark, Track};
 
 /// Metres between points of the line.
@@ -44,16 +44,10 @@ pub struct Line {
     pub speeds: Vec<f64>,
 }
 
-/// The cells of a mark (the finish line or a checkpoint).
+/// The cells of a mark (the finish line or a checkpoint) a car can reach.
 fn mark_cells(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
-    let mut cells = Vec::new();
-    for r in 0..track.height {
-        for c in 0..track.width {
-            if track.drivable(c, r) && track.mark_of(c, r) == mark {
-                cells.push((c, r));
-            }
-        }
-    }
+    let mut cells = cells_of(track, mark);
+    cells.retain(|&(c, r)| track.drivable(c, r));
     cells
 }
 

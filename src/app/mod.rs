@@ -322,15 +322,6 @@ impl Race {
             .collect()
     }
 
-    /// The player's place (1 is leading) among all the cars.
-    pub fn position(&self) -> usize {
-        1 + self
-            .standings()
-            .iter()
-            .position(|s| s.car == 0)
-            .unwrap_or(0)
-    }
-
     /// The lap to chart over the track, for five seconds after it ended.
     pub fn fresh_lap(&self) -> Option<&Lap> {
         let since = self.sim.tick - self.log.lap_start();
@@ -549,8 +540,7 @@ impl Race {
         self.recording.push(&c);
         self.last = c;
         let event = self.sim.step(&c);
-        let b = &self.sim.car.state.body;
-        self.finite &= b.pos.is_finite() && b.vel.is_finite() && b.heading.is_finite();
+        self.finite &= self.sim.car.state.body.is_finite();
         if let Some(crate::race::Event::Missed(n)) = event {
             self.missed = Some((n, self.sim.tick));
         }
@@ -857,24 +847,25 @@ impl App {
         self.dirty = true;
     }
 
+    /// The control `key` drives in the race's model.
+    fn action(&self, key: Key) -> Action {
+        let strafe = self
+            .race
+            .as_ref()
+            .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
+        key.action(strafe)
+    }
+
     /// A press or autorepeat of a driving key.
     pub fn press(&mut self, key: Key, now: f64) {
         if self.running() {
-            let strafe = self
-                .race
-                .as_ref()
-                .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
-            self.held.press(key.action(strafe), now);
+            self.held.press(self.action(key), now);
         }
     }
 
     /// A release of a driving key (terminals with the kitty protocol).
     pub fn release(&mut self, key: Key) {
-        let strafe = self
-            .race
-            .as_ref()
-            .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
-        self.held.release(key.action(strafe));
+        self.held.release(self.action(key));
     }
 
     pub fn focus_lost(&mut self) {
@@ -1293,7 +1284,8 @@ mod tests {
                 .all(|o| o.laps.checkpoint >= 1 || o.laps.lap >= 1),
             "they race"
         );
-        assert!((1..=4).contains(&r.position()));
+        let place = 1 + r.standings().iter().position(|s| s.car == 0).unwrap();
+        assert!((1..=4).contains(&place));
     }
 
     #[test]

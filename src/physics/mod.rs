@@ -141,6 +141,11 @@ pub struct Body {
 }
 
 impl Body {
+    /// Whether position, velocity and heading are all finite numbers.
+    pub fn is_finite(&self) -> bool {
+        self.pos.is_finite() && self.vel.is_finite() && self.heading.is_finite()
+    }
+
     pub fn forward(&self) -> DVec2 {
         crate::trig::dir(self.heading)
     }

@@ -269,16 +269,18 @@ impl Model for Tire {
             let surface = frame.wheels[i];
             let traction = surface.grip;
             let speed = pt.fwd.dot(v) + pt.long_lever * w;
+            // Rolling resistance, and the handbrake on the rear: at most
+            // this much force, and never past a stop.
+            let mut stop = surface.rolling * m * 0.25 * G;
+            if c.handbrake && !front {
+                stop += p.lateral_rear * traction * 0.5;
+            }
             let force = if light {
                 // Within the step, the resistances together (drag, rolling
                 // resistance, the handbrake) may at most stop the tire's
                 // quarter of the car, and the drive at most bring it from there
                 // to the target speed: explicit pushes sized for a heavy car
                 // would overshoot and diverge on a light one.
-                let mut stop = surface.rolling * m * 0.25 * G;
-                if c.handbrake && !front {
-                    stop += p.lateral_rear * traction * 0.5;
-                }
                 // The force that stops the tire's quarter within the step.
                 let halt = speed * pt.long_mass * stop_per_speed;
                 let coulomb = halt.max(-stop).min(stop);
@@ -300,10 +302,6 @@ impl Model for Tire {
                     } else if target < speed {
                         force -= drive;
                     }
-                }
-                let mut stop = surface.rolling * m * 0.25 * G;
-                if c.handbrake && !front {
-                    stop += p.lateral_rear * traction * 0.5;
                 }
                 force -= (speed * pt.long_mass * stop_per_speed).clamp(-stop, stop);
                 force

@@ -31,7 +31,7 @@ pub struct NoLap {
 }
 
 /// The cells of a mark, in reading order.
-fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
+pub fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for row in 0..track.height {
         for col in 0..track.width {

@@ -106,14 +106,21 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
     );
     y += 1;
     let lap = (race.log.ends.len() as u32 + 1).min(race.laps);
-    let lap_line = if race.opponents.is_empty() {
+    // The standings once a frame: POS here, the list further down.
+    let standings = if race.opponents.is_empty() {
+        Vec::new()
+    } else {
+        race.standings()
+    };
+    let me = standings.iter().position(|s| s.car == 0).unwrap_or(0);
+    let lap_line = if standings.is_empty() {
         format!("LAP   {lap}/{}", race.laps)
     } else {
         format!(
             "LAP   {lap}/{}  POS {}/{}",
             race.laps,
-            race.position(),
-            race.opponents.len() + 1
+            me + 1,
+            standings.len()
         )
     };
     line(buf, &mut y, &lap_line, Color::White);
@@ -232,11 +239,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
     if y + 1 < bottom {
         line(buf, &mut y, &input_line(race), Color::Gray);
     }
-    if !race.opponents.is_empty() {
+    if !standings.is_empty() {
         // As many standings as fit above the key line, the player's always.
         let room = bottom.saturating_sub(y + 1) as usize;
-        let all = race.standings();
-        let me = all.iter().position(|s| s.car == 0).unwrap_or(0);
+        let all = &standings;
         let shown: Vec<usize> = if me < room {
             (0..all.len().min(room)).collect()
         } else {

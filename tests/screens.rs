@@ -104,6 +104,12 @@
 //! white, the selected Start row yellow, the outline grey, the box dark
 //! grey) and standings_160x48 (the standings as at 80x24, the computer
 //! cars' lines grey and the player's white).
+//!
+//! help_80x24 re-blessed at the review, looked at: its lines on terminals
+//! without releases now say what the controls do: W, then a steering key,
+//! keeps the throttle while steering; steering ends the brake (reverse at a
+//! crawl stays). The earlier text said the brake was kept too, which it is
+//! not. The box still fits 80x24.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

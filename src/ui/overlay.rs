@@ -203,9 +203,10 @@ pub fn help(buf: &mut Buffer, area: Rect) {
             "",
             "Terminals without key releases (tmux, most SSH):",
             "a key counts while it repeats, and the last key",
-            "pressed steers. W or S, then A or D: the pedal is",
+            "pressed steers. W, then A or D: the throttle is",
             "kept (INPUT shows *) while you steer, and ends",
             "with the steering: press W again after a turn.",
+            "Steering ends the brake (at a crawl, reverse stays).",
             "strafe: Space hops until pressed again.",
         ],
     );

@@ -498,22 +498,7 @@ impl Race {
         for j in 1..cars.len() {
             let (left, right) = cars.split_at_mut(j);
             for a in left.iter_mut() {
-                let b = &mut right[0];
-                let sa = (
-                    DVec2::new(a.spec().body.length, a.spec().body.width),
-                    a.spec().body.mass,
-                );
-                let sb = (
-                    DVec2::new(b.spec().body.length, b.spec().body.width),
-                    b.spec().body.mass,
-                );
-                crate::physics::walls::collide_cars(
-                    &mut a.state.body,
-                    sa,
-                    &mut b.state.body,
-                    sb,
-                    track,
-                );
+                a.collide(right[0], track);
             }
         }
     }

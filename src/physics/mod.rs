@@ -416,20 +416,45 @@ impl Car {
         self.model = new_model(kind, &self.spec);
     }
 
-    /// The car's footprint as an oriented box.
+    /// The body's forward unit vector: the one carried from step to step,
+    /// unless the heading was set from outside since. It and the heading's
+    /// own sine and cosine part by rounding (about 1e-14 rad after ten
+    /// minutes), so everything that asks where the body is goes by this
+    /// one, as the wall response does: a car resting against a wall touches
+    /// it along this vector and may overlap it by 1e-13 m along the other.
+    pub fn forward(&self) -> DVec2 {
+        match self.fwd {
+            (heading, f) if heading == self.state.body.heading => f,
+            _ => self.state.body.forward(),
+        }
+    }
+
+    /// The car's footprint as an oriented box, along [`Car::forward`]: the
+    /// box the wall response keeps clear of walls.
     pub fn footprint(&self) -> crate::track::Obb {
-        let b = &self.state.body;
-        crate::track::Obb::new(
-            b.pos,
-            b.heading,
+        crate::track::Obb::along(
+            self.state.body.pos,
+            self.forward(),
             self.spec.body.length,
             self.spec.body.width,
+        )
+    }
+
+    /// Two cars in contact pushed apart and given the impulse of their
+    /// collision ([`walls::collide_cars`]); returns whether they touched.
+    pub fn collide(&mut self, other: &mut Car, track: &Track) -> bool {
+        let (box_a, box_b) = (self.footprint(), other.footprint());
+        walls::collide_cars(
+            (&mut self.state.body, box_a, self.spec.body.mass),
+            (&mut other.state.body, box_b, other.spec.body.mass),
+            track,
         )
     }
 
     /// Advances the car by one fixed step of `dt` seconds.
     pub fn step(&mut self, c: &Controls, track: &Track, dt: f64) {
         let (around, moved) = self.ground_around(track, dt);
+        let mut f = self.forward();
         let s = &mut self.state;
         if let Some(manual) = c.manual {
             s.drive.manual = manual;
@@ -437,12 +462,6 @@ impl Car {
         if let Some(shift) = c.shift {
             s.drive.shift(&self.spec.engine, shift);
         }
-        // The forward vector carried from the last step, unless the heading
-        // was set from outside since.
-        let mut f = match self.fwd {
-            (heading, f) if heading == s.body.heading => f,
-            _ => s.body.forward(),
-        };
         let r = f.perp();
         let ts = &track.surfaces;
         let (mut surface, mut uniform) = ([around.surface; 4], true);

@@ -101,19 +101,15 @@ fn near_walls(
     hit
 }
 
-/// Two cars in contact: pushed apart along the shallowest axis (half each,
+/// Two cars (body, footprint, mass in kg) in contact: pushed apart along the shallowest axis (half each,
 /// a push into a wall refused), then an impulse along the normal with the
 /// walls' restitution, shared by mass (`j = -(1 + E) v_rel·n / (1/m_a +
 /// 1/m_b)`). Returns whether they touched.
 pub fn collide_cars(
-    a: &mut Body,
-    sa: (DVec2, f64),
-    b: &mut Body,
-    sb: (DVec2, f64),
+    (a, box_a, mass_a): (&mut Body, Obb, f64),
+    (b, box_b, mass_b): (&mut Body, Obb, f64),
     track: &Track,
 ) -> bool {
-    let box_a = Obb::new(a.pos, a.heading, sa.0.x, sa.0.y);
-    let box_b = Obb::new(b.pos, b.heading, sb.0.x, sb.0.y);
     let Some(c) = box_a.overlap(&box_b) else {
         return false;
     };
@@ -126,9 +122,9 @@ pub fn collide_cars(
     }
     let closing = (a.vel - b.vel).dot(c.normal);
     if closing < 0.0 {
-        let j = -(1.0 + E) * closing / (1.0 / sa.1 + 1.0 / sb.1);
-        a.vel += c.normal * (j / sa.1);
-        b.vel -= c.normal * (j / sb.1);
+        let j = -(1.0 + E) * closing / (1.0 / mass_a + 1.0 / mass_b);
+        a.vel += c.normal * (j / mass_a);
+        b.vel -= c.normal * (j / mass_b);
     }
     true
 }
@@ -218,7 +214,6 @@ mod tests {
     #[test]
     fn cars_that_meet_are_pushed_apart_and_trade_momentum() {
         let t = thin_wall();
-        let size = (DVec2::new(2.0, 1.0), 1000.0);
         let mut a = Body {
             pos: DVec2::new(4.0, 6.0),
             vel: DVec2::new(10.0, 0.0),
@@ -229,7 +224,13 @@ mod tests {
             vel: DVec2::ZERO,
             ..Body::default()
         };
-        assert!(collide_cars(&mut a, size, &mut b, size, &t));
+        let footprint = |b: &Body| Obb::new(b.pos, b.heading, 2.0, 1.0);
+        let (box_a, box_b) = (footprint(&a), footprint(&b));
+        assert!(collide_cars(
+            (&mut a, box_a, 1000.0),
+            (&mut b, box_b, 1000.0),
+            &t
+        ));
         assert!(
             b.pos.x - a.pos.x >= 2.0 - 1e-9,
             "apart: {:?} {:?}",

@@ -2,6 +2,8 @@
 //! bundled track: the state stays finite and the car never ends a step
 //! inside a wall.
 
+mod common;
+
 use proptest::prelude::*;
 use skid::car::CarSpec;
 use skid::physics::{Controls, ModelKind, Shift};
@@ -65,7 +67,7 @@ fn finite(sim: &Sim) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(3)))]
 
     #[test]
     fn random_driving_stays_finite_and_out_of_walls(holds in prop::collection::vec(controls(), 1..40)) {
@@ -152,7 +154,7 @@ fn top_speed(spec: &CarSpec, kind: ModelKind) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(40)))]
 
     /// Random in-range presets under every model, driven at random for
     /// twenty seconds on the oval: the state stays finite, the speed within

@@ -2,6 +2,8 @@
 //! it gives a track or positioned errors. Collision queries on whatever
 //! parses keep their promises.
 
+mod common;
+
 use glam::DVec2;
 use proptest::prelude::*;
 use skid::track::{Obb, Track, bundled, parse};
@@ -62,7 +64,7 @@ fn mutated(edits: &[Edit]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {

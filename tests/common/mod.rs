@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod courses;
 pub mod keyboard;
 
 use glam::DVec2;
@@ -77,4 +78,13 @@ pub fn steer(s: f64) -> Controls {
         steer: s,
         ..Controls::default()
     }
+}
+
+/// Property-test cases: `default`, or `PROPTEST_CASES` when set, to
+/// explore further than CI does (with `PROPTEST_RNG_SEED` for new ones).
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }

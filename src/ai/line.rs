@@ -9,10 +9,12 @@
 //!    so the line keeps to the middle of the road and off the grass.
 //!    Direction: the first leg starts on the cells just past the finish
 //!    (in the race direction) and the last ends on the cells just behind
-//!    it, the line itself closed to both; and no leg may run back along the
+//!    it, the line itself closed to both (drawn on to the walls where it
+//!    stops short of them); and no leg may run back along the
 //!    one before it (which on a symmetric course is as short as going on):
 //!    the previous leg's corridor, its path widened by [`CORRIDOR`] metres
-//!    but for its last [`OPEN`] metres, is closed to the next.
+//!    but for its last [`OPEN`] metres, is closed to the next, except
+//!    within [`OPEN`] metres of the next leg's goal.
 //! 2. Resampled every [`SPACING`] metres and smoothed (points pulled to the
 //!    mean of their neighbours, a move kept only if it stays on a cell with
 //!    room to spare), which turns the grid's staircase into curves.
@@ -21,12 +23,10 @@
 //!    car can brake from one point's speed to the next's at `a_brake`
 //!    (`v_i^2 <= v_{i+1}^2 + 2 a_brake ds`), twice round the loop.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use glam::DVec2;
 
-use crate::track::laps::{beside, cells_of};
+use super::paths::{mark_cells, shortest, widen};
+use crate::track::laps::beside;
 use crate::track::{Mark, Track};
 
 /// Metres between points of the line.
@@ -35,6 +35,15 @@ pub const SPACING: f64 = 2.0;
 const CORRIDOR: f64 = 14.0;
 /// How much of a leg's end stays open to the next leg, metres.
 const OPEN: f64 = 20.0;
+/// How far along a mark its gate looks for the mark's middle, metres.
+const GATE_REACH: f64 = 6.0;
+/// How far before and after a pin the line may pass a cell from a wall,
+/// metres.
+const BEND: f64 = 16.0;
+/// How far either side of the line a mark must reach for a driver to
+/// cross it without aiming, metres: a car's half width and a driver's
+/// usual miss.
+const GATE_SLACK: f64 = 2.5;
 
 /// A closed racing line.
 #[derive(Debug, Clone)]
@@ -42,141 +51,69 @@ pub struct Line {
     pub points: Vec<DVec2>,
     /// Target speed at each point, m/s.
     pub speeds: Vec<f64>,
+    /// Marks drawn across only part of the road where the line crosses
+    /// them: a driver aims at these points until past them.
+    pub gates: Vec<Gate>,
 }
 
-/// The cells of a mark (the finish line or a checkpoint) a car can reach.
-fn mark_cells(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
-    let mut cells = cells_of(track, mark);
-    cells.retain(|&(c, r)| track.drivable(c, r));
-    cells
-}
-
-/// Cost of driving through a cell, per metre.
-fn penalty(track: &Track, c: usize, r: usize) -> f64 {
-    let clear = track.clearance_cells(c, r).max(1) as f64;
-    let grip = track.surface_of(c, r).map_or(1.0, |s| s.grip);
-    (1.0 + 6.0 / clear) * (1.0 + 3.0 * (1.0 - grip).max(0.0))
-}
-
-/// Multi-source Dijkstra over the grid from `from`. `step(i, j, dc, dr)`
-/// is the cost of moving from cell index `i` to its neighbour `j`
-/// (`dc`, `dr` apart), or `None` where that move is closed; nothing
-/// beyond `limit` is reached. Stops at the first cell `done` accepts,
-/// returning it with the distances and predecessors.
-fn dijkstra(
-    track: &Track,
-    from: &[(usize, usize)],
-    diagonal: bool,
-    limit: f64,
-    step: impl Fn(usize, usize, isize, isize) -> Option<f64>,
-    done: impl Fn(usize, f64) -> bool,
-) -> (Vec<f64>, Vec<usize>, Option<usize>) {
-    let (w, h) = (track.width, track.height);
-    let mut dist = vec![f64::INFINITY; w * h];
-    let mut prev = vec![usize::MAX; w * h];
-    let mut heap = BinaryHeap::new();
-    for &(c, r) in from {
-        dist[r * w + c] = 0.0;
-        heap.push(Reverse((0u64, r * w + c)));
-    }
-    let moves: &[(isize, isize)] = if diagonal {
-        &[
-            (-1, 0),
-            (1, 0),
-            (0, -1),
-            (0, 1),
-            (-1, -1),
-            (1, -1),
-            (-1, 1),
-            (1, 1),
-        ]
-    } else {
-        &[(-1, 0), (1, 0), (0, -1), (0, 1)]
-    };
-    while let Some(Reverse((d, i))) = heap.pop() {
-        let d = f64::from_bits(d);
-        if d > dist[i] {
-            continue;
-        }
-        if done(i, d) {
-            return (dist, prev, Some(i));
-        }
-        let (c, r) = ((i % w) as isize, (i / w) as isize);
-        for &(dc, dr) in moves {
-            let (nc, nr) = (c + dc, r + dr);
-            if nc < 0
-                || nr < 0
-                || nc as usize >= w
-                || nr as usize >= h
-                || !track.drivable(nc as usize, nr as usize)
-            {
-                continue;
-            }
-            let j = nr as usize * w + nc as usize;
-            let Some(cost) = step(i, j, dc, dr) else {
-                continue;
-            };
-            let nd = d + cost;
-            if nd <= limit && nd < dist[j] {
-                dist[j] = nd;
-                prev[j] = i;
-                heap.push(Reverse((nd.to_bits(), j)));
-            }
-        }
-    }
-    (dist, prev, None)
-}
-
-/// Cheapest path from any of `from` to any of `to`, as cells in order.
-fn shortest(
-    track: &Track,
-    from: &[(usize, usize)],
-    to: &[(usize, usize)],
-    banned: &[bool],
-) -> Option<Vec<(usize, usize)>> {
-    let w = track.width;
-    let cs = track.cell_size();
-    let mut is_goal = vec![false; w * track.height];
-    for &(c, r) in to {
-        is_goal[r * w + c] = true;
-    }
-    let step = |i: usize, j: usize, dc: isize, dr: isize| {
-        if banned[j] && !is_goal[j] {
-            return None;
-        }
-        // A diagonal step must not cut a wall's corner.
-        let (c, r, nc, nr) = (i % w, i / w, j % w, j / w);
-        if dc != 0 && dr != 0 && (!track.drivable(nc, r) || !track.drivable(c, nr)) {
-            return None;
-        }
-        Some((DVec2::new(dc as f64, dr as f64) * cs).length() * penalty(track, nc, nr))
-    };
-    let (_, prev, found) = dijkstra(track, from, true, f64::INFINITY, step, |i, d| {
-        is_goal[i] && d > 0.0
-    });
-    let mut j = found?;
-    let mut path = vec![(j % w, j / w)];
-    while prev[j] != usize::MAX {
-        j = prev[j];
-        path.push((j % w, j / w));
-    }
-    path.reverse();
-    Some(path)
-}
-
-/// Cells within `reach` metres of `from` (through cells a car can reach).
-fn widen(track: &Track, from: &[(usize, usize)], reach: f64) -> Vec<bool> {
-    let cs = track.cell_size();
-    let step = |_, _, dc: isize, _| Some(if dc != 0 { cs.x } else { cs.y });
-    let (dist, _, _) = dijkstra(track, from, false, reach, step, |_, _| false);
-    dist.iter().map(|d| d.is_finite()).collect()
+/// Where the line crosses a mark that does not reach [`GATE_SLACK`]
+/// metres either side of it (or would miss it): the point the line is
+/// pinned to, the index of that point, and the line's direction there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gate {
+    pub index: usize,
+    pub at: DVec2,
+    pub dir: DVec2,
 }
 
 impl Line {
     /// The racing line of a track, for cornering at `a_lat` and braking at
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
-        let mut points = smooth(track, resample(&centres(track)));
+        let (path, crossings) = centres(track);
+        let raw = resample(&path);
+        let mut points = smooth(track, raw.clone(), &[]);
+        // Where the smoothed line crosses a mark with less than
+        // [`GATE_SLACK`] of it either side, or misses it, the mark is a
+        // gate: the line is smoothed again pinned to it.
+        let gates: Vec<Gate> = crossings
+            .iter()
+            .filter(|c| !slack(track, c.mark, &points))
+            .map(|c| {
+                // Pinned to the mark's cell nearest the line as it was (the
+                // least change to the way the line runs there) of those
+                // farthest from a wall, up to two cells.
+                let index = arc_index(&path, c.index, raw.len());
+                let away = |p: &DVec2| {
+                    (-8..=8)
+                        .map(|d| points[wrap(index, d, points.len())].distance_squared(*p))
+                        .fold(f64::INFINITY, f64::min)
+                };
+                // Of the cells two from a wall, if any.
+                let room = |p: &DVec2| {
+                    track
+                        .cell_at(*p)
+                        .map_or(0, |(col, row)| track.clearance_cells(col, row).min(2))
+                };
+                let best = c.cells.iter().map(room).max().unwrap_or(0);
+                let at = c
+                    .cells
+                    .iter()
+                    .filter(|p| room(p) == best)
+                    .min_by(|a, b| away(a).total_cmp(&away(b)))
+                    .copied()
+                    .unwrap_or(raw[index]);
+                Gate {
+                    index,
+                    at,
+                    dir: c.dir,
+                }
+            })
+            .collect();
+        if !gates.is_empty() {
+            let pins: Vec<(usize, DVec2)> = gates.iter().map(|g| (g.index, g.at)).collect();
+            points = smooth(track, raw, &pins);
+        }
         // Never empty: on a track with no lap (which `track::laps` rejects
         // before a race) the line is the start alone, so every index into
         // it stays valid.
@@ -184,7 +121,11 @@ impl Line {
             points.push(track.start_pose(0).0);
         }
         let speeds = speeds(track, &points, a_lat, a_brake, top);
-        Line { points, speeds }
+        Line {
+            points,
+            speeds,
+            gates,
+        }
     }
 
     /// The same line with speeds for other limits: the path, the costly
@@ -193,6 +134,7 @@ impl Line {
         Line {
             points: self.points.clone(),
             speeds: speeds(track, &self.points, a_lat, a_brake, top),
+            gates: self.gates.clone(),
         }
     }
 
@@ -230,8 +172,38 @@ impl Line {
     }
 }
 
-/// Cell centres along the loop: finish, checkpoints in order, finish.
-fn centres(track: &Track) -> Vec<DVec2> {
+/// A mark the line must cross, and where: the mark's cells there, and the
+/// index of the path's cell that reaches it.
+struct Crossing {
+    mark: Mark,
+    /// The centres of the mark's cells where the path reaches it.
+    cells: Vec<DVec2>,
+    index: usize,
+    /// The path's direction there.
+    dir: DVec2,
+}
+
+/// The cells of `mark` within [`GATE_REACH`] metres of cell `(c, r)`.
+fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
+    let here = track.cell_center(c, r);
+    let cs = track.cell_size();
+    let (dc, dr) = (
+        (GATE_REACH / cs.x).ceil() as usize,
+        (GATE_REACH / cs.y).ceil() as usize,
+    );
+    (r.saturating_sub(dr)..(r + dr + 1).min(track.height))
+        .flat_map(|row| {
+            (c.saturating_sub(dc)..(c + dc + 1).min(track.width)).map(move |col| (col, row))
+        })
+        .filter(|&(col, row)| track.mark_of(col, row) == mark)
+        .map(|(col, row)| track.cell_center(col, row))
+        .filter(|p| p.distance(here) <= GATE_REACH)
+        .collect()
+}
+
+/// Cell centres along the loop (finish, checkpoints in order, finish) and
+/// the gate of every mark on it.
+fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
     let (w, h) = (track.width, track.height);
     let finish = mark_cells(track, Mark::Finish);
     let dir = track.race_direction();
@@ -241,11 +213,28 @@ fn centres(track: &Track) -> Vec<DVec2> {
         stops.push(mark_cells(track, Mark::Checkpoint(n)));
     }
     stops.push(beside(track, &finish, -dc, -dr));
+    // The finish line closed to the first and last legs, drawn on across
+    // the road to the walls where it stops short of them: a leg may not
+    // go round its end the wrong way.
     let mut finish_closed = vec![false; w * h];
     for &(c, r) in &finish {
         finish_closed[r * w + c] = true;
+        for (ac, ar) in [(dr.abs(), dc.abs()), (-dr.abs(), -dc.abs())] {
+            let (mut nc, mut nr) = (c as isize + ac, r as isize + ar);
+            while nc >= 0
+                && nr >= 0
+                && (nc as usize) < w
+                && (nr as usize) < h
+                && track.drivable(nc as usize, nr as usize)
+                && track.mark_of(nc as usize, nr as usize) == Mark::None
+            {
+                finish_closed[nr as usize * w + nc as usize] = true;
+                (nc, nr) = (nc + ac, nr + ar);
+            }
+        }
     }
     let mut cells: Vec<(usize, usize)> = Vec::new();
+    let mut gates = Vec::new();
     let mut previous: Vec<(usize, usize)> = Vec::new();
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
@@ -255,9 +244,13 @@ fn centres(track: &Track) -> Vec<DVec2> {
             vec![false; w * h]
         };
         if previous.len() > keep {
+            // Open near this leg's goal all the same: with one checkpoint
+            // the leg before the last starts just past the finish, and its
+            // corridor would wall the finish off from behind.
             let corridor = widen(track, &previous[..previous.len() - keep], CORRIDOR);
-            for (i, c) in corridor.into_iter().enumerate() {
-                closed[i] |= c;
+            let goal = widen(track, &pair[1], OPEN);
+            for (i, (c, g)) in corridor.into_iter().zip(goal).enumerate() {
+                closed[i] |= c && !g;
             }
         }
         match shortest(track, &pair[0], &pair[1], &closed) {
@@ -265,15 +258,89 @@ fn centres(track: &Track) -> Vec<DVec2> {
                 let skip = usize::from(!cells.is_empty());
                 cells.extend(path.iter().skip(skip));
                 previous = path;
+                if k + 2 < stops.len() {
+                    let end = *cells.last().expect("a path has cells");
+                    let mark = Mark::Checkpoint(k as u8 + 1);
+                    gates.push(Crossing {
+                        mark,
+                        cells: mark_near(track, mark, end),
+                        index: cells.len() - 1,
+                        dir: DVec2::ZERO,
+                    });
+                }
             }
             None => previous.clear(),
         }
     }
-    cells.dedup();
-    cells
+    // The finish is crossed from the loop's last cell to its first, which
+    // is just past it.
+    if let Some(&(c, r)) = cells.first() {
+        let (fc, fr) = (c as isize - dc, r as isize - dr);
+        if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
+            gates.push(Crossing {
+                mark: Mark::Finish,
+                cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
+                index: 0,
+                dir: DVec2::ZERO,
+            });
+        }
+    }
+    let points: Vec<DVec2> = cells
         .iter()
         .map(|&(c, r)| track.cell_center(c, r))
-        .collect()
+        .collect();
+    let k = points.len();
+    for g in &mut gates {
+        g.dir = (points[(g.index + 2) % k] - points[(g.index + k - 2) % k]).normalize_or_zero();
+    }
+    (points, gates)
+}
+
+/// Whether the closed line `pts` crosses `mark` with room to spare: the
+/// line shifted [`GATE_SLACK`] metres or less to either side, near where
+/// it crosses, still crosses the mark (or runs into what no car drives
+/// on), so a driver following it roughly crosses the mark too.
+fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
+    let n = pts.len();
+    let crosses = |a: DVec2, b: DVec2| {
+        let mut hit = false;
+        track.cells_crossed(a, b, |c, r| {
+            hit |= track.mark_of(c, r) == mark || !track.drivable(c, r);
+        });
+        hit
+    };
+    let on_mark = |a: DVec2, b: DVec2| {
+        let mut hit = false;
+        track.cells_crossed(a, b, |c, r| hit |= track.mark_of(c, r) == mark);
+        hit
+    };
+    (0..n).any(|i| {
+        if !on_mark(pts[i], pts[(i + 1) % n]) {
+            return false;
+        }
+        // The line's points around the crossing and their normals.
+        let near: Vec<(DVec2, DVec2)> = (-3..=4)
+            .map(|d| {
+                let k = wrap(i, d, n);
+                let along = pts[wrap(k, 1, n)] - pts[wrap(k, -1, n)];
+                (pts[k], along.normalize_or_zero().perp())
+            })
+            .collect();
+        (1..=5).all(|s| {
+            [-1.0, 1.0].iter().all(|side| {
+                let off = side * GATE_SLACK * s as f64 / 5.0;
+                near.windows(2)
+                    .any(|w| crosses(w[0].0 + w[0].1 * off, w[1].0 + w[1].1 * off))
+            })
+        })
+    })
+}
+
+/// The index among `n` points resampled from `poly` ([`resample`]) of the
+/// one nearest `poly[k]`.
+fn arc_index(poly: &[DVec2], k: usize, n: usize) -> usize {
+    let along: f64 = poly.windows(2).take(k).map(|w| w[0].distance(w[1])).sum();
+    (along / SPACING).round() as usize % n.max(1)
 }
 
 /// Points every [`SPACING`] metres along a closed polyline.
@@ -297,17 +364,38 @@ fn resample(poly: &[DVec2]) -> Vec<DVec2> {
     out
 }
 
-/// Pulls each point towards its neighbours' mean, keeping it where a car
-/// has room.
-fn smooth(track: &Track, mut pts: Vec<DVec2>) -> Vec<DVec2> {
+/// Pulls each point towards its neighbours' mean, a move kept only where
+/// a car has room (two cells from a wall), or, for a point without room,
+/// anywhere on the course; the points `pins` name stay where they say.
+fn smooth(track: &Track, mut pts: Vec<DVec2>, pins: &[(usize, DVec2)]) -> Vec<DVec2> {
     let n = pts.len();
+    let mut pinned = vec![false; n];
+    // The room a point needs: two cells, but one within [`BEND`] metres of
+    // a pin (a gate may be drawn next to a wall, and the line must reach
+    // it in a curve).
+    let mut need = vec![2; n];
+    let m = (BEND / SPACING) as isize;
+    for &(i, at) in pins {
+        if let Some(p) = pts.get_mut(i) {
+            *p = at;
+            pinned[i] = true;
+            for j in -m..=m {
+                need[wrap(i, j, n)] = 1;
+            }
+        }
+    }
     if n < 5 {
         return pts;
     }
-    let roomy = |p: DVec2| {
-        track
-            .cell_at(p)
-            .is_some_and(|(c, r)| track.drivable(c, r) && track.clearance_cells(c, r) >= 2)
+    // Clearance in cells, -1 off the course.
+    let room = |p: DVec2| {
+        track.cell_at(p).map_or(-1, |(c, r)| {
+            if track.drivable(c, r) {
+                i32::from(track.clearance_cells(c, r))
+            } else {
+                -1
+            }
+        })
     };
     for _ in 0..60 {
         let prev = pts.clone();
@@ -318,7 +406,8 @@ fn smooth(track: &Track, mut pts: Vec<DVec2>) -> Vec<DVec2> {
                 + prev[wrap(i, 2, n)])
                 * 0.25;
             let moved = prev[i].lerp(mean, 0.5);
-            if roomy(moved) || !roomy(prev[i]) {
+            let roomy = |p: DVec2| room(p) >= need[i];
+            if !pinned[i] && (roomy(moved) || (!roomy(prev[i]) && room(moved) >= 0)) {
                 pts[i] = moved;
             }
         }

@@ -6,7 +6,10 @@
 //! (`L` grows with speed), `alpha` the angle from the car's heading to it.
 //! A wheeled car turns its wheels to `atan(2 wheelbase sin(alpha) / L)`
 //! (the arc through that point); `arcade` and `strafe`, which turn their
-//! heading directly, steer in proportion to `alpha`. Throttle and brake
+//! heading directly, steer in proportion to `alpha`. A gate within twice
+//! `L` (a mark drawn across part of the road, [`line::Gate`]) is aimed at
+//! instead until the car is past it, so the car crosses the mark rather
+//! than cutting past its end. Throttle and brake
 //! hold the line's speed for the point just ahead. A car that has not moved
 //! for 1.5 s with the throttle down backs off for a second with the wheels
 //! the other way, then tries again. When the rear slides more than 5
@@ -15,6 +18,9 @@
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
 pub mod line;
+mod paths;
+
+use glam::DVec2;
 
 use crate::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
@@ -75,6 +81,20 @@ impl Driver {
         }
     }
 
+    /// The gate of a mark drawn across part of the road within `look`
+    /// metres ahead (or just behind) that the car at `pos` has not passed:
+    /// aimed at instead of the line's point, so the car crosses the mark
+    /// rather than cutting past its end.
+    fn gate_ahead(&self, pos: DVec2, look: f64) -> Option<DVec2> {
+        let n = self.line.points.len();
+        let ahead = (2.0 * look / line::SPACING).ceil() as usize + 1;
+        self.line.gates.iter().find_map(|g| {
+            let d = (g.index + n - self.at) % n;
+            let near = d <= ahead || d + 3 >= n;
+            (near && (g.at - pos).dot(g.dir) > 0.0).then_some(g.at)
+        })
+    }
+
     /// The controls for the next step of `car`.
     pub fn controls(&mut self, car: &Car, dt: f64) -> Controls {
         let body = &car.state.body;
@@ -82,7 +102,10 @@ impl Driver {
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
         let look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
-        let to = self.line.ahead(self.at, look) - body.pos;
+        let to = self
+            .gate_ahead(body.pos, look)
+            .unwrap_or_else(|| self.line.ahead(self.at, look))
+            - body.pos;
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         let mut steer = match car.kind {
             ModelKind::Arcade => alpha * 2.5,

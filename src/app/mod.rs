@@ -1315,6 +1315,7 @@ mod tests {
         let planted = Line {
             points: vec![DVec2::new(1.0, 2.0)],
             speeds: vec![3.0],
+            gates: Vec::new(),
         };
         app.line = Some((id, planted));
         app.command(Command::Restart);

@@ -234,7 +234,7 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
         }
     }
     let mut cells: Vec<(usize, usize)> = Vec::new();
-    let mut gates = Vec::new();
+    let mut crossings = Vec::new();
     let mut previous: Vec<(usize, usize)> = Vec::new();
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
@@ -261,7 +261,7 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
                 if k + 2 < stops.len() {
                     let end = *cells.last().expect("a path has cells");
                     let mark = Mark::Checkpoint(k as u8 + 1);
-                    gates.push(Crossing {
+                    crossings.push(Crossing {
                         mark,
                         cells: mark_near(track, mark, end),
                         index: cells.len() - 1,
@@ -277,7 +277,7 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
     if let Some(&(c, r)) = cells.first() {
         let (fc, fr) = (c as isize - dc, r as isize - dr);
         if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
-            gates.push(Crossing {
+            crossings.push(Crossing {
                 mark: Mark::Finish,
                 cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
                 index: 0,
@@ -290,10 +290,10 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
         .map(|&(c, r)| track.cell_center(c, r))
         .collect();
     let k = points.len();
-    for g in &mut gates {
+    for g in &mut crossings {
         g.dir = (points[(g.index + 2) % k] - points[(g.index + k - 2) % k]).normalize_or_zero();
     }
-    (points, gates)
+    (points, crossings)
 }
 
 /// Whether the closed line `pts` crosses `mark` with room to spare: the
@@ -302,20 +302,16 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
 /// on), so a driver following it roughly crosses the mark too.
 fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
     let n = pts.len();
-    let crosses = |a: DVec2, b: DVec2| {
-        let mut hit = false;
-        track.cells_crossed(a, b, |c, r| {
-            hit |= track.mark_of(c, r) == mark || !track.drivable(c, r);
-        });
-        hit
+    // Whether the segment from `a` to `b` passes a cell `hit` accepts.
+    let passes = |a: DVec2, b: DVec2, hit: &dyn Fn(usize, usize) -> bool| {
+        let mut found = false;
+        track.cells_crossed(a, b, |c, r| found |= hit(c, r));
+        found
     };
-    let on_mark = |a: DVec2, b: DVec2| {
-        let mut hit = false;
-        track.cells_crossed(a, b, |c, r| hit |= track.mark_of(c, r) == mark);
-        hit
-    };
+    let on_mark = |c: usize, r: usize| track.mark_of(c, r) == mark;
+    let blocked = |c: usize, r: usize| on_mark(c, r) || !track.drivable(c, r);
     (0..n).any(|i| {
-        if !on_mark(pts[i], pts[(i + 1) % n]) {
+        if !passes(pts[i], pts[(i + 1) % n], &on_mark) {
             return false;
         }
         // The line's points around the crossing and their normals.
@@ -330,7 +326,7 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
             [-1.0, 1.0].iter().all(|side| {
                 let off = side * GATE_SLACK * s as f64 / 5.0;
                 near.windows(2)
-                    .any(|w| crosses(w[0].0 + w[0].1 * off, w[1].0 + w[1].1 * off))
+                    .any(|w| passes(w[0].0 + w[0].1 * off, w[1].0 + w[1].1 * off, &blocked))
             })
         })
     })

@@ -428,7 +428,7 @@ impl Race {
         let mut c = Controls {
             throttle: on(Action::Throttle),
             brake: on(Action::Brake),
-            steer: on(Action::Right) - on(Action::Left),
+            steer: held.share(Action::Right, now) - held.share(Action::Left, now),
             shift: self.pending_shift.take(),
             manual: self.pending_manual.take(),
             ..Controls::default()
@@ -448,7 +448,7 @@ impl Race {
             }
         }
         if kind == ModelKind::Strafe {
-            c.strafe = on(Action::StrafeRight) - on(Action::StrafeLeft);
+            c.strafe = held.share(Action::StrafeRight, now) - held.share(Action::StrafeLeft, now);
             c.jump = held.is_held(Action::Space, now);
             c.autostrafe = self.autostrafe && c.jump;
         } else {

@@ -11,6 +11,7 @@ use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::sim::Sim;
 use skid::track::{Track, bundled, laps, parse};
+use std::ops::Range;
 
 /// The computer drives `track` with `kind` until its laps are done, in
 /// an average of 4 m/s round its racing line plus a minute, never ending a
@@ -43,6 +44,61 @@ fn the_computer_finishes_every_track_with_every_model() {
         for kind in ModelKind::ALL {
             if let Err(e) = finishes(name, bundled::load(name).unwrap(), kind) {
                 panic!("{e}");
+            }
+        }
+    }
+}
+
+/// A walled open field `w` x `h` cells with a finish line down column
+/// `w / 2` over rows `finish` (from the top wall, or floating), a
+/// checkpoint line below it over rows `checkpoint` if any, and the start
+/// 4 cells east of the finish facing east: no road, so the lap is any
+/// loop round the lines' ends.
+fn field(w: usize, h: usize, finish: Range<usize>, checkpoint: Option<Range<usize>>) -> String {
+    let x = w / 2;
+    let start = (finish.start + finish.end) / 2;
+    let mut map = String::from("+++\nlaps = 2\n+++\n");
+    for r in 0..h {
+        for c in 0..w {
+            map.push(match (r, c) {
+                (0, _) | (_, 0) => '#',
+                (r, c) if r == h - 1 || c == w - 1 => '#',
+                (r, c) if c == x && finish.contains(&r) => '|',
+                (r, c) if c == x && checkpoint.as_ref().is_some_and(|k| k.contains(&r)) => '1',
+                (r, c) if r == start && c == x + 4 => '>',
+                _ => '.',
+            });
+        }
+        map.push('\n');
+    }
+    map
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(8)))]
+
+    /// Where the finish (and a checkpoint) line stops in an open field,
+    /// the planner does not draw it on to the walls (that would close the
+    /// field): the lap turns round its end in a curve a car can drive.
+    /// Before, the line was the start alone, or a loop too tight to
+    /// follow, and the car never lapped.
+    #[test]
+    fn the_computer_laps_open_fields_round_the_ends_of_the_lines(
+        w in 50usize..140,
+        h in 30usize..70,
+        floating in any::<bool>(),
+        top in 0.3..0.45f64,
+        checkpoint in prop::option::of(0.6..0.75f64),
+    ) {
+        let end = (h as f64 * top) as usize;
+        let finish = if floating { end / 3..end } else { 1..end };
+        let checkpoint = checkpoint.map(|k| (h as f64 * k) as usize..h - 1);
+        let src = field(w, h, finish, checkpoint);
+        let track = parse("field", src.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        prop_assert!(laps::no_lap(&track).is_none(), "a lap exists");
+        for kind in ModelKind::ALL {
+            if let Err(e) = finishes("field", track.clone(), kind) {
+                return Err(TestCaseError::fail(format!("{e}\n{src}")));
             }
         }
     }

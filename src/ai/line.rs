@@ -37,6 +37,12 @@ const CORRIDOR: f64 = 14.0;
 const OPEN: f64 = 20.0;
 /// How far along a mark its gate looks for the mark's middle, metres.
 const GATE_REACH: f64 = 6.0;
+/// How far (m) a mark must stop short of a wall to count as ending in the
+/// open (a field, not a road): more than any road's width.
+const OPEN_END: f64 = 2.0 * TURN;
+/// How far (m) the legs keep from the end of a mark that ends in the open,
+/// so that the lap turns round it in a curve a car can drive.
+const TURN: f64 = 12.0;
 /// How far before and after a pin the line may pass a cell from a wall,
 /// metres.
 const BEND: f64 = 16.0;
@@ -70,9 +76,9 @@ impl Line {
     /// The racing line of a track, for cornering at `a_lat` and braking at
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
-        let (path, crossings) = centres(track);
+        let (path, crossings, keep_out) = centres(track);
         let raw = resample(&path);
-        let mut points = smooth(track, raw.clone(), &[]);
+        let mut points = smooth(track, raw.clone(), &[], &keep_out);
         // Where the smoothed line crosses a mark with less than
         // [`GATE_SLACK`] of it either side, or misses it, the mark is a
         // gate: the line is smoothed again pinned to it.
@@ -112,7 +118,7 @@ impl Line {
             .collect();
         if !gates.is_empty() {
             let pins: Vec<(usize, DVec2)> = gates.iter().map(|g| (g.index, g.at)).collect();
-            points = smooth(track, raw, &pins);
+            points = smooth(track, raw, &pins, &keep_out);
         }
         // Never empty: on a track with no lap (which `track::laps` rejects
         // before a race) the line is the start alone, so every index into
@@ -201,9 +207,10 @@ fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
         .collect()
 }
 
-/// Cell centres along the loop (finish, checkpoints in order, finish) and
-/// the gate of every mark on it.
-fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
+/// Cell centres along the loop (finish, checkpoints in order, finish),
+/// the gate of every mark on it, and the cells near the ends of marks that
+/// stop in the open, which the loop keeps out of (empty if none).
+fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
     let (w, h) = (track.width, track.height);
     let finish = mark_cells(track, Mark::Finish);
     let dir = track.race_direction();
@@ -215,24 +222,26 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
     stops.push(beside(track, &finish, -dc, -dr));
     // The finish line closed to the first and last legs, drawn on across
     // the road to the walls where it stops short of them: a leg may not
-    // go round its end the wrong way.
+    // go round its end the wrong way. Where it stops in the open, it is
+    // not drawn on (that would close the field); the legs keep [`TURN`]
+    // metres from that end instead, and from a checkpoint's open end.
     let mut finish_closed = vec![false; w * h];
-    for &(c, r) in &finish {
+    let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
+    for (c, r) in finish.iter().chain(&short) {
         finish_closed[r * w + c] = true;
-        for (ac, ar) in [(dr.abs(), dc.abs()), (-dr.abs(), -dc.abs())] {
-            let (mut nc, mut nr) = (c as isize + ac, r as isize + ar);
-            while nc >= 0
-                && nr >= 0
-                && (nc as usize) < w
-                && (nr as usize) < h
-                && track.drivable(nc as usize, nr as usize)
-                && track.mark_of(nc as usize, nr as usize) == Mark::None
-            {
-                finish_closed[nr as usize * w + nc as usize] = true;
-                (nc, nr) = (nc + ac, nr + ar);
-            }
-        }
     }
+    let mut ends = vec![finish_ends.clone()];
+    for n in 1..=track.checkpoints {
+        let cells = &stops[n as usize];
+        ends.push(past_ends(track, cells, axis(track, cells)).1);
+    }
+    ends.push(finish_ends);
+    let all: Vec<(usize, usize)> = ends.iter().flatten().copied().collect();
+    let keep_out = if all.is_empty() {
+        Vec::new()
+    } else {
+        widen(track, &all, TURN)
+    };
     let mut cells: Vec<(usize, usize)> = Vec::new();
     let mut crossings = Vec::new();
     let mut previous: Vec<(usize, usize)> = Vec::new();
@@ -253,7 +262,22 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
                 closed[i] |= c && !g;
             }
         }
-        match shortest(track, &pair[0], &pair[1], &closed) {
+        let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        let path = if open.is_empty() {
+            shortest(track, &pair[0], &pair[1], &closed)
+        } else {
+            let mut wide = widen(track, &open, TURN);
+            for (x, c) in wide.iter_mut().zip(&closed) {
+                *x |= c;
+            }
+            shortest(track, &pair[0], &pair[1], &wide)
+                .or_else(|| shortest(track, &pair[0], &pair[1], &closed))
+        };
+        match path {
             Some(path) => {
                 let skip = usize::from(!cells.is_empty());
                 cells.extend(path.iter().skip(skip));
@@ -293,7 +317,63 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>) {
     for g in &mut crossings {
         g.dir = (points[(g.index + 2) % k] - points[(g.index + k - 2) % k]).normalize_or_zero();
     }
-    (points, crossings)
+    (points, crossings, keep_out)
+}
+
+/// A cell's column and row.
+type Cell = (usize, usize);
+
+/// Where a mark's line, drawn on from its `cells` both ways along `axis`
+/// (a unit step in cells), meets a wall: the drivable cells it is drawn
+/// over where that takes less than [`OPEN_END`] metres, and the first cell
+/// past each end that stops farther than that from a wall (in the open).
+fn past_ends(
+    track: &Track,
+    cells: &[(usize, usize)],
+    (ac, ar): (isize, isize),
+) -> (Vec<Cell>, Vec<Cell>) {
+    let step = (ac.abs() as f64 * track.cell_size().x).max(ar.abs() as f64 * track.cell_size().y);
+    let most = (OPEN_END / step).ceil() as usize;
+    let (mut short, mut open) = (Vec::new(), Vec::new());
+    for &(c, r) in cells {
+        for (sc, sr) in [(ac, ar), (-ac, -ar)] {
+            let mut run = Vec::new();
+            let (mut nc, mut nr) = (c as isize + sc, r as isize + sr);
+            while run.len() < most
+                && nc >= 0
+                && nr >= 0
+                && (nc as usize) < track.width
+                && (nr as usize) < track.height
+                && track.drivable(nc as usize, nr as usize)
+                && track.mark_of(nc as usize, nr as usize) == Mark::None
+            {
+                run.push((nc as usize, nr as usize));
+                (nc, nr) = (nc + sc, nr + sr);
+            }
+            if run.len() < most {
+                short.extend(run);
+            } else {
+                open.push(run[0]);
+            }
+        }
+    }
+    (short, open)
+}
+
+/// The axis a mark's line is drawn along, as a unit step in cells: across
+/// its longer extent in metres.
+fn axis(track: &Track, cells: &[(usize, usize)]) -> (isize, isize) {
+    let span = |f: fn(&(usize, usize)) -> usize| {
+        let lo = cells.iter().map(f).min().unwrap_or(0);
+        let hi = cells.iter().map(f).max().unwrap_or(0);
+        (hi - lo + 1) as f64
+    };
+    let cs = track.cell_size();
+    if span(|p| p.0) * cs.x >= span(|p| p.1) * cs.y {
+        (1, 0)
+    } else {
+        (0, 1)
+    }
 }
 
 /// Whether the closed line `pts` crosses `mark` with room to spare: the
@@ -363,7 +443,12 @@ fn resample(poly: &[DVec2]) -> Vec<DVec2> {
 /// Pulls each point towards its neighbours' mean, a move kept only where
 /// a car has room (two cells from a wall), or, for a point without room,
 /// anywhere on the course; the points `pins` name stay where they say.
-fn smooth(track: &Track, mut pts: Vec<DVec2>, pins: &[(usize, DVec2)]) -> Vec<DVec2> {
+fn smooth(
+    track: &Track,
+    mut pts: Vec<DVec2>,
+    pins: &[(usize, DVec2)],
+    keep_out: &[bool],
+) -> Vec<DVec2> {
     let n = pts.len();
     let mut pinned = vec![false; n];
     // The room a point needs: two cells, but one within [`BEND`] metres of
@@ -383,10 +468,11 @@ fn smooth(track: &Track, mut pts: Vec<DVec2>, pins: &[(usize, DVec2)]) -> Vec<DV
     if n < 5 {
         return pts;
     }
-    // Clearance in cells, -1 off the course.
+    // Clearance in cells, -1 off the course and near the end of a mark
+    // in the open (so a loop round it does not shrink).
     let room = |p: DVec2| {
         track.cell_at(p).map_or(-1, |(c, r)| {
-            if track.drivable(c, r) {
+            if track.drivable(c, r) && !keep_out.get(r * track.width + c).is_some_and(|&k| k) {
                 i32::from(track.clearance_cells(c, r))
             } else {
                 -1
@@ -485,6 +571,52 @@ mod tests {
             }
             assert!(line.speeds.iter().all(|v| v.is_finite() && *v > 0.0));
         }
+    }
+
+    #[test]
+    fn in_an_open_field_the_line_turns_wide_round_the_finish_lines_end() {
+        // A 60 x 40 field, walled, a finish line down from the top wall to
+        // row 19, the start east of it facing east: the lap leaves east,
+        // comes round below the line's end, keeping clear of it, and
+        // crosses it from the west.
+        let (w, h) = (60, 40);
+        let mut map = String::new();
+        for r in 0..h {
+            for c in 0..w {
+                map.push(match (r, c) {
+                    (0, _) | (_, 0) => '#',
+                    (r, c) if r == h - 1 || c == w - 1 => '#',
+                    (r, 30) if r < 20 => '|',
+                    (10, 34) => '>',
+                    _ => '.',
+                });
+            }
+            map.push('\n');
+        }
+        let t = crate::track::parse("field", map.as_bytes()).unwrap();
+        let line = Line::new(&t, 8.0, 6.0, 60.0);
+        let n = line.points.len();
+        // Before, the finish line was drawn on to the bottom wall for
+        // planning: no way round it, and the line was the start alone.
+        assert!(n > 20, "{n} points: {:?}", line.points);
+        let end = t.cell_center(30, 19) + DVec2::new(0.0, 2.0);
+        let nearest = line
+            .points
+            .iter()
+            .map(|p| p.distance(end))
+            .fold(f64::INFINITY, f64::min);
+        assert!(nearest > 6.0, "{nearest} m from the line's end");
+        // It crosses the finish line once, eastwards, from its last point
+        // to its first.
+        let x = t.cell_center(30, 0).x;
+        let crossings: Vec<usize> = (0..n)
+            .filter(|&i| {
+                (line.points[i].x - x).signum() != (line.points[(i + 1) % n].x - x).signum()
+            })
+            .filter(|&i| line.points[i].y < end.y)
+            .collect();
+        assert_eq!(crossings, vec![n - 1]);
+        assert!(line.points[0].x > x);
     }
 
     #[test]

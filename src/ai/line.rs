@@ -247,35 +247,31 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
     let mut previous: Vec<(usize, usize)> = Vec::new();
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
-        let mut closed = if k == 0 || k + 2 == stops.len() {
-            finish_closed.clone()
-        } else {
-            vec![false; w * h]
+        let finish_leg = k == 0 || k + 2 == stops.len();
+        // Open near this leg's goal all the same: with one checkpoint the
+        // leg before the last starts just past the finish, and its
+        // corridor would wall the finish off from behind.
+        let corridor = (previous.len() > keep).then(|| {
+            (
+                widen(track, &previous[..previous.len() - keep], CORRIDOR),
+                widen(track, &pair[1], OPEN),
+            )
+        });
+        let closed = |i: usize| {
+            (finish_leg && finish_closed[i])
+                || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i])
         };
-        if previous.len() > keep {
-            // Open near this leg's goal all the same: with one checkpoint
-            // the leg before the last starts just past the finish, and its
-            // corridor would wall the finish off from behind.
-            let corridor = widen(track, &previous[..previous.len() - keep], CORRIDOR);
-            let goal = widen(track, &pair[1], OPEN);
-            for (i, (c, g)) in corridor.into_iter().zip(goal).enumerate() {
-                closed[i] |= c && !g;
-            }
-        }
         let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
             .into_iter()
             .flatten()
             .copied()
             .collect();
         let path = if open.is_empty() {
-            shortest(track, &pair[0], &pair[1], &closed)
+            shortest(track, &pair[0], &pair[1], closed)
         } else {
-            let mut wide = widen(track, &open, TURN);
-            for (x, c) in wide.iter_mut().zip(&closed) {
-                *x |= c;
-            }
-            shortest(track, &pair[0], &pair[1], &wide)
-                .or_else(|| shortest(track, &pair[0], &pair[1], &closed))
+            let near = widen(track, &open, TURN);
+            shortest(track, &pair[0], &pair[1], |i| near[i] || closed(i))
+                .or_else(|| shortest(track, &pair[0], &pair[1], closed))
         };
         match path {
             Some(path) => {

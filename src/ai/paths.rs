@@ -27,11 +27,54 @@ fn penalty(track: &Track, c: usize, r: usize) -> f64 {
     (1.0 + 6.0 / clear) * (1.0 + 3.0 * (1.0 - grip).max(0.0))
 }
 
+/// The eight moves, in the order the search tries them (the first four
+/// alone when it moves along rows and columns only).
+const MOVES: [(isize, isize); 8] = [
+    (-1, 0),
+    (1, 0),
+    (0, -1),
+    (0, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+    (1, 1),
+];
+
+/// What a search knows of every cell, in zeroed memory so that only the
+/// pages of the cells it reaches are ever touched: a search round the end
+/// of a line on an 8192 x 8192 field costs what it explores, not the map.
+struct Search {
+    /// A reached cell's distance as its `f64` bits plus one; 0 unreached
+    /// (non-negative `f64`s order as their bits).
+    dist: Vec<u64>,
+    /// The move (index into [`MOVES`], plus one) that reached a cell; 0 for
+    /// a source or an unreached cell.
+    came: Vec<u8>,
+    width: usize,
+    /// Every cell reached, in the order first reached.
+    reached: Vec<usize>,
+}
+
+impl Search {
+    /// The cells from a source to cell `j`, in order.
+    fn path_to(&self, mut j: usize) -> Vec<(usize, usize)> {
+        let w = self.width;
+        let mut path = vec![(j % w, j / w)];
+        while let Some(m) = self.came[j].checked_sub(1) {
+            let (dc, dr) = MOVES[m as usize];
+            j = (j as isize - dr * w as isize - dc) as usize;
+            path.push((j % w, j / w));
+        }
+        path.reverse();
+        path
+    }
+}
+
 /// Multi-source Dijkstra over the grid from `from`. `step(i, j, dc, dr)`
 /// is the cost of moving from cell index `i` to its neighbour `j`
 /// (`dc`, `dr` apart), or `None` where that move is closed; nothing
 /// beyond `limit` is reached. Stops at the first cell `done` accepts,
-/// returning it with the distances and predecessors.
+/// returning what it found and that cell.
 fn dijkstra(
     track: &Track,
     from: &[(usize, usize)],
@@ -39,39 +82,33 @@ fn dijkstra(
     limit: f64,
     step: impl Fn(usize, usize, isize, isize) -> Option<f64>,
     done: impl Fn(usize, f64) -> bool,
-) -> (Vec<f64>, Vec<usize>, Option<usize>) {
+) -> (Search, Option<usize>) {
     let (w, h) = (track.width, track.height);
-    let mut dist = vec![f64::INFINITY; w * h];
-    let mut prev = vec![usize::MAX; w * h];
+    let mut search = Search {
+        dist: vec![0; w * h],
+        came: vec![0; w * h],
+        width: w,
+        reached: Vec::new(),
+    };
     let mut heap = BinaryHeap::new();
     for &(c, r) in from {
-        dist[r * w + c] = 0.0;
+        if search.dist[r * w + c] == 0 {
+            search.reached.push(r * w + c);
+        }
+        search.dist[r * w + c] = 1;
         heap.push(Reverse((0u64, r * w + c)));
     }
-    let moves: &[(isize, isize)] = if diagonal {
-        &[
-            (-1, 0),
-            (1, 0),
-            (0, -1),
-            (0, 1),
-            (-1, -1),
-            (1, -1),
-            (-1, 1),
-            (1, 1),
-        ]
-    } else {
-        &[(-1, 0), (1, 0), (0, -1), (0, 1)]
-    };
-    while let Some(Reverse((d, i))) = heap.pop() {
-        let d = f64::from_bits(d);
-        if d > dist[i] {
+    let moves = if diagonal { &MOVES[..] } else { &MOVES[..4] };
+    while let Some(Reverse((bits, i))) = heap.pop() {
+        if bits + 1 > search.dist[i] {
             continue;
         }
+        let d = f64::from_bits(bits);
         if done(i, d) {
-            return (dist, prev, Some(i));
+            return (search, Some(i));
         }
         let (c, r) = ((i % w) as isize, (i / w) as isize);
-        for &(dc, dr) in moves {
+        for (m, &(dc, dr)) in moves.iter().enumerate() {
             let (nc, nr) = (c + dc, r + dr);
             if nc < 0
                 || nr < 0
@@ -86,22 +123,28 @@ fn dijkstra(
                 continue;
             };
             let nd = d + cost;
-            if nd <= limit && nd < dist[j] {
-                dist[j] = nd;
-                prev[j] = i;
+            let stored = search.dist[j];
+            if nd <= limit && (stored == 0 || nd.to_bits() + 1 < stored) {
+                if stored == 0 {
+                    search.reached.push(j);
+                }
+                search.dist[j] = nd.to_bits() + 1;
+                search.came[j] = m as u8 + 1;
                 heap.push(Reverse((nd.to_bits(), j)));
             }
         }
     }
-    (dist, prev, None)
+    (search, None)
 }
 
-/// Cheapest path from any of `from` to any of `to`, as cells in order.
+/// Cheapest path from any of `from` to any of `to`, as cells in order,
+/// through no cell `banned` accepts (by index `row * width + col`) but
+/// the goals.
 pub fn shortest(
     track: &Track,
     from: &[(usize, usize)],
     to: &[(usize, usize)],
-    banned: &[bool],
+    banned: impl Fn(usize) -> bool,
 ) -> Option<Vec<(usize, usize)>> {
     let w = track.width;
     let cs = track.cell_size();
@@ -110,7 +153,7 @@ pub fn shortest(
         is_goal[r * w + c] = true;
     }
     let step = |i: usize, j: usize, dc: isize, dr: isize| {
-        if banned[j] && !is_goal[j] {
+        if !is_goal[j] && banned(j) {
             return None;
         }
         // A diagonal step must not cut a wall's corner.
@@ -120,23 +163,22 @@ pub fn shortest(
         }
         Some((DVec2::new(dc as f64, dr as f64) * cs).length() * penalty(track, nc, nr))
     };
-    let (_, prev, found) = dijkstra(track, from, true, f64::INFINITY, step, |i, d| {
+    let (search, found) = dijkstra(track, from, true, f64::INFINITY, step, |i, d| {
         is_goal[i] && d > 0.0
     });
-    let mut j = found?;
-    let mut path = vec![(j % w, j / w)];
-    while prev[j] != usize::MAX {
-        j = prev[j];
-        path.push((j % w, j / w));
-    }
-    path.reverse();
-    Some(path)
+    Some(search.path_to(found?))
 }
 
-/// Cells within `reach` metres of `from` (through cells a car can reach).
+/// Cells within `reach` metres of `from` (through cells a car can reach),
+/// by index `row * width + col`; like the search, only the pages of the
+/// cells within reach are touched.
 pub fn widen(track: &Track, from: &[(usize, usize)], reach: f64) -> Vec<bool> {
     let cs = track.cell_size();
     let step = |_, _, dc: isize, _| Some(if dc != 0 { cs.x } else { cs.y });
-    let (dist, _, _) = dijkstra(track, from, false, reach, step, |_, _| false);
-    dist.iter().map(|d| d.is_finite()).collect()
+    let (search, _) = dijkstra(track, from, false, reach, step, |_, _| false);
+    let mut near = vec![false; search.dist.len()];
+    for &i in &search.reached {
+        near[i] = true;
+    }
+    near
 }

@@ -469,6 +469,9 @@ fn play(p: Play) -> Outcome {
         None => None,
     };
     let mut app = App::new(opts);
+    // The racing line of a large map takes a while: the game draws and
+    // answers keys meanwhile.
+    app.background = true;
     if !p.menu {
         app.start_race();
     }

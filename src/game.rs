@@ -293,6 +293,7 @@ pub fn run(
             }
             app.dirty = true;
         }
+        app.poll();
         let now = Instant::now();
         if app.running() {
             acc += (now - last).min(Duration::from_millis(250));

@@ -5,13 +5,13 @@
 mod common;
 
 use common::courses::{Shape, course};
+use common::maps::field;
 use proptest::prelude::*;
 use skid::ai::Driver;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::sim::Sim;
 use skid::track::{Track, bundled, laps, parse};
-use std::ops::Range;
 
 /// The computer drives `track` with `kind` until its laps are done, in
 /// an average of 4 m/s round its racing line plus a minute, never ending a
@@ -47,31 +47,6 @@ fn the_computer_finishes_every_track_with_every_model() {
             }
         }
     }
-}
-
-/// A walled open field `w` x `h` cells with a finish line down column
-/// `w / 2` over rows `finish` (from the top wall, or floating), a
-/// checkpoint line below it over rows `checkpoint` if any, and the start
-/// 4 cells east of the finish facing east: no road, so the lap is any
-/// loop round the lines' ends.
-fn field(w: usize, h: usize, finish: Range<usize>, checkpoint: Option<Range<usize>>) -> String {
-    let x = w / 2;
-    let start = (finish.start + finish.end) / 2;
-    let mut map = String::from("+++\nlaps = 2\n+++\n");
-    for r in 0..h {
-        for c in 0..w {
-            map.push(match (r, c) {
-                (0, _) | (_, 0) => '#',
-                (r, c) if r == h - 1 || c == w - 1 => '#',
-                (r, c) if c == x && finish.contains(&r) => '|',
-                (r, c) if c == x && checkpoint.as_ref().is_some_and(|k| k.contains(&r)) => '1',
-                (r, c) if r == start && c == x + 4 => '>',
-                _ => '.',
-            });
-        }
-        map.push('\n');
-    }
-    map
 }
 
 proptest! {

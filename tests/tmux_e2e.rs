@@ -3,6 +3,9 @@
 //! installs tmux; in CI (`CI` set) a missing tmux fails these tests, and
 //! on a developer's machine without it they say so and pass.
 
+#[path = "common/maps.rs"]
+mod maps;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::thread::sleep;
@@ -363,4 +366,27 @@ fn the_recording_is_written_as_the_race_goes_so_a_crash_keeps_it() {
     let gas = recorded(&rec).iter().filter(|c| c.throttle > 0.0).count();
     assert!(gas >= 150, "{gas} ticks of throttle on disk");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_game_answers_keys_while_a_large_maps_racing_line_is_computed() {
+    // Before, the game computed the line before its first frame: nothing
+    // on screen and no key taken for as long as it took (12 s on a
+    // 4096 x 4096 map).
+    let map = std::env::temp_dir().join(format!("skid-serpentine-{}.track", std::process::id()));
+    std::fs::write(&map, maps::serpentine(2048)).unwrap();
+    let command = format!("{} play --track {}", skid(), map.display());
+    let Some(t) = Tmux::start("planning", (80, 24), &command) else {
+        return;
+    };
+    let wait = t.wait_for("Planning the racing line");
+    assert!(
+        wait.contains("Planning the racing line") && wait.contains("Start race"),
+        "{wait}"
+    );
+    assert!(t.alternate_on());
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0));
+    assert!(!t.alternate_on());
+    let _ = std::fs::remove_file(&map);
 }

@@ -52,7 +52,7 @@ const BEND: f64 = 16.0;
 const GATE_SLACK: f64 = 2.5;
 
 /// A closed racing line.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Line {
     pub points: Vec<DVec2>,
     /// Target speed at each point, m/s.

@@ -4,6 +4,7 @@
 //! without changing it. The race steps the same [`Sim`] as `skid sim`.
 
 pub mod camera;
+pub mod planner;
 
 use std::collections::VecDeque;
 
@@ -19,6 +20,7 @@ use crate::script::Script;
 use crate::sim::Sim;
 use crate::track::{Track, bundled};
 pub use camera::Camera;
+use planner::{Planned, Planner, race_line};
 
 /// The smallest terminal the race is drawn in; below it a message shows
 /// and the race pauses.
@@ -176,7 +178,7 @@ pub struct Race {
 
 impl Race {
     pub fn new(sim: Sim, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
-        let line = Line::new(&sim.track, 8.0, 6.0, 60.0);
+        let line = race_line(&sim.track);
         Race::on_line(sim, laps, replay, record, line)
     }
 
@@ -610,6 +612,11 @@ pub struct App {
     pub races: u64,
     /// The racing line of the last track raced, by its content id.
     line: Option<(String, Line)>,
+    /// Whether a racing line not yet known is computed on a thread while
+    /// the game goes on (the game) or at once (headless runs, tests).
+    pub background: bool,
+    /// The line being computed for the race the player asked for.
+    pub planner: Option<Planner>,
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
@@ -685,6 +692,8 @@ impl App {
             menu_best: None,
             races: 0,
             line: None,
+            background: false,
+            planner: None,
         };
         app.refresh_best();
         app
@@ -728,8 +737,23 @@ impl App {
         }
     }
 
-    /// Starts a race with the menu's selection.
+    /// Starts a race with the menu's selection; in the background mode,
+    /// on a track whose racing line is not known yet, starts computing the
+    /// line instead, and [`App::poll`] starts the race when it is done.
     pub fn start_race(&mut self) {
+        let choice = &self.choices[self.menu.track];
+        let known = self
+            .line
+            .as_ref()
+            .is_some_and(|(id, _)| *id == choice.track.content_id());
+        if self.background && !known {
+            match &mut self.planner {
+                Some(p) if p.id == choice.track.content_id() => p.wanted = true,
+                _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
+            }
+            self.dirty = true;
+            return;
+        }
         let track = self.choices[self.menu.track].track.clone();
         let (_, spec) = self.selected_car();
         let laps = self.selected_laps();
@@ -758,7 +782,7 @@ impl App {
         let line = match &self.line {
             Some((cached, line)) if *cached == id => line.clone(),
             _ => {
-                let line = Line::new(&sim.track, 8.0, 6.0, 60.0);
+                let line = race_line(&sim.track);
                 self.line = Some((id, line.clone()));
                 line
             }
@@ -857,6 +881,29 @@ impl App {
         self.held.release_all();
     }
 
+    /// Starts the race the player is waiting for if its racing line is
+    /// done (see [`planner`]); the game calls this every turn of its loop.
+    pub fn poll(&mut self) {
+        let Some(planner) = &self.planner else { return };
+        match planner.poll() {
+            Planned::Waiting => {}
+            Planned::Done(line) => {
+                let wanted = planner.wanted;
+                self.line = Some((planner.id.clone(), line));
+                self.planner = None;
+                if wanted {
+                    self.start_race();
+                }
+            }
+            Planned::Failed => {
+                let note = format!("{}: the racing line could not be computed", planner.name);
+                self.notices.push(note);
+                self.planner = None;
+                self.dirty = true;
+            }
+        }
+    }
+
     /// One physics tick, when the race runs.
     pub fn tick(&mut self, now: f64) {
         if !self.running() {
@@ -898,6 +945,16 @@ impl App {
                 self.help = false;
             } else if cmd == Command::Quit {
                 self.quit = true;
+            }
+            return;
+        }
+        if let Some(planner) = self.planner.as_mut().filter(|p| p.wanted) {
+            // Waiting for a racing line: the menu stays still; Esc gives
+            // up waiting (the line goes on being computed, and is kept).
+            match cmd {
+                Command::Quit => self.quit = true,
+                Command::Back => planner.wanted = false,
+                _ => {}
             }
             return;
         }

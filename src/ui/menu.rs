@@ -139,9 +139,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     if y < box_area.bottom().saturating_sub(1) {
         buf.set_stringn(r.x + 2, y, start, r.width.saturating_sub(4) as usize, style);
     }
-    let hint = "↑↓ choose  ←→ change  Enter start  ? help  q quit";
     let hy = box_area.bottom();
     if hy < area.bottom() {
-        buf.set_stringn(r.x, hy, hint, r.width as usize, fg(color, Color::DarkGray));
+        match &app.planner {
+            Some(p) if p.wanted => {
+                let wait = "Planning the racing line…  Esc back  q quit";
+                buf.set_stringn(r.x, hy, wait, r.width as usize, fg(color, Color::Yellow));
+            }
+            _ => {
+                let hint = "↑↓ choose  ←→ change  Enter start  ? help  q quit";
+                buf.set_stringn(r.x, hy, hint, r.width as usize, fg(color, Color::DarkGray));
+            }
+        }
     }
 }

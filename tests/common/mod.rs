@@ -3,6 +3,7 @@
 
 pub mod courses;
 pub mod keyboard;
+pub mod maps;
 
 use glam::DVec2;
 use skid::car::CarSpec;

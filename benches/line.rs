@@ -1,0 +1,61 @@
+//! The racing line (`skid::ai::Line::new`), which the game computes once
+//! per track on a thread of its own while the menu says so: the largest
+//! bundled track, the largest open map the format allows (8192 x 8192, a
+//! field with a finish line stopping in the open), and a road winding over
+//! a whole 2048 x 2048 map (a 930 km lap). Goal: under 2 s and 300 MB.
+//!
+//! Besides the times, prints the growth of the process's peak resident
+//! memory over one computation of each line (VmHWM, reset through
+//! `/proc/self/clear_refs`; Linux only).
+
+#[path = "../tests/common/maps.rs"]
+mod maps;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use skid::ai::Line;
+use skid::track::{Track, bundled, parse};
+use std::hint::black_box;
+
+fn status_kb(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Peak memory the line adds to the process, MB.
+fn peak_growth_mb(track: &Track) -> Option<f64> {
+    std::fs::write("/proc/self/clear_refs", "5").ok()?;
+    let before = status_kb("VmHWM:")?;
+    black_box(Line::new(track, 8.0, 6.0, 60.0));
+    let after = status_kb("VmHWM:")?;
+    Some(after.saturating_sub(before) as f64 / 1024.0)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("line");
+    g.sample_size(10);
+    let cases = [
+        ("grandprix (446x130)", bundled::load("grandprix").unwrap()),
+        (
+            "open field 8192x8192",
+            parse("field", maps::field(8192, 8192, 1..4096, None).as_bytes()).unwrap(),
+        ),
+        (
+            "serpentine 2048x2048",
+            parse("serpentine", maps::serpentine(2048).as_bytes()).unwrap(),
+        ),
+    ];
+    for (name, track) in &cases {
+        match peak_growth_mb(track) {
+            Some(mb) => eprintln!("line {name}: peak memory +{mb:.0} MB"),
+            None => eprintln!("line {name}: peak memory not measurable here"),
+        }
+        g.bench_function(*name, |b| {
+            b.iter(|| Line::new(black_box(track), 8.0, 6.0, 60.0))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,64 @@
+//! Generated maps for tests and benchmarks that must hold beyond the
+//! bundled tracks: open fields whose lines stop in the open, and a road
+//! winding over a whole map. Each returns track source.
+#![allow(dead_code)] // each user takes what it needs
+
+use std::ops::Range;
+
+/// A walled open field `w` x `h` cells with a finish line down column
+/// `w / 2` over rows `finish` (from the top wall, or floating), a
+/// checkpoint line below it over rows `checkpoint` if any, and the start
+/// 4 cells east of the finish facing east: no road, so the lap is any
+/// loop round the lines' ends.
+pub fn field(w: usize, h: usize, finish: Range<usize>, checkpoint: Option<Range<usize>>) -> String {
+    let x = w / 2;
+    let start = (finish.start + finish.end) / 2;
+    let mut map = String::from("+++\nlaps = 2\n+++\n");
+    for r in 0..h {
+        for c in 0..w {
+            map.push(match (r, c) {
+                (0, _) | (_, 0) => '#',
+                (r, c) if r == h - 1 || c == w - 1 => '#',
+                (r, c) if c == x && finish.contains(&r) => '|',
+                (r, c) if c == x && checkpoint.as_ref().is_some_and(|k| k.contains(&r)) => '1',
+                (r, c) if r == start && c == x + 4 => '>',
+                _ => '.',
+            });
+        }
+        map.push('\n');
+    }
+    map
+}
+
+/// A winding road filling a `n` x `n` map: lanes of eight rows joined at
+/// alternate ends, and a way back up the left side. Its racing line runs
+/// the whole map (about 465,000 points at 2048), which takes a while.
+pub fn serpentine(n: usize) -> String {
+    let mut lanes = (n - 2) / 9;
+    lanes -= lanes % 2;
+    let h = lanes * 9 + 1;
+    let mut g = vec![vec![b'#'; n]; h];
+    for i in 0..lanes {
+        let top = 1 + 9 * i;
+        for row in g.iter_mut().skip(top).take(8) {
+            row[10..n - 1].fill(b'.');
+        }
+        if i + 1 < lanes {
+            let gap = if i % 2 == 0 { n - 9..n - 1 } else { 10..18 };
+            g[top + 8][gap].fill(b'.');
+        }
+    }
+    for (r, row) in g.iter_mut().enumerate().take(h - 1).skip(1) {
+        row[1..9].fill(b'.');
+        if r < 9 || r >= h - 9 {
+            row[9] = b'.';
+        }
+    }
+    for row in g.iter_mut().skip(1).take(8) {
+        row[20] = b'|';
+    }
+    g[4][24] = b'>';
+    g.into_iter()
+        .map(|row| String::from_utf8(row).unwrap() + "\n")
+        .collect()
+}

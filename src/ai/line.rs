@@ -10,14 +10,18 @@
 //!    Direction: the first leg starts on the cells just past the finish
 //!    (in the race direction) and the last ends on the cells just behind
 //!    it, the line itself closed to both (drawn on to the walls where it
-//!    stops short of them); and no leg may run back along the
+//!    stops short of them, unless it stops [`OPEN_END`] metres or more from
+//!    them or short of another mark: then the legs keep [`TURN`] metres from
+//!    that end, as from a checkpoint's end in the open, so the lap turns
+//!    round it in a curve a car can drive); and no leg may run back along the
 //!    one before it (which on a symmetric course is as short as going on):
 //!    the previous leg's corridor, its path widened by [`CORRIDOR`] metres
 //!    but for its last [`OPEN`] metres, is closed to the next, except
 //!    within [`OPEN`] metres of the next leg's goal.
 //! 2. Resampled every [`SPACING`] metres and smoothed (points pulled to the
 //!    mean of their neighbours, a move kept only if it stays on a cell with
-//!    room to spare), which turns the grid's staircase into curves.
+//!    room to spare and [`WALL_GAP`] metres from any wall), which turns the
+//!    grid's staircase into curves.
 //! 3. A speed for every point: `v = sqrt(a_lat grip / kappa)` with the
 //!    curvature `kappa` of the line around it, then a backward pass so the
 //!    car can brake from one point's speed to the next's at `a_brake`
@@ -29,6 +33,9 @@ use super::paths::{mark_cells, shortest, widen};
 use crate::track::laps::beside;
 use crate::track::{Mark, Track};
 
+/// How close (m) smoothing may bring the line to a wall: half a car's
+/// width and a little.
+const WALL_GAP: f64 = 1.3;
 /// Metres between points of the line.
 pub const SPACING: f64 = 2.0;
 /// How far either side of a leg's path its corridor reaches, metres.
@@ -322,7 +329,8 @@ type Cell = (usize, usize);
 /// Where a mark's line, drawn on from its `cells` both ways along `axis`
 /// (a unit step in cells), meets a wall: the drivable cells it is drawn
 /// over where that takes less than [`OPEN_END`] metres, and the first cell
-/// past each end that stops farther than that from a wall (in the open).
+/// past each end that stops farther than that from a wall, or stops short
+/// of another mark (in the open).
 fn past_ends(
     track: &Track,
     cells: &[(usize, usize)],
@@ -346,7 +354,13 @@ fn past_ends(
                 run.push((nc as usize, nr as usize));
                 (nc, nr) = (nc + sc, nr + sr);
             }
-            if run.len() < most {
+            // Stopped by another mark, not a wall: the way between the
+            // two stays open (drawn on, the two lines would close it).
+            let own = track.mark_of(c, r);
+            let walled = track.is_wall(nc, nr)
+                || !track.drivable(nc as usize, nr as usize)
+                || [Mark::None, own].contains(&track.mark_of(nc as usize, nr as usize));
+            if run.is_empty() || (run.len() < most && walled) {
                 short.extend(run);
             } else {
                 open.push(run[0]);
@@ -468,8 +482,13 @@ fn smooth(
     // in the open (so a loop round it does not shrink).
     let room = |p: DVec2| {
         track.cell_at(p).map_or(-1, |(c, r)| {
-            if track.drivable(c, r) && !keep_out.get(r * track.width + c).is_some_and(|&k| k) {
-                i32::from(track.clearance_cells(c, r))
+            let k = track.clearance_cells(c, r);
+            let open =
+                track.drivable(c, r) && !keep_out.get(r * track.width + c).is_some_and(|&k| k);
+            // Next to a wall, the cell alone says too little: a point at
+            // its edge would run a car's side along the wall.
+            if open && (k > 1 || !near_wall(track, p, WALL_GAP)) {
+                i32::from(k)
             } else {
                 -1
             }
@@ -491,6 +510,23 @@ fn smooth(
         }
     }
     pts
+}
+
+/// Whether a wall cell lies within `gap` metres (less than a cell's
+/// width) of `p`.
+fn near_wall(track: &Track, p: DVec2, gap: f64) -> bool {
+    let cs = track.cell_size();
+    let (c, r) = ((p.x / cs.x).floor() as isize, (p.y / cs.y).floor() as isize);
+    (-1..=1).any(|dr| {
+        (-1..=1).any(|dc| {
+            let (wc, wr) = (c + dc, r + dr);
+            if !track.is_wall(wc, wr) {
+                return false;
+            }
+            let lo = DVec2::new(wc as f64 * cs.x, wr as f64 * cs.y);
+            p.clamp(lo, lo + cs).distance(p) < gap
+        })
+    })
 }
 
 /// Index `i + d` of a closed line of `n` points, wrapped (any `n` from 1).

@@ -11,8 +11,9 @@
 //! instead until the car is past it, so the car crosses the mark rather
 //! than cutting past its end. Throttle and brake
 //! hold the line's speed for the point just ahead. A car that has not moved
-//! for 1.5 s with the throttle down backs off for a second with the wheels
-//! the other way, then tries again. When the rear slides more than 5
+//! for 1.5 s with the throttle down backs off for 1.2 s on full lock away
+//! from its aim (swinging its nose towards it), then for 2 s aims at the
+//! line just ahead of it (the far point may lie past the corner it hit). When the rear slides more than 5
 //! degrees the driver lifts, so power does not spin a rear-driven car.
 //!
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
@@ -51,6 +52,8 @@ pub struct Driver {
     at: usize,
     stuck: f64,
     backing: f64,
+    /// Seconds left of aiming close after backing off (see `controls`).
+    careful: f64,
 }
 
 impl Driver {
@@ -78,6 +81,7 @@ impl Driver {
             at: 0,
             stuck: 0.0,
             backing: 0.0,
+            careful: 0.0,
         }
     }
 
@@ -101,7 +105,13 @@ impl Driver {
         let (fwd, _) = body.axes();
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
-        let look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
+        let mut look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
+        if self.careful > 0.0 {
+            // Just backed off a wall: the far point may lie past the
+            // corner the car hit, so aim at the line close ahead.
+            self.careful -= dt;
+            look = car.spec().body.length;
+        }
         let to = self
             .gate_ahead(body.pos, look)
             .unwrap_or_else(|| self.line.ahead(self.at, look))
@@ -137,8 +147,13 @@ impl Driver {
         }
 
         if self.backing > 0.0 {
+            // Reversing with the wheels on full lock away from the aim
+            // swings the nose towards it.
             self.backing -= dt;
-            (throttle, brake, steer) = (0.0, 1.0, -steer);
+            if self.backing <= 0.0 {
+                self.careful = 2.0;
+            }
+            (throttle, brake, steer) = (0.0, 1.0, -alpha.signum());
         } else if throttle > 0.0 && speed < 0.8 {
             self.stuck += dt;
             if self.stuck > 1.5 {

@@ -1,0 +1,422 @@
+//! Scenario tests of the app: menus, races, records, replays.
+
+use super::*;
+use crate::race::Lap;
+use glam::DVec2;
+
+/// A fresh records store in a temporary folder, and the pocket track.
+fn stored(name: &str) -> (std::path::PathBuf, Store, Track) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::new(&dir);
+    (dir, store, bundled::load("pocket").unwrap())
+}
+
+/// A record on `track` for the arcade model's own car, at 120 Hz.
+fn arcade_record(track: &Track, time: f64, ticks: u64, splits: Vec<u64>) -> Record {
+    Record {
+        track: track.name.clone(),
+        track_id: track.content_id(),
+        model: ModelKind::Arcade,
+        car: "hatch".into(),
+        car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
+        time,
+        ticks,
+        hz: 120,
+        splits,
+    }
+}
+
+fn race_app(model: ModelKind) -> App {
+    let mut app = App::new(Options {
+        model: Some(model),
+        hz: 120,
+        ..Options::default()
+    });
+    app.start_race();
+    app
+}
+
+/// Ticks through the countdown.
+fn go(app: &mut App, now: &mut f64) {
+    for _ in 0..=360 {
+        *now += 1.0 / 120.0;
+        app.tick(*now);
+    }
+    assert_eq!(app.race.as_ref().unwrap().phase, Phase::Running);
+}
+
+#[test]
+fn the_menu_cycles_rows_and_values() {
+    let mut app = App::new(Options {
+        hz: 120,
+        ..Options::default()
+    });
+    assert_eq!(app.menu.row, MENU_ROWS - 1, "Start is selected");
+    app.command(Command::Down);
+    assert_eq!(app.menu.row, 0);
+    app.command(Command::Left);
+    assert_eq!(
+        app.menu.track,
+        app.choices.len() - 1,
+        "wraps to the last track"
+    );
+    app.command(Command::Down);
+    app.command(Command::Right);
+    assert_eq!(app.menu.model, ModelKind::Dynamic);
+    assert_eq!(
+        app.selected_car().1.name,
+        "corvette-c5",
+        "the model's own car"
+    );
+    app.command(Command::Enter);
+    assert_eq!(app.screen, Screen::Race);
+}
+
+#[test]
+fn the_countdown_holds_the_car_then_the_keys_drive_it() {
+    let mut app = race_app(ModelKind::Arcade);
+    let mut now = 0.0;
+    app.press(Key::Up, now);
+    for _ in 0..100 {
+        now += 1.0 / 120.0;
+        app.tick(now);
+    }
+    assert_eq!(
+        app.race.as_ref().unwrap().sim.tick,
+        0,
+        "no physics in the countdown"
+    );
+    go(&mut app, &mut now);
+    // Hold W with autorepeat for a second.
+    for i in 0..120 {
+        now += 1.0 / 120.0;
+        if i % 4 == 0 {
+            app.press(Key::W, now);
+        }
+        app.tick(now);
+    }
+    let r = app.race.as_ref().unwrap();
+    assert!(r.sim.car.state.body.vel.length() > 3.0, "it drove");
+    assert!(
+        r.recording
+            .hold
+            .iter()
+            .any(|h| h.throttle == 1.0 && h.ticks >= 100),
+        "{:?}",
+        r.recording
+    );
+}
+
+#[test]
+fn pause_stops_the_clock_and_releases_keys() {
+    let mut app = race_app(ModelKind::Tire);
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    app.command(Command::Pause);
+    let tick = app.race.as_ref().unwrap().sim.tick;
+    for _ in 0..50 {
+        now += 0.01;
+        app.press(Key::Up, now);
+        app.tick(now);
+    }
+    assert_eq!(app.race.as_ref().unwrap().sim.tick, tick);
+    app.command(Command::Pause);
+    app.tick(now);
+    assert_eq!(app.race.as_ref().unwrap().sim.tick, tick + 1);
+    assert!(
+        !app.held.is_held(Action::Throttle, now),
+        "keys pressed while paused do not count"
+    );
+}
+
+#[test]
+fn driving_against_the_course_warns_after_a_second() {
+    let mut app = race_app(ModelKind::Arcade);
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    // The start straight runs east: drive west at speed.
+    let race = app.race.as_mut().unwrap();
+    race.sim.car.state.body.vel = DVec2::new(-12.0, 0.0);
+    race.sim.car.state.body.heading = std::f64::consts::PI;
+    for i in 0..130 {
+        now += 1.0 / 120.0;
+        app.tick(now);
+        assert_eq!(app.race.as_ref().unwrap().wrong_way(), i >= 119, "tick {i}");
+    }
+}
+
+#[test]
+fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
+    let (dir, store, track) = stored("skid-app-ghost");
+    let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + i as f64, 10.0, 0.0]).collect();
+    let record = arcade_record(&track, 20.0, 2400, vec![]);
+    store.save(record, &ghost).unwrap();
+    let mut app = App::new(Options {
+        model: Some(ModelKind::Arcade),
+        hz: 120,
+        records: Some(store),
+        ..Options::default()
+    });
+    app.start_race();
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    for _ in 0..39 {
+        now += 1.0 / 120.0;
+        app.tick(now);
+    }
+    // 40 ticks into the lap: the tenth sample, every four ticks.
+    assert_eq!(
+        app.race.as_ref().unwrap().ghost_pose(),
+        Some([60.0, 10.0, 0.0])
+    );
+    app.command(Command::ToggleGhost);
+    assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_menu_shows_the_record_for_its_selection() {
+    let (dir, store, track) = stored("skid-app-menu");
+    let record = arcade_record(&track, 21.25, 2550, vec![]);
+    store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), track)),
+        model: Some(ModelKind::Arcade),
+        hz: 120,
+        records: Some(store),
+        ..Options::default()
+    });
+    assert_eq!(app.menu_best, Some(21.25));
+    app.menu.row = 1;
+    app.command(Command::Right);
+    assert_eq!(app.menu.model, ModelKind::Dynamic);
+    assert_eq!(app.menu_best, None, "no record for dynamic");
+    app.command(Command::Left);
+    assert_eq!(app.menu_best, Some(21.25));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_record_set_at_another_rate_reads_in_time() {
+    let (dir, store, track) = stored("skid-app-rate");
+    let record = arcade_record(&track, 40.5, 4860, vec![1200, 3000]);
+    store.save(record, &[[0.0, 0.0, 0.0]]).unwrap();
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), track)),
+        model: Some(ModelKind::Arcade),
+        hz: 10_000,
+        records: Some(store),
+        ..Options::default()
+    });
+    app.start_race();
+    let best = app.race.as_ref().unwrap().best_time().unwrap();
+    assert!((best - 40.5).abs() < 1e-9, "BEST reads {best} s");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_never_saves_a_record() {
+    let dir = std::env::temp_dir().join(format!("skid-app-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::new(&dir);
+    let script = Script::parse("r.toml", "[[hold]]\nticks = 10\nthrottle = 1.0\n").unwrap();
+    let lap = Lap {
+        ticks: 1000,
+        splits: vec![400, 700],
+        ghost: vec![[1.0, 1.0, 0.0]],
+        trace: vec![],
+    };
+    for replay in [Some(script), None] {
+        let mut app = App::new(Options {
+            hz: 120,
+            replay: replay.clone(),
+            records: Some(store.clone()),
+            ..Options::default()
+        });
+        app.start_race();
+        let race = app.race.as_mut().unwrap();
+        race.log.best = Some(lap.clone());
+        race.log.improved = true;
+        app.save_record();
+        let track = app.race.as_ref().unwrap().sim.track.content_id();
+        let id = CarSpec::default_for(ModelKind::Arcade).content_id();
+        let (best, _) = store.best(&track, ModelKind::Arcade, &id).unwrap();
+        assert_eq!(
+            best.is_some(),
+            replay.is_none(),
+            "replay: {}",
+            replay.is_some()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn opponents_race_from_the_next_slots_and_never_share_space() {
+    let mut app = App::new(Options {
+        model: Some(ModelKind::Tire),
+        hz: 120,
+        opponents: 3,
+        skill: 1.0,
+        ..Options::default()
+    });
+    app.start_race();
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    let track = app.race.as_ref().unwrap().sim.track.clone();
+    let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
+    let r = app.race.as_ref().unwrap();
+    assert_eq!(r.opponents.len(), 3);
+    for (o, s) in r.opponents.iter().zip(&starts) {
+        assert!(o.car.state.body.pos.distance(*s) < 0.5, "on its slot");
+    }
+    for _ in 0..(120 * 20) {
+        now += 1.0 / 120.0;
+        app.tick(now);
+        let r = app.race.as_ref().unwrap();
+        let mut boxes = vec![r.sim.car.footprint()];
+        boxes.extend(r.opponents.iter().map(|o| o.car.footprint()));
+        for (i, a) in boxes.iter().enumerate() {
+            assert!(!r.sim.track.box_hits_wall(a));
+            for b in &boxes[i + 1..] {
+                assert!(
+                    a.overlap(b).is_none_or(|c| c.depth < 0.3),
+                    "cars overlap deeply"
+                );
+            }
+        }
+    }
+    let r = app.race.as_ref().unwrap();
+    assert!(
+        r.opponents
+            .iter()
+            .all(|o| o.laps.checkpoint >= 1 || o.laps.lap >= 1),
+        "they race"
+    );
+    let place = 1 + r.standings().iter().position(|s| s.car == 0).unwrap();
+    assert!((1..=4).contains(&place));
+}
+
+#[test]
+fn every_bundled_grid_holds_every_preset_without_touching() {
+    for (track, _) in bundled::TRACKS {
+        let t = bundled::load(track).unwrap();
+        for (preset, _) in car::PRESETS {
+            let spec = CarSpec::bundled(preset).unwrap();
+            let sim = Sim::new(t.clone(), spec.clone(), spec.model, 120);
+            let mut race = Race::new(sim, 1, None, None);
+            let placed = race.add_opponents(7, 1.0);
+            assert_eq!(placed, (t.starts.len() - 1).min(7), "{track} with {preset}");
+        }
+    }
+}
+
+#[test]
+fn asking_for_more_opponents_than_the_grid_holds_says_so() {
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+        hz: 120,
+        opponents: 7,
+        skill: 1.0,
+        ..Options::default()
+    });
+    app.start_race();
+    let race = app.race.as_ref().unwrap();
+    assert_eq!(race.opponents.len(), 3, "pocket has four slots");
+    assert_eq!(race.short_of, Some((3, 7)));
+    assert_eq!(
+        app.notices,
+        ["pocket: room on the grid for 3 of the 7 opponents asked for"]
+    );
+}
+
+#[test]
+fn a_restart_keeps_the_racing_line() {
+    let mut app = race_app(ModelKind::Arcade);
+    // Plant a line of one point under this track's id: a restart that
+    // computed the line again would not have it.
+    let id = app.race.as_ref().unwrap().sim.track.content_id();
+    let planted = Line {
+        points: vec![DVec2::new(1.0, 2.0)],
+        speeds: vec![3.0],
+        gates: Vec::new(),
+    };
+    app.line = Some((id, planted));
+    app.command(Command::Restart);
+    assert_eq!(app.races, 2);
+    assert_eq!(
+        app.race.as_ref().unwrap().line.points,
+        [DVec2::new(1.0, 2.0)]
+    );
+    // Another track computes its own.
+    app.command(Command::Quit);
+    app.quit = false;
+    app.menu.track = (app.menu.track + 1) % app.choices.len();
+    app.start_race();
+    assert!(app.race.as_ref().unwrap().line.points.len() > 20);
+}
+
+#[test]
+fn a_too_small_terminal_pauses_the_race() {
+    let mut app = race_app(ModelKind::Arcade);
+    app.resize(40, 10);
+    assert!(!app.running());
+    app.resize(80, 24);
+    assert!(app.running());
+}
+
+#[test]
+fn m_switches_the_model_keeping_the_motion() {
+    let mut app = race_app(ModelKind::Arcade);
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    for _ in 0..60 {
+        now += 1.0 / 120.0;
+        app.press(Key::Up, now);
+        app.tick(now);
+    }
+    let body = app.race.as_ref().unwrap().sim.car.state.body;
+    app.command(Command::SwitchModel);
+    let r = app.race.as_ref().unwrap();
+    assert_eq!(r.sim.car.kind, ModelKind::Dynamic);
+    assert_eq!(r.sim.car.state.body, body);
+}
+
+#[test]
+fn a_replayed_recording_drives_the_same_race() {
+    let mut app = race_app(ModelKind::Dynamic);
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    for i in 0..600 {
+        now += 1.0 / 120.0;
+        let k = if (i / 100) % 2 == 0 { Key::Up } else { Key::D };
+        if i % 5 == 0 {
+            app.press(k, now);
+        }
+        if i == 300 {
+            app.command(Command::ShiftDown);
+        }
+        app.tick(now);
+    }
+    let race = app.race.as_ref().unwrap();
+    let script = race.recording.clone();
+    let text = script.to_toml();
+    let back = Script::parse("rec.toml", &text).unwrap();
+    assert_eq!(back.total_ticks(), race.sim.tick);
+    let mut replay = App::new(Options {
+        model: Some(ModelKind::Dynamic),
+        hz: 120,
+        replay: Some(back),
+        ..Options::default()
+    });
+    replay.start_race();
+    let mut t = 0.0;
+    go(&mut replay, &mut t);
+    for _ in 0..600 {
+        t += 0.5; // any clock: a replay ignores it
+        replay.tick(t);
+    }
+    let again = replay.race.as_ref().unwrap();
+    assert_eq!(again.sim.car.state, race.sim.car.state);
+}

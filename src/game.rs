@@ -22,8 +22,9 @@ use ratatui::crossterm::queue;
 use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use ratatui::layout::Rect;
 
-use crate::app::{App, Command, Screen};
+use crate::app::{App, Screen};
 use crate::input::Key;
+use crate::keys::{self, KeyName};
 use crate::{term, ui};
 
 /// How a game ends and what it reports.
@@ -127,58 +128,23 @@ pub fn draw_frame<W: Write>(
     commit(terminal.backend_mut(), wire)
 }
 
-fn drive_key(code: KeyCode) -> Option<Key> {
-    Some(match code {
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        KeyCode::Char(' ') => Key::Space,
-        KeyCode::Char(c) => match c.to_ascii_lowercase() {
-            'w' => Key::W,
-            'a' => Key::A,
-            's' => Key::S,
-            'd' => Key::D,
-            _ => return None,
-        },
-        _ => return None,
-    })
-}
-
-fn command(k: &KeyEvent) -> Option<Command> {
-    if k.modifiers.contains(KeyModifiers::CONTROL) {
-        return matches!(k.code, KeyCode::Char('c') | KeyCode::Char('C')).then_some(Command::Quit);
-    }
+/// The key a terminal event names, as [`crate::keys`] knows keys.
+fn key_name(k: &KeyEvent) -> Option<KeyName> {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {
-        KeyCode::Up => Command::Up,
-        KeyCode::Down => Command::Down,
-        KeyCode::Left => Command::Left,
-        KeyCode::Right => Command::Right,
-        KeyCode::Enter => Command::Enter,
-        KeyCode::Esc => Command::Back,
+        KeyCode::Up => KeyName::Up,
+        KeyCode::Down => KeyName::Down,
+        KeyCode::Left => KeyName::Left,
+        KeyCode::Right => KeyName::Right,
+        KeyCode::Enter => KeyName::Enter,
+        KeyCode::Esc => KeyName::Esc,
+        KeyCode::Char(' ') => KeyName::Space,
+        KeyCode::Char(c) if ctrl => KeyName::Ctrl(c.to_ascii_lowercase()),
         // The kitty protocol may report '?' as Shift and '/'.
-        KeyCode::Char('/') if k.modifiers.contains(KeyModifiers::SHIFT) => Command::Help,
-        KeyCode::Char(c) => match c.to_ascii_lowercase() {
-            'p' => Command::Pause,
-            'r' => Command::Restart,
-            'm' => Command::SwitchModel,
-            '?' => Command::Help,
-            'q' => Command::Quit,
-            'c' => Command::ToggleManual,
-            'x' => Command::ShiftUp,
-            'z' => Command::ShiftDown,
-            'f' => Command::ToggleAutostrafe,
-            'g' => Command::ToggleGhost,
-            _ => return None,
-        },
+        KeyCode::Char('/') if k.modifiers.contains(KeyModifiers::SHIFT) => KeyName::Char('?'),
+        KeyCode::Char(c) => KeyName::Char(c.to_ascii_lowercase()),
         _ => return None,
     })
-}
-
-/// Whether a key is Ctrl-L (redraw everything).
-fn is_redraw(k: &KeyEvent) -> bool {
-    k.modifiers.contains(KeyModifiers::CONTROL)
-        && matches!(k.code, KeyCode::Char('l') | KeyCode::Char('L'))
 }
 
 /// Tells keys apart for learning the terminal's key repeat.
@@ -193,26 +159,29 @@ fn key_id(code: KeyCode) -> u32 {
 pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
     match ev {
         Event::Key(k) => {
-            if is_redraw(&k) {
+            let name = key_name(&k);
+            if name.is_some_and(keys::is_redraw) {
                 app.dirty = true;
                 return true;
             }
+            let drive = name.and_then(Key::of);
             match k.kind {
                 KeyEventKind::Release => {
                     app.held.trust_releases();
-                    if let Some(key) = drive_key(k.code) {
+                    if let Some(key) = drive {
                         app.release(key);
                     }
                 }
                 KeyEventKind::Press | KeyEventKind::Repeat => {
                     app.held.observe(key_id(k.code), now);
-                    if let Some(key) = drive_key(k.code) {
+                    if let Some(key) = drive {
                         app.press(key, now);
                     }
                     // A held command key repeats: act on presses only,
                     // except for moving through the menu.
                     let repeat = k.kind == KeyEventKind::Repeat;
-                    if let Some(c) = command(&k).filter(|_| !repeat || app.screen == Screen::Menu) {
+                    let command = name.and_then(keys::command);
+                    if let Some(c) = command.filter(|_| !repeat || app.screen == Screen::Menu) {
                         app.command(c);
                     }
                 }

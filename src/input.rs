@@ -72,6 +72,23 @@ pub enum Key {
 }
 
 impl Key {
+    /// The driving key `name` is, if any: the arrows, W A S D, Space.
+    pub fn of(name: crate::keys::KeyName) -> Option<Key> {
+        use crate::keys::KeyName;
+        Some(match name {
+            KeyName::Up => Key::Up,
+            KeyName::Down => Key::Down,
+            KeyName::Left => Key::Left,
+            KeyName::Right => Key::Right,
+            KeyName::Space => Key::Space,
+            KeyName::Char('w') => Key::W,
+            KeyName::Char('a') => Key::A,
+            KeyName::Char('s') => Key::S,
+            KeyName::Char('d') => Key::D,
+            _ => return None,
+        })
+    }
+
     /// The control this key drives: in `strafe` the letters strafe and
     /// the arrows turn; elsewhere both steer.
     pub fn action(self, strafe: bool) -> Action {

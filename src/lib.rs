@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diag;
 pub mod game;
 pub mod input;
+pub mod keys;
 pub mod physics;
 pub mod race;
 pub mod records;

@@ -184,33 +184,43 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
     }
 }
 
-/// Every key, in a box over the screen.
+/// Every key, in a box over the screen: the bindings' own words
+/// ([`crate::keys`]), two to a line.
 pub fn help(buf: &mut Buffer, area: Rect) {
-    boxed(
-        buf,
-        area,
-        "HELP",
-        &[
-            "↑ W   throttle        ↓ S   brake; at a stop, reverse",
-            "← A   steer left      → D   steer right",
-            "Space handbrake       strafe: jump; held, hop",
-            "strafe: A D strafe, ← → turn, f autostrafe",
-            "c     manual gears    x z   shift up, down",
-            "m     switch model    r     restart",
-            "g     ghost on, off   Ctrl-L redraw",
-            "p Esc pause           ?     this help",
-            "q Ctrl-C quit",
-            "",
-            "Terminals without key releases (tmux, most SSH):",
-            "a key counts while it repeats, and the last key",
-            "pressed steers; a tap steers briefly, fading.",
-            "W, then A or D: the throttle is kept (INPUT",
-            "shows *) while you steer, and ends with the",
-            "steering: press W again after a turn.",
-            "Steering ends the brake (at a crawl, reverse stays).",
-            "strafe: Space hops until pressed again.",
-        ],
-    );
+    use crate::keys::{
+        AUTOSTRAFE, BRAKE, Binding, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW, RESTART,
+        SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
+    };
+    let two = |a: &str, b: &str| format!("{a:<22}{b}");
+    let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
+    let keys = [
+        pair(&THROTTLE, &BRAKE),
+        pair(&STEER_LEFT, &STEER_RIGHT),
+        two(&HANDBRAKE.entry(), "strafe: jump; held, hop"),
+        format!(
+            "strafe: A D strafe, ← → turn, {} {}",
+            AUTOSTRAFE.label(),
+            AUTOSTRAFE.help
+        ),
+        pair(&MANUAL, &SHIFT),
+        pair(&SWITCH_MODEL, &RESTART),
+        pair(&GHOST, &REDRAW),
+        pair(&PAUSE, &HELP),
+        QUIT.entry(),
+    ];
+    let notes = [
+        "",
+        "Terminals without key releases (tmux, most SSH):",
+        "a key counts while it repeats, and the last key",
+        "pressed steers; a tap steers briefly, fading.",
+        "W, then A or D: the throttle is kept (INPUT",
+        "shows *) while you steer, and ends with the",
+        "steering: press W again after a turn.",
+        "Steering ends the brake (at a crawl, reverse stays).",
+        "strafe: Space hops until pressed again.",
+    ];
+    let lines: Vec<&str> = keys.iter().map(String::as_str).chain(notes).collect();
+    boxed(buf, area, "HELP", &lines);
 }
 
 /// Replaces the screen when the terminal is below the minimum size.

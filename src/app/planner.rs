@@ -85,10 +85,10 @@ mod tests {
         app
     }
 
-    /// Polls until the race starts; fails (not hangs) after a minute.
-    fn wait_for_race(app: &mut App) {
+    /// Polls until `done` holds; fails (not hangs) after a minute.
+    fn poll_until(app: &mut App, done: impl Fn(&App) -> bool) {
         let since = Instant::now();
-        while app.race.is_none() {
+        while !done(app) {
             assert!(
                 since.elapsed() < Duration::from_secs(60),
                 "no line in a minute"
@@ -111,7 +111,7 @@ mod tests {
         app.command(Command::Up);
         app.command(Command::Enter);
         assert_eq!(app.menu.row, row);
-        wait_for_race(&mut app);
+        poll_until(&mut app, |a| a.race.is_some());
         assert!(app.planner.is_none());
         assert_eq!(app.screen, Screen::Race);
         assert_eq!(app.races, 1);
@@ -137,15 +137,7 @@ mod tests {
         app.command(Command::Down);
         // The line done after Esc starts no race, but is kept: asking
         // again starts the race at once.
-        let since = Instant::now();
-        while app.planner.is_some() {
-            assert!(
-                since.elapsed() < Duration::from_secs(60),
-                "no line in a minute"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-            app.poll();
-        }
+        poll_until(&mut app, |a| a.planner.is_none());
         assert!(app.race.is_none());
         assert_eq!(app.screen, Screen::Menu);
         app.start_race();

@@ -114,7 +114,9 @@
 //! help_80x24 re-blessed when taps began to steer lightly, looked at: one
 //! line more ("pressed steers; a tap steers briefly, fading."), the text
 //! otherwise the same; the box is 20 rows and still fits 80x24 above the
-//! key line.
+//! key line. Read again when its key lines came to be built from the key
+//! table (`src/keys.rs`): unchanged byte for byte, and each key shown does
+//! what it says (the table's own tests hold every command to its key).
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -249,18 +249,25 @@ impl App {
     /// line instead, and [`App::poll`] starts the race when it is done.
     pub fn start_race(&mut self) {
         let choice = &self.choices[self.menu.track];
-        let known = self
-            .line
-            .as_ref()
-            .is_some_and(|(id, _)| *id == choice.track.content_id());
-        if self.background && !known {
-            match &mut self.planner {
-                Some(p) if p.id == choice.track.content_id() => p.wanted = true,
-                _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
+        // The racing line depends on the track alone: kept across restarts.
+        let id = choice.track.content_id();
+        let cached = self.line.as_ref().filter(|(c, _)| *c == id);
+        let line = match cached {
+            Some((_, line)) => line.clone(),
+            None if self.background => {
+                match &mut self.planner {
+                    Some(p) if p.id == id => p.wanted = true,
+                    _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
+                }
+                self.dirty = true;
+                return;
             }
-            self.dirty = true;
-            return;
-        }
+            None => {
+                let line = race_line(&choice.track);
+                self.line = Some((id, line.clone()));
+                line
+            }
+        };
         let track = self.choices[self.menu.track].track.clone();
         let (_, spec) = self.selected_car();
         let laps = self.selected_laps();
@@ -284,16 +291,6 @@ impl App {
             None => None,
         };
         let sim = Sim::new(track, spec, self.menu.model, self.hz);
-        // The racing line depends on the track alone: kept across restarts.
-        let id = sim.track.content_id();
-        let line = match &self.line {
-            Some((cached, line)) if *cached == id => line.clone(),
-            _ => {
-                let line = race_line(&sim.track);
-                self.line = Some((id, line.clone()));
-                line
-            }
-        };
         let mut race = Race::on_line(sim, laps, self.replay.as_ref(), record, line);
         let asked = self.menu.opponents;
         let placed = race.add_opponents(asked, self.skill);

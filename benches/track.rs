@@ -1,8 +1,16 @@
 //! Parsing speed: the largest bundled track, and a generated 8000-column
 //! map (the format allows 8192). Goal: under 20 ms each.
+//!
+//! And the lap checks `skid check` runs after parsing (`laps::no_lap`, then
+//! `laps::drive_arounds`) on the largest open map the format allows, an
+//! 8192 x 8192 field whose finish line stops in its middle, so the walk
+//! round the line's end covers most of the map.
+
+#[path = "../tests/common/maps.rs"]
+mod maps;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skid::track::{bundled, parse};
+use skid::track::{bundled, laps, parse};
 use std::hint::black_box;
 
 /// An 8000 x 60 map: a long straight with walls, grass, gravel and ice.
@@ -43,6 +51,16 @@ fn bench(c: &mut Criterion) {
     c.bench_function("parse 8000x60 generated", |b| {
         b.iter(|| parse("wide", black_box(wide.as_bytes())).unwrap())
     });
+    let field = parse("field", maps::field(8192, 8192, 1..4096, None).as_bytes()).unwrap();
+    let mut g = c.benchmark_group("lap checks");
+    g.sample_size(10);
+    g.bench_function("open field 8192x8192", |b| {
+        b.iter(|| {
+            assert!(laps::no_lap(black_box(&field)).is_none());
+            laps::drive_arounds(&field, "field")
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

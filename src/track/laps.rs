@@ -17,8 +17,6 @@
 //!
 //! The answer is the first problem found, with the cell it is about.
 
-use std::collections::VecDeque;
-
 use super::{Mark, Track};
 use crate::diag::{Diagnostic, Pos};
 
@@ -62,28 +60,32 @@ pub fn beside(
 }
 
 /// Which cells can be reached from `from` over drivable cells, 4-connected,
-/// not through the finish line.
+/// not through the finish line (a depth-first fill: only whether a cell is
+/// reached matters, not how far it is).
 fn flood(track: &Track, from: &[(usize, usize)]) -> Vec<bool> {
-    let w = track.width;
-    let mut seen = vec![false; w * track.height];
-    let mut queue: VecDeque<(usize, usize)> = VecDeque::new();
+    let (w, h) = (track.width, track.height);
+    let mut seen = vec![false; w * h];
+    let mut stack: Vec<usize> = Vec::new();
+    let open = |c: usize, r: usize| track.drivable(c, r) && track.mark_of(c, r) != Mark::Finish;
     for &(c, r) in from {
         if !seen[r * w + c] {
             seen[r * w + c] = true;
-            queue.push_back((c, r));
+            stack.push(r * w + c);
         }
     }
-    while let Some((c, r)) = queue.pop_front() {
-        for (dc, dr) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
-            let (nc, nr) = (c as isize + dc, r as isize + dr);
-            if nc < 0 || nr < 0 || nc as usize >= w || nr as usize >= track.height {
-                continue;
-            }
-            let (nc, nr) = (nc as usize, nr as usize);
-            let open = track.drivable(nc, nr) && track.mark_of(nc, nr) != Mark::Finish;
-            if open && !seen[nr * w + nc] {
-                seen[nr * w + nc] = true;
-                queue.push_back((nc, nr));
+    while let Some(i) = stack.pop() {
+        let (c, r) = (i % w, i / w);
+        let next = [
+            (c > 0).then(|| (c - 1, r)),
+            (c + 1 < w).then(|| (c + 1, r)),
+            (r > 0).then(|| (c, r - 1)),
+            (r + 1 < h).then(|| (c, r + 1)),
+        ];
+        for (nc, nr) in next.into_iter().flatten() {
+            let j = nr * w + nc;
+            if !seen[j] && open(nc, nr) {
+                seen[j] = true;
+                stack.push(j);
             }
         }
     }
@@ -94,56 +96,78 @@ fn reached(seen: &[bool], w: usize, cells: &[(usize, usize)]) -> bool {
     cells.iter().any(|&(c, r)| seen[r * w + c])
 }
 
-/// Whether a car can get round the line of `cells` close by: with the
-/// line walled, every drivable cell next to it is reached from one of them
-/// within a short walk (twice the line's length and six cells). A line
-/// that spans the road joins its two sides only the long way round.
-fn driven_around(track: &Track, cells: &[(usize, usize)]) -> bool {
+/// Whether a car can get round `mark`, whose cells are `cells`, close by:
+/// with the line walled, every drivable cell next to it is reached from
+/// one of them within a short walk (twice the line's length and six
+/// cells). A line that spans the road joins its two sides only the long
+/// way round.
+///
+/// A breadth-first walk one ring at a time, with a bit per cell: on the
+/// largest legal map (8192 x 8192, 67 million cells) that is 8 MB, where a
+/// map of depths was gigabytes.
+fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     let (w, h) = (track.width, track.height);
-    let line: std::collections::HashSet<(usize, usize)> = cells.iter().copied().collect();
-    let on_line = |c: usize, r: usize| line.contains(&(c, r));
-    let step = |(c, r): (usize, usize), (dc, dr): (isize, isize)| {
-        let (nc, nr) = (c as isize + dc, r as isize + dr);
-        (nc >= 0 && nr >= 0 && (nc as usize) < w && (nr as usize) < h)
-            .then_some((nc as usize, nr as usize))
+    let open = |i: usize| track.drivable(i % w, i / w) && track.mark_of(i % w, i / w) != mark;
+    let neighbours = move |i: usize| {
+        let (c, r) = (i % w, i / w);
+        [
+            (c > 0).then(|| i - 1),
+            (c + 1 < w).then(|| i + 1),
+            (r > 0).then(|| i - w),
+            (r + 1 < h).then(|| i + w),
+        ]
+        .into_iter()
+        .flatten()
     };
-    const MOVES: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-    let mut next: Vec<(usize, usize)> = Vec::new();
-    for &cell in cells {
-        for m in MOVES {
-            if let Some((c, r)) = step(cell, m)
-                && track.drivable(c, r)
-                && !on_line(c, r)
-            {
-                next.push((c, r));
-            }
-        }
-    }
-    next.sort_unstable();
-    next.dedup();
-    let Some(&first) = next.first() else {
+    let mut targets: Vec<usize> = cells
+        .iter()
+        .flat_map(|&(c, r)| neighbours(r * w + c))
+        .filter(|&i| open(i))
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let Some(&first) = targets.first() else {
         return false;
     };
-    let limit = 2 * cells.len() + 6;
-    let mut depth = std::collections::HashMap::from([(first, 0usize)]);
-    let mut queue = VecDeque::from([first]);
-    while let Some(at) = queue.pop_front() {
-        let d = depth[&at];
-        if d == limit {
-            continue;
+    let mut seen = Bits::new(w * h);
+    seen.set(first);
+    let mut ring = vec![first];
+    for _ in 0..2 * cells.len() + 6 {
+        targets.retain(|&t| !seen.get(t));
+        if targets.is_empty() {
+            return true;
         }
-        for m in MOVES {
-            if let Some((c, r)) = step(at, m)
-                && track.drivable(c, r)
-                && !on_line(c, r)
-                && !depth.contains_key(&(c, r))
-            {
-                depth.insert((c, r), d + 1);
-                queue.push_back((c, r));
+        let mut next = Vec::new();
+        for &at in &ring {
+            for n in neighbours(at) {
+                if open(n) && !seen.get(n) {
+                    seen.set(n);
+                    next.push(n);
+                }
             }
         }
+        if next.is_empty() {
+            break;
+        }
+        ring = next;
     }
-    next.iter().all(|n| depth.contains_key(n))
+    targets.retain(|&t| !seen.get(t));
+    targets.is_empty()
+}
+
+/// One bit per cell.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Self {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
 }
 
 /// The race marks a car can drive around without crossing them (legal,
@@ -155,7 +179,7 @@ pub fn drive_arounds(track: &Track, path: &str) -> Vec<Diagnostic> {
         .filter_map(|mark| {
             let cells = cells_of(track, mark);
             let &(c, r) = cells.first()?;
-            driven_around(track, &cells).then(|| {
+            driven_around(track, mark, &cells).then(|| {
                 let what = match mark {
                     Mark::Checkpoint(n) => format!("checkpoint {n}"),
                     _ => "the finish line".to_string(),

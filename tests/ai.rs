@@ -139,6 +139,191 @@ proptest! {
     }
 }
 
+/// Courses that once defeated a computer driver, and why.
+fn defeats() -> Vec<(&'static str, Shape)> {
+    vec![
+        (
+            // Checkpoint 1 runs diagonally across the outside of a corner,
+            // grass on to its inner tip. The path goes to the tip and back,
+            // and the smoothed line keeps a kink through the tip cell:
+            // copies shifted by each point's own normal swept across the
+            // mark at the kink, so it got no gate and `arcade` cut inside
+            // the tip lap after lap. The copies shift as one now.
+            "a checkpoint the line only touches at its tip",
+            Shape {
+                radii: vec![0.0, 0.8765653831937463, 0.0],
+                widths: vec![0.1290090546290006, 0.5593500123171588, 0.0, 0.0, 0.0],
+                patches: vec![],
+                checkpoints: vec![
+                    [0.817901886084746, 0.885293699000796, 0.23865213962162993],
+                    [0.0, 0.0, 0.0],
+                ],
+                finish: [0.0, 0.0],
+                size: [0.10687317147369595, 0.60010847308681],
+            },
+        ),
+        (
+            // Ice along the bottom and the left: the leg from checkpoint 2
+            // to 3 went back up the right, over the finish line backwards
+            // and across the top instead, and the corridor it left closed
+            // the way from 3 to the finish. Every leg is closed to the
+            // finish line now, as a lap is.
+            "a leg that crossed the finish line backwards",
+            Shape {
+                radii: vec![0.5721686014989524, 0.8663596198688601, 0.9666444149303336],
+                widths: vec![
+                    0.7832741724395429,
+                    0.40587524210614334,
+                    0.4964606450748932,
+                    0.13768410480867943,
+                    0.6204900924693906,
+                    0.6192496259353193,
+                    0.680863696558485,
+                ],
+                patches: vec![
+                    [
+                        0.11879194520800895,
+                        0.1922113117403449,
+                        0.8147057532840776,
+                        0.12803114271222238,
+                    ],
+                    [
+                        0.02437271605705449,
+                        0.4955034186812918,
+                        0.808120285533477,
+                        0.5555743143355287,
+                    ],
+                    [
+                        0.6237823036662579,
+                        0.5061691508733649,
+                        0.10304414609423018,
+                        0.11510237648008559,
+                    ],
+                    [
+                        0.5174682032640354,
+                        0.4340825745216057,
+                        0.15318916191636744,
+                        0.18283051058500566,
+                    ],
+                    [
+                        0.7596653641609349,
+                        0.6150557988648344,
+                        0.9760987297421707,
+                        0.6162332261251136,
+                    ],
+                    [
+                        0.6201789949981913,
+                        0.15464125155774022,
+                        0.8483898687574946,
+                        0.11223764300434369,
+                    ],
+                ],
+                checkpoints: vec![
+                    [
+                        0.8711339355545592,
+                        0.20434488469527068,
+                        0.019584135307739503,
+                    ],
+                    [
+                        0.0021667842481150057,
+                        0.41990400667308114,
+                        0.9688676732246584,
+                    ],
+                    [0.7834651946585444, 0.6894549819456849, 0.994701800087746],
+                ],
+                finish: [0.17033924633068187, 0.7431802194035446],
+                size: [0.3592690220723024, 0.41531692552614974],
+            },
+        ),
+        (
+            // Grass over most of the right side: the path keeps to the
+            // asphalt beside the inner wall's staircase, and points it left
+            // a metre from a wall corner stayed there (smoothing only moves
+            // a point to where it has room). `tire` hit the corner and
+            // backed into it again and again. Points step clear now.
+            "a line left beside a wall's staircase",
+            Shape {
+                radii: vec![
+                    0.49040535423998555,
+                    0.5874559338336383,
+                    0.05561013202095,
+                    0.5683930402047432,
+                    0.42781470267180477,
+                ],
+                widths: vec![
+                    0.24680158410790132,
+                    0.14827147860877454,
+                    0.7610149565783215,
+                    0.8058080839492964,
+                    0.866980034959251,
+                    0.14413192681220754,
+                    0.4018582404319553,
+                ],
+                patches: vec![
+                    [
+                        0.00898073444797387,
+                        0.29854882427401486,
+                        0.02492623448939213,
+                        0.5292298901740832,
+                    ],
+                    [
+                        0.6380069947869714,
+                        0.4979817506866885,
+                        0.4361911785862068,
+                        0.5363753473177235,
+                    ],
+                    [
+                        0.7502338576852564,
+                        0.793136134238187,
+                        0.14587817818666693,
+                        0.23941226370722535,
+                    ],
+                    [
+                        0.44250154057019353,
+                        0.6467903096345284,
+                        0.8776735446593888,
+                        0.24415578168602314,
+                    ],
+                    [
+                        0.6444939119653362,
+                        0.6502582807660687,
+                        0.5762736430034835,
+                        0.2064782033848911,
+                    ],
+                    [
+                        0.6374441057162474,
+                        0.5116923640773914,
+                        0.7697229767680832,
+                        0.10185230031323422,
+                    ],
+                    [
+                        0.25125234489726256,
+                        0.10131568862525608,
+                        0.18013023468365752,
+                        0.681926394586844,
+                    ],
+                ],
+                checkpoints: vec![[0.222353077510561, 0.5184620656599246, 0.5233722513233272]],
+                finish: [0.049180019046263124, 0.07524784520719008],
+                size: [0.6849831611400169, 0.3610571570108234],
+            },
+        ),
+    ]
+}
+
+#[test]
+fn the_computer_finishes_courses_that_once_defeated_it() {
+    for (why, s) in defeats() {
+        let src = course(&s, 2);
+        let track = laps::raceable(parse("course", src.as_bytes()).unwrap(), "course").unwrap();
+        for kind in ModelKind::ALL {
+            if let Err(e) = finishes("course", track.clone(), kind) {
+                panic!("{why}: {e}\n{src}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_same_driver_drives_the_same_race() {
     let run = || {

@@ -9,7 +9,9 @@
 //!    so the line keeps to the middle of the road and off the grass.
 //!    Direction: the first leg starts on the cells just past the finish
 //!    (in the race direction) and the last ends on the cells just behind
-//!    it, the line itself closed to both (drawn on to the walls where it
+//!    it, the line itself closed to every leg (as to a lap: a leg between
+//!    checkpoints that went back over it could take the wrong way round;
+//!    drawn on to the walls where it
 //!    stops short of them, unless it stops [`OPEN_END`] metres or more from
 //!    them or short of another mark: then the legs keep [`TURN`] metres from
 //!    that end, as from a checkpoint's end in the open, so the lap turns
@@ -20,8 +22,9 @@
 //!    within [`OPEN`] metres of the next leg's goal.
 //! 2. Resampled every [`SPACING`] metres and smoothed (points pulled to the
 //!    mean of their neighbours, a move kept only if it stays on a cell with
-//!    room to spare and [`WALL_GAP`] metres from any wall), which turns the
-//!    grid's staircase into curves.
+//!    room to spare and [`WALL_GAP`] metres from any wall; a point the path
+//!    left nearer a wall than that steps straight away from it), which
+//!    turns the grid's staircase into curves.
 //! 3. A speed for every point: `v = sqrt(a_lat grip / kappa)` with the
 //!    curvature `kappa` of the line around it, then a backward pass so the
 //!    car can brake from one point's speed to the next's at `a_brake`
@@ -54,9 +57,10 @@ const TURN: f64 = 12.0;
 /// metres.
 const BEND: f64 = 16.0;
 /// How far either side of the line a mark must reach for a driver to
-/// cross it without aiming, metres: a car's half width and a driver's
-/// usual miss.
-const GATE_SLACK: f64 = 2.5;
+/// cross it without aiming, metres: a driver following the line by pure
+/// pursuit cuts inside a curve by a car's width and more (2.5 m let
+/// `dynamic` pass under the end of a finish line on a bend).
+const GATE_SLACK: f64 = 5.0;
 
 /// A closed racing line.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,9 +231,9 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
         stops.push(mark_cells(track, Mark::Checkpoint(n)));
     }
     stops.push(beside(track, &finish, -dc, -dr));
-    // The finish line closed to the first and last legs, drawn on across
-    // the road to the walls where it stops short of them: a leg may not
-    // go round its end the wrong way. Where it stops in the open, it is
+    // The finish line closed to every leg, drawn on across the road to
+    // the walls where it stops short of them: a leg may not go round its
+    // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
     // not drawn on (that would close the field); the legs keep [`TURN`]
     // metres from that end instead, and from a checkpoint's open end.
     let mut finish_closed = vec![false; w * h];
@@ -254,7 +258,6 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
     let mut previous: Vec<(usize, usize)> = Vec::new();
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
-        let finish_leg = k == 0 || k + 2 == stops.len();
         // Open near this leg's goal all the same: with one checkpoint the
         // leg before the last starts just past the finish, and its
         // corridor would wall the finish off from behind.
@@ -264,10 +267,8 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
                 widen(track, &pair[1], OPEN),
             )
         });
-        let closed = |i: usize| {
-            (finish_leg && finish_closed[i])
-                || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i])
-        };
+        let closed =
+            |i: usize| finish_closed[i] || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i]);
         let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
             .into_iter()
             .flatten()
@@ -404,19 +405,16 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
         if !passes(pts[i], pts[(i + 1) % n], &on_mark) {
             return false;
         }
-        // The line's points around the crossing and their normals.
-        let near: Vec<(DVec2, DVec2)> = (-3..=4)
-            .map(|d| {
-                let k = wrap(i, d, n);
-                let along = pts[wrap(k, 1, n)] - pts[wrap(k, -1, n)];
-                (pts[k], along.normalize_or_zero().perp())
-            })
-            .collect();
+        // The line's points around the crossing, shifted as one along the
+        // normal of the crossing: a point's own normal turns at a kink,
+        // and the copies shifted that way sweep across the mark.
+        let normal = (pts[wrap(i, 1, n)] - pts[i]).normalize_or_zero().perp();
+        let near: Vec<DVec2> = (-3..=4).map(|d| pts[wrap(i, d, n)]).collect();
         (1..=5).all(|s| {
             [-1.0, 1.0].iter().all(|side| {
-                let off = side * GATE_SLACK * s as f64 / 5.0;
+                let off = normal * (side * GATE_SLACK * s as f64 / 5.0);
                 near.windows(2)
-                    .any(|w| passes(w[0].0 + w[0].1 * off, w[1].0 + w[1].1 * off, &blocked))
+                    .any(|w| passes(w[0] + off, w[1] + off, &blocked))
             })
         })
     })
@@ -494,6 +492,17 @@ fn smooth(
             }
         })
     };
+    // A point the path left beside a wall (a road one cell wide, a wall's
+    // staircase edge) steps away from it. No move below brings a point
+    // that near a wall again.
+    for i in 0..n {
+        if !pinned[i]
+            && let Some(p) = off_wall(track, pts[i])
+            && room(p) >= 0
+        {
+            pts[i] = p;
+        }
+    }
     for _ in 0..60 {
         let prev = pts.clone();
         for i in 0..n {
@@ -510,6 +519,37 @@ fn smooth(
         }
     }
     pts
+}
+
+/// Where a point within [`WALL_GAP`] of a wall moves to get clear of it:
+/// up to a cell's width straight away from the wall cells beside it, the
+/// first step that is clear; none if no step is.
+fn off_wall(track: &Track, p: DVec2) -> Option<DVec2> {
+    // Two cells or more from a wall (most points), none is beside it.
+    let beside = track
+        .cell_at(p)
+        .is_some_and(|(c, r)| track.clearance_cells(c, r) <= 1);
+    if !beside || !near_wall(track, p, WALL_GAP) {
+        return None;
+    }
+    let cs = track.cell_size();
+    let (c, r) = ((p.x / cs.x).floor() as isize, (p.y / cs.y).floor() as isize);
+    let mut away = DVec2::ZERO;
+    for dr in -1..=1 {
+        for dc in -1..=1 {
+            let (wc, wr) = (c + dc, r + dr);
+            if track.is_wall(wc, wr) {
+                let lo = DVec2::new(wc as f64 * cs.x, wr as f64 * cs.y);
+                let d = p - p.clamp(lo, lo + cs);
+                away += d.normalize_or_zero() / d.length().max(0.1);
+            }
+        }
+    }
+    let away = away.normalize_or_zero();
+    let most = cs.min_element();
+    (1..=8)
+        .map(|k| p + away * (most * k as f64 / 8.0))
+        .find(|&q| !near_wall(track, q, WALL_GAP))
 }
 
 /// Whether a wall cell lies within `gap` metres (less than a cell's

@@ -8,7 +8,7 @@
 //! * Every write is atomic: a temporary file in the same folder, written,
 //!   fsynced, renamed over the old one, the folder fsynced. A crash leaves
 //!   the old file or the new one, never half of one.
-//! * Saving takes an advisory lock (`flock` on `records.lock`) around
+//! * Saving takes an advisory lock (`File::lock` on `records.lock`) around
 //!   read-merge-write, so two games on one machine (two SSH users) saving
 //!   at once both keep their records.
 //! * A damaged `records.toml` is reported, moved aside to
@@ -17,7 +17,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -181,8 +180,11 @@ fn create_temp(dir: &Path, path: &Path) -> io::Result<(PathBuf, File)> {
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
-/// An exclusive advisory lock on a file, released on drop.
-struct Lock(File);
+/// An exclusive advisory lock on a file (std's `File::lock`, `flock` on
+/// Linux), released when the file is closed on drop.
+struct Lock {
+    _file: File,
+}
 
 impl Lock {
     fn take(path: &Path) -> io::Result<Lock> {
@@ -199,18 +201,8 @@ impl Lock {
                 format!("{}: not a regular file", path.display()),
             ));
         }
-        // SAFETY: flock on a descriptor this File owns.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(Lock(f))
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        // SAFETY: as above; closing the file would release it too.
-        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+        f.lock()?;
+        Ok(Lock { _file: f })
     }
 }
 

@@ -459,15 +459,16 @@ mod tests {
     }
 
     #[test]
-    fn a_box_buried_in_a_wall_mass_is_wedged_not_cleared() {
+    fn a_box_buried_in_the_border_walls_is_pushed_out_on_to_the_map() {
         let t = arena();
         // Straddling the map's left edge at (0, 5): the border cells it
-        // overlaps are walls on every side but one.
+        // overlaps are walls on every side but one, the map's.
         let b = Obb::new(DVec2::new(0.0, 5.0), -1.55, 2.0, 1.0);
-        // Whatever it says, a way out it reports is clear.
-        if let Some((out, _)) = t.depenetrate(&b) {
-            assert!(!t.box_hits_wall(&out));
-        }
+        assert!(t.box_hits_wall(&b), "the box starts in the walls");
+        let (out, normal) = t.depenetrate(&b).expect("a way out on to the map");
+        assert_eq!(normal, DVec2::X);
+        assert!(out.center.x > b.center.x);
+        assert!(!t.box_hits_wall(&out));
     }
 
     #[test]

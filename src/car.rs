@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostics};
 use crate::physics::ModelKind;
 
 /// (name, TOML) of every bundled preset.
@@ -480,14 +480,14 @@ impl CarSpec {
     }
 
     /// Parses and validates a preset. `path` names the file in errors.
-    pub fn parse(path: &str, text: &str) -> Result<CarSpec, Vec<Diagnostic>> {
+    pub fn parse(path: &str, text: &str) -> Result<CarSpec, Diagnostics> {
         let spec: CarSpec =
             toml::from_str(text).map_err(|e| vec![diag::from_toml(path, text, 1, &e)])?;
         let problems = spec.problems();
         if problems.is_empty() {
             return Ok(spec);
         }
-        Err(diag::at_keys(path, text, problems))
+        Err(diag::at_keys(path, text, problems).into())
     }
 
     /// The preset as TOML, every field written out: it loads back equal.

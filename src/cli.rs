@@ -1,7 +1,8 @@
 //! The command line (DESIGN.md, "Command line"), built with clap.
 //!
-//! Each command returns `Err(diagnostics)` for bad input: `main` prints them
-//! one per line on stderr and exits with status 2. Status 1 is left to bugs.
+//! Each command returns `Err(`[`Diagnostics`]`)` for bad input: `main`
+//! prints them one per line on stderr and exits with status 2 (0 on
+//! success; nothing exits 1, and a bug's panic exits 101).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -14,7 +15,7 @@ use ratatui::backend::TestBackend;
 use crate::ai::Driver;
 use crate::app::{App, Options};
 use crate::car::{self, CarSpec};
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
 use crate::physics::{Controls, DEFAULT_HZ, ModelKind};
 use crate::race::LapLog;
@@ -209,7 +210,7 @@ pub struct Setup {
     pub car: Option<String>,
 }
 
-type Outcome = Result<(), Vec<Diagnostic>>;
+type Outcome = Result<(), Diagnostics>;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -267,10 +268,7 @@ pub fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(errors) => {
-            let mut err = std::io::stderr().lock();
-            for e in errors {
-                let _ = writeln!(err, "{e}");
-            }
+            let _ = writeln!(std::io::stderr().lock(), "{errors}");
             ExitCode::from(2)
         }
     }
@@ -278,47 +276,47 @@ pub fn main() -> ExitCode {
 
 /// A track named on the command line: an existing file, else a bundled
 /// track of that name.
-pub fn load_track(arg: &str) -> Result<Track, Vec<Diagnostic>> {
+pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
     let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
     file_or_bundled(arg, track::parse, bundled::load, &names, "track")
 }
 
 /// A track to race on: one on which a lap can be completed
 /// (`track::laps`), or the reason there is none, positioned.
-pub fn load_raceable(arg: &str) -> Result<Track, Vec<Diagnostic>> {
-    load_track(arg).and_then(|t| track::laps::raceable(t, arg).map_err(|d| vec![d]))
+pub fn load_raceable(arg: &str) -> Result<Track, Diagnostics> {
+    Ok(track::laps::raceable(load_track(arg)?, arg)?)
 }
 
 /// A file on disk if one exists at `arg`, else a bundled item by name.
 fn file_or_bundled<T>(
     arg: &str,
-    parse: impl FnOnce(&str, &[u8]) -> Result<T, Vec<Diagnostic>>,
+    parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostics>,
     bundled: impl FnOnce(&str) -> Option<T>,
     names: &[&str],
     what: &str,
-) -> Result<T, Vec<Diagnostic>> {
+) -> Result<T, Diagnostics> {
     // Anything at that path is the user's file: a FIFO or a device is then
     // refused as one, not looked up as a bundled name.
     if std::path::Path::new(arg).exists() {
-        let bytes = diag::read_file(arg).map_err(|d| vec![d])?;
+        let bytes = diag::read_file(arg)?;
         return parse(arg, &bytes);
     }
     bundled(arg).ok_or_else(|| {
-        vec![Diagnostic::file(
+        Diagnostics::from(Diagnostic::file(
             arg,
             format!(
                 "no such file, nor a bundled {what} (bundled: {})",
                 names.join(", ")
             ),
-        )]
+        ))
     })
 }
 
 /// A car named on the command line: a file, else a bundled preset.
-pub fn load_car(arg: &str) -> Result<CarSpec, Vec<Diagnostic>> {
+pub fn load_car(arg: &str) -> Result<CarSpec, Diagnostics> {
     let names: Vec<&str> = car::PRESETS.iter().map(|(n, _)| *n).collect();
     let parse = |path: &str, bytes: &[u8]| {
-        let text = diag::utf8(path, bytes).map_err(|d| vec![d])?;
+        let text = diag::utf8(path, bytes)?;
         CarSpec::parse(path, text)
     };
     file_or_bundled(arg, parse, CarSpec::bundled, &names, "car")
@@ -327,7 +325,7 @@ pub fn load_car(arg: &str) -> Result<CarSpec, Vec<Diagnostic>> {
 impl Setup {
     /// The track, car and model the options name. With no model the car's
     /// own is used; with no car, the model's preset.
-    pub fn resolve(&self) -> Result<(Track, CarSpec, ModelKind), Vec<Diagnostic>> {
+    pub fn resolve(&self) -> Result<(Track, CarSpec, ModelKind), Diagnostics> {
         let track = load_raceable(&self.track);
         let (spec, kind) = match (&self.car, self.model) {
             (Some(c), model) => load_car(c).map(|spec| {
@@ -398,9 +396,9 @@ fn cars(show: Option<&str>) -> Outcome {
 }
 
 /// Reads and validates an input script.
-fn load_script(path: &str) -> Result<Script, Vec<Diagnostic>> {
-    let bytes = diag::read_file(path).map_err(|d| vec![d])?;
-    let text = diag::utf8(path, &bytes).map_err(|d| vec![d])?;
+fn load_script(path: &str) -> Result<Script, Diagnostics> {
+    let bytes = diag::read_file(path)?;
+    let text = diag::utf8(path, &bytes)?;
     Script::parse(path, text)
 }
 
@@ -415,7 +413,7 @@ fn game_options(
     laps: Option<u32>,
     hz: u32,
     replay: Option<Script>,
-) -> Result<Options, Vec<Diagnostic>> {
+) -> Result<Options, Diagnostics> {
     let (track, spec, kind) = setup.resolve()?;
     Ok(Options {
         records: None,
@@ -434,10 +432,10 @@ fn game_options(
 fn play(p: Play) -> Outcome {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(vec![Diagnostic::file(
+        return Err(Diagnostics::from(Diagnostic::file(
             "skid",
             "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
-        )]);
+        )));
     }
     let replay = p.replay.as_deref().map(load_script).transpose()?;
     let opts = if p.menu {
@@ -461,10 +459,10 @@ fn play(p: Play) -> Outcome {
     // an error before the game takes the terminal.
     let mut recorder = match &p.record {
         Some(path) => Some(crate::script::Recorder::create(path).map_err(|e| {
-            vec![Diagnostic::file(
+            Diagnostics::from(Diagnostic::file(
                 path,
                 format!("cannot write the recording: {e}"),
-            )]
+            ))
         })?),
         None => None,
     };
@@ -481,13 +479,13 @@ fn play(p: Play) -> Outcome {
         quit_at_end: p.quit_at_end,
     };
     let stats = game::run(&mut app, &settings, recorder.as_mut())
-        .map_err(|e| vec![Diagnostic::file("terminal", e.to_string())])?;
+        .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
         rec.sync(&race.recording, app.races, true).map_err(|e| {
-            vec![Diagnostic::file(
+            Diagnostics::from(Diagnostic::file(
                 path,
                 format!("cannot write the recording: {e}"),
-            )]
+            ))
         })?;
     }
     for notice in &app.notices {
@@ -504,10 +502,10 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     let total = script.total_ticks();
     let target = tick.unwrap_or(total);
     if target > total {
-        return Err(vec![Diagnostic::file(
+        return Err(Diagnostics::from(Diagnostic::file(
             inputs,
             format!("--tick {target} is past the script's end ({total} ticks)"),
-        )]);
+        )));
     }
     let mut app = App::new(game_options(setup, None, hz, Some(script))?);
     app.start_race();
@@ -529,16 +527,16 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 type NextControls = dyn FnMut(&Sim) -> Option<Controls>;
 
 /// The records in `--data-dir`, or in the user's data directory.
-fn store(dir: Option<&str>) -> Result<Store, Vec<Diagnostic>> {
+fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
     match dir
         .map(std::path::PathBuf::from)
         .or_else(records::default_dir)
     {
         Some(d) => Ok(Store::new(d)),
-        None => Err(vec![Diagnostic::file(
+        None => Err(Diagnostics::from(Diagnostic::file(
             "skid",
             "no data directory: set HOME or XDG_DATA_HOME, or give --data-dir",
-        )]),
+        ))),
     }
 }
 
@@ -546,10 +544,10 @@ fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     let store = store(dir)?;
     let id = track.map(load_track).transpose()?.map(|t| t.content_id());
     let loaded = store.load().map_err(|e| {
-        vec![Diagnostic::file(
+        Diagnostics::from(Diagnostic::file(
             &store.dir.display().to_string(),
             format!("cannot read the records: {e}"),
-        )]
+        ))
     })?;
     if let Some(notice) = loaded.notice() {
         eprintln!("skid: {notice}");
@@ -582,7 +580,7 @@ fn sim(
     hz: u32,
     every: u64,
 ) -> Outcome {
-    let bad = |msg: &str| Err(vec![Diagnostic::file("skid sim", msg)]);
+    let bad = |msg: &str| Err(Diagnostics::from(Diagnostic::file("skid sim", msg)));
     if !(0.5..=1.0).contains(&skill) {
         return bad("--skill must be from 0.5 to 1");
     }
@@ -652,10 +650,10 @@ fn sim(
         let record = Record::of(&sim, best);
         let where_ = store.dir.display().to_string();
         let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
-            vec![Diagnostic::file(
+            Diagnostics::from(Diagnostic::file(
                 &where_,
                 format!("cannot save the record: {e}"),
-            )]
+            ))
         })?;
         if let Some(notice) = loaded.notice() {
             eprintln!("skid: {notice}");
@@ -689,11 +687,11 @@ fn check(files: &[String]) -> Outcome {
     let mut all = Vec::new();
     let mut out = std::io::stdout().lock();
     for f in files {
-        match diag::read_file(f)
-            .map_err(|d| vec![d])
-            .and_then(|b| track::parse(f, &b))
-            .and_then(|t| track::laps::raceable(t, f).map_err(|d| vec![d]))
-        {
+        let checked = || -> Result<Track, Diagnostics> {
+            let track = track::parse(f, &diag::read_file(f)?)?;
+            Ok(track::laps::raceable(track, f)?)
+        };
+        match checked() {
             Ok(t) => {
                 for warning in track::laps::drive_arounds(&t, f) {
                     eprintln!("{warning}");
@@ -703,5 +701,9 @@ fn check(files: &[String]) -> Outcome {
             Err(errors) => all.extend(errors),
         }
     }
-    if all.is_empty() { Ok(()) } else { Err(all) }
+    if all.is_empty() {
+        Ok(())
+    } else {
+        Err(all.into())
+    }
 }

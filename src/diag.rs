@@ -55,6 +55,64 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+impl std::error::Error for Diagnostic {}
+
+/// Every problem found in one or more files, in the order found: the
+/// error of anything that reads a user's file, so `?` joins a single
+/// [`Diagnostic`] and a list alike. Reads as a slice.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    /// One problem per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+impl From<Vec<Diagnostic>> for Diagnostics {
+    fn from(ds: Vec<Diagnostic>) -> Self {
+        Diagnostics(ds)
+    }
+}
+
+impl std::ops::Deref for Diagnostics {
+    type Target = [Diagnostic];
+    fn deref(&self) -> &[Diagnostic] {
+        &self.0
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// Where byte `offset` of `text` stands, as a position in a file whose first
 /// line of `text` is line `first_line`.
 pub fn pos_of_offset(text: &str, offset: usize, first_line: usize) -> Pos {

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::{self, Diagnostic};
+use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::{Controls, Shift};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,7 +104,7 @@ impl Hold {
 
 impl Script {
     /// Parses and validates a script; `path` names it in errors.
-    pub fn parse(path: &str, text: &str) -> Result<Script, Vec<Diagnostic>> {
+    pub fn parse(path: &str, text: &str) -> Result<Script, Diagnostics> {
         let script: Script =
             toml::from_str(text).map_err(|e| vec![diag::from_toml(path, text, 1, &e)])?;
         let mut problems: Vec<(String, String)> = Vec::new();
@@ -146,7 +146,7 @@ impl Script {
         if errors.is_empty() {
             Ok(script)
         } else {
-            Err(errors)
+            Err(errors.into())
         }
     }
 

@@ -14,7 +14,7 @@ use toml::Spanned;
 use super::{
     Dir, MARK_FINISH, MARK_NONE, START_FOOTPRINT, Start, Track, WALL, default_surfaces, fnv1a,
 };
-use crate::diag::{self, Diagnostic, Pos};
+use crate::diag::{self, Diagnostic, Diagnostics, Pos};
 use crate::track::Obb;
 
 /// The largest map, in columns and in rows.
@@ -112,8 +112,8 @@ impl Toml {
 }
 
 /// Parses a track file. `path` names the file in diagnostics.
-pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
-    let text = diag::utf8(path, bytes).map_err(|d| vec![d])?;
+pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Diagnostics> {
+    let text = diag::utf8(path, bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text
         .split('\n')
@@ -127,11 +127,11 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
     // Front matter: lines[1..close], the map after it.
     let (front, map_start) = if lines[0].trim_end() == "+++" {
         let Some(close) = lines.iter().skip(1).position(|l| l.trim_end() == "+++") else {
-            return Err(vec![Diagnostic::at(
+            return Err(Diagnostics::from(Diagnostic::at(
                 path,
                 Pos::new(1, 1),
                 "front matter opened here is never closed (no second `+++` line)",
-            )]);
+            )));
         };
         let toml = Toml {
             text: lines[1..=close].join("\n"),
@@ -145,7 +145,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
     let fm = match &front {
         Some(t) => match toml::from_str::<FrontMatter>(&t.text) {
             Ok(fm) => fm,
-            Err(e) => return Err(vec![diag::from_toml(path, &t.text, t.first_line, &e)]),
+            Err(e) => return Err(diag::from_toml(path, &t.text, t.first_line, &e).into()),
         },
         None => FrontMatter::default(),
     };
@@ -189,7 +189,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Vec<Diagnostic>> {
         Ok(track)
     } else {
         report.errors.sort_by_key(|d| d.pos);
-        Err(report.errors)
+        Err(report.errors.into())
     }
 }
 

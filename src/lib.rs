@@ -11,6 +11,7 @@ pub mod diag;
 pub mod game;
 pub mod input;
 pub mod keys;
+pub mod layout;
 pub mod physics;
 pub mod race;
 pub mod records;

@@ -417,7 +417,7 @@ impl App {
         let laps_before = race.log.ends.len();
         race.tick(&mut self.held, now);
         let lap_done = race.log.ends.len() > laps_before;
-        let view = crate::ui::track_view_size(self.size);
+        let view = crate::layout::track_view_size(self.size);
         race.camera = Some(Camera::follow(
             race.camera,
             &race.sim.track,

@@ -13,31 +13,11 @@ pub mod track;
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 
 use crate::app::{App, Screen};
-
-/// Width of the side panel: 24 columns, 30 when the terminal is wide.
-fn panel_width(width: u16) -> u16 {
-    if width >= 120 { 30 } else { 24 }
-}
-
-/// The race screen's two parts: the track view and the side panel.
-pub fn race_areas(area: Rect) -> (Rect, Rect) {
-    let [view, panel] = Layout::horizontal([
-        Constraint::Min(0),
-        Constraint::Length(panel_width(area.width)),
-    ])
-    .areas(area);
-    (view, panel)
-}
-
-/// Size of the track view on a terminal of `size`.
-pub fn track_view_size(size: (u16, u16)) -> (u16, u16) {
-    let (view, _) = race_areas(Rect::new(0, 0, size.0, size.1));
-    (view.width, view.height)
-}
+use crate::layout::race_areas;
 
 /// A style with a foreground colour, or none in monochrome.
 pub fn fg(color: bool, c: Color) -> Style {

@@ -1,0 +1,26 @@
+//! The race screen's layout: the track view and the side panel. Read by
+//! the camera (`app`, which frames the track to the view's size) and by
+//! the drawing (`ui`), so neither depends on the other for it.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// Width of the side panel: 24 columns, 30 when the terminal is wide.
+fn panel_width(width: u16) -> u16 {
+    if width >= 120 { 30 } else { 24 }
+}
+
+/// The race screen's two parts: the track view and the side panel.
+pub fn race_areas(area: Rect) -> (Rect, Rect) {
+    let [view, panel] = Layout::horizontal([
+        Constraint::Min(0),
+        Constraint::Length(panel_width(area.width)),
+    ])
+    .areas(area);
+    (view, panel)
+}
+
+/// Size of the track view on a terminal of `size`.
+pub fn track_view_size(size: (u16, u16)) -> (u16, u16) {
+    let (view, _) = race_areas(Rect::new(0, 0, size.0, size.1));
+    (view.width, view.height)
+}

@@ -532,21 +532,11 @@ fn off_wall(track: &Track, p: DVec2) -> Option<DVec2> {
     if !beside || !near_wall(track, p, WALL_GAP) {
         return None;
     }
-    let cs = track.cell_size();
-    let (c, r) = ((p.x / cs.x).floor() as isize, (p.y / cs.y).floor() as isize);
-    let mut away = DVec2::ZERO;
-    for dr in -1..=1 {
-        for dc in -1..=1 {
-            let (wc, wr) = (c + dc, r + dr);
-            if track.is_wall(wc, wr) {
-                let lo = DVec2::new(wc as f64 * cs.x, wr as f64 * cs.y);
-                let d = p - p.clamp(lo, lo + cs);
-                away += d.normalize_or_zero() / d.length().max(0.1);
-            }
-        }
-    }
+    let away: DVec2 = wall_points(track, p)
+        .map(|q| (p - q).normalize_or_zero() / p.distance(q).max(0.1))
+        .sum();
     let away = away.normalize_or_zero();
-    let most = cs.min_element();
+    let most = track.cell_size().min_element();
     (1..=8)
         .map(|k| p + away * (most * k as f64 / 8.0))
         .find(|&q| !near_wall(track, q, WALL_GAP))
@@ -555,18 +545,21 @@ fn off_wall(track: &Track, p: DVec2) -> Option<DVec2> {
 /// Whether a wall cell lies within `gap` metres (less than a cell's
 /// width) of `p`.
 fn near_wall(track: &Track, p: DVec2, gap: f64) -> bool {
+    wall_points(track, p).any(|q| q.distance(p) < gap)
+}
+
+/// The nearest point to `p` of each wall cell among the 3 x 3 cells
+/// around it.
+fn wall_points(track: &Track, p: DVec2) -> impl Iterator<Item = DVec2> + '_ {
     let cs = track.cell_size();
     let (c, r) = ((p.x / cs.x).floor() as isize, (p.y / cs.y).floor() as isize);
-    (-1..=1).any(|dr| {
-        (-1..=1).any(|dc| {
-            let (wc, wr) = (c + dc, r + dr);
-            if !track.is_wall(wc, wr) {
-                return false;
-            }
+    (-1..=1)
+        .flat_map(move |dr| (-1..=1).map(move |dc| (c + dc, r + dr)))
+        .filter(|&(wc, wr)| track.is_wall(wc, wr))
+        .map(move |(wc, wr)| {
             let lo = DVec2::new(wc as f64 * cs.x, wr as f64 * cs.y);
-            p.clamp(lo, lo + cs).distance(p) < gap
+            p.clamp(lo, lo + cs)
         })
-    })
 }
 
 /// Index `i + d` of a closed line of `n` points, wrapped (any `n` from 1).

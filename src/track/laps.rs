@@ -17,7 +17,7 @@
 //!
 //! The answer is the first problem found, with the cell it is about.
 
-use super::{Mark, Track};
+use super::{Mark, Track, each_neighbour};
 use crate::diag::{Diagnostic, Pos};
 
 /// Why no lap can be completed, and the cell (column, row) it is about.
@@ -74,20 +74,12 @@ fn flood(track: &Track, from: &[(usize, usize)]) -> Vec<bool> {
         }
     }
     while let Some(i) = stack.pop() {
-        let (c, r) = (i % w, i / w);
-        let next = [
-            (c > 0).then(|| (c - 1, r)),
-            (c + 1 < w).then(|| (c + 1, r)),
-            (r > 0).then(|| (c, r - 1)),
-            (r + 1 < h).then(|| (c, r + 1)),
-        ];
-        for (nc, nr) in next.into_iter().flatten() {
-            let j = nr * w + nc;
-            if !seen[j] && open(nc, nr) {
+        each_neighbour(i, w, h, |j| {
+            if !seen[j] && open(j % w, j / w) {
                 seen[j] = true;
                 stack.push(j);
             }
-        }
+        });
     }
     seen
 }
@@ -108,22 +100,14 @@ fn reached(seen: &[bool], w: usize, cells: &[(usize, usize)]) -> bool {
 fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     let (w, h) = (track.width, track.height);
     let open = |i: usize| track.drivable(i % w, i / w) && track.mark_of(i % w, i / w) != mark;
-    let neighbours = move |i: usize| {
-        let (c, r) = (i % w, i / w);
-        [
-            (c > 0).then(|| i - 1),
-            (c + 1 < w).then(|| i + 1),
-            (r > 0).then(|| i - w),
-            (r + 1 < h).then(|| i + w),
-        ]
-        .into_iter()
-        .flatten()
-    };
-    let mut targets: Vec<usize> = cells
-        .iter()
-        .flat_map(|&(c, r)| neighbours(r * w + c))
-        .filter(|&i| open(i))
-        .collect();
+    let mut targets: Vec<usize> = Vec::new();
+    for &(c, r) in cells {
+        each_neighbour(r * w + c, w, h, |i| {
+            if open(i) {
+                targets.push(i);
+            }
+        });
+    }
     targets.sort_unstable();
     targets.dedup();
     let Some(&first) = targets.first() else {
@@ -139,12 +123,12 @@ fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
         }
         let mut next = Vec::new();
         for &at in &ring {
-            for n in neighbours(at) {
+            each_neighbour(at, w, h, |n| {
                 if open(n) && !seen.get(n) {
                     seen.set(n);
                     next.push(n);
                 }
-            }
+            });
         }
         if next.is_empty() {
             break;

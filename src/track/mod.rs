@@ -274,19 +274,7 @@ impl Track {
             }
         };
         while let Some(i) = stack.pop() {
-            let (c, r) = (i % w, i / w);
-            if c > 0 {
-                visit(i - 1, &mut stack);
-            }
-            if c + 1 < w {
-                visit(i + 1, &mut stack);
-            }
-            if r > 0 {
-                visit(i - w, &mut stack);
-            }
-            if r + 1 < h {
-                visit(i + w, &mut stack);
-            }
+            each_neighbour(i, w, h, |j| visit(j, &mut stack));
         }
     }
 
@@ -462,6 +450,25 @@ impl Track {
             .filter(|(_, u)| *u)
             .map(|(s, _)| s.name.as_str())
             .collect()
+    }
+}
+
+/// Calls `f` with each cell sharing a side with cell `i` (row-major) of a
+/// `w` x `h` grid, as an index: the 4-connected steps of every flood over
+/// a map (a plain chain of tests: parsing floods every cell of the map).
+pub(crate) fn each_neighbour(i: usize, w: usize, h: usize, mut f: impl FnMut(usize)) {
+    let (c, r) = (i % w, i / w);
+    if c > 0 {
+        f(i - 1);
+    }
+    if c + 1 < w {
+        f(i + 1);
+    }
+    if r > 0 {
+        f(i - w);
+    }
+    if r + 1 < h {
+        f(i + w);
     }
 }
 

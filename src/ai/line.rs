@@ -20,11 +20,11 @@
 //!    the previous leg's corridor, its path widened by [`CORRIDOR`] metres
 //!    but for its last [`OPEN`] metres, is closed to the next, except
 //!    within [`OPEN`] metres of the next leg's goal.
-//! 2. Resampled every [`SPACING`] metres and smoothed (points pulled to the
-//!    mean of their neighbours, a move kept only if it stays on a cell with
-//!    room to spare and [`WALL_GAP`] metres from any wall; a point the path
-//!    left nearer a wall than that steps straight away from it), which
-//!    turns the grid's staircase into curves.
+//! 2. Resampled every [`SPACING`] metres and smoothed ([`super::smooth`]:
+//!    points pulled to the mean of their neighbours, a move kept only if it
+//!    stays on a cell with room to spare and clear of any wall; a point the
+//!    path left beside a wall steps straight away from it), which turns the
+//!    grid's staircase into curves.
 //! 3. A speed for every point: `v = sqrt(a_lat grip / kappa)` with the
 //!    curvature `kappa` of the line around it, then a backward pass so the
 //!    car can brake from one point's speed to the next's at `a_brake`
@@ -33,14 +33,11 @@
 use glam::DVec2;
 
 use super::paths::{mark_cells, shortest, widen};
+pub use super::smooth::SPACING;
+use super::smooth::{resample, smooth, wrap};
 use crate::track::laps::beside;
 use crate::track::{Mark, Track};
 
-/// How close (m) smoothing may bring the line to a wall: half a car's
-/// width and a little.
-const WALL_GAP: f64 = 1.3;
-/// Metres between points of the line.
-pub const SPACING: f64 = 2.0;
 /// How far either side of a leg's path its corridor reaches, metres.
 const CORRIDOR: f64 = 14.0;
 /// How much of a leg's end stays open to the next leg, metres.
@@ -53,9 +50,6 @@ const OPEN_END: f64 = 2.0 * TURN;
 /// How far (m) the legs keep from the end of a mark that ends in the open,
 /// so that the lap turns round it in a curve a car can drive.
 const TURN: f64 = 12.0;
-/// How far before and after a pin the line may pass a cell from a wall,
-/// metres.
-const BEND: f64 = 16.0;
 /// How far either side of the line a mark must reach for a driver to
 /// cross it without aiming, metres: a driver following the line by pure
 /// pursuit cuts inside a curve by a car's width and more (2.5 m let
@@ -425,146 +419,6 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
 fn arc_index(poly: &[DVec2], k: usize, n: usize) -> usize {
     let along: f64 = poly.windows(2).take(k).map(|w| w[0].distance(w[1])).sum();
     (along / SPACING).round() as usize % n.max(1)
-}
-
-/// Points every [`SPACING`] metres along a closed polyline.
-fn resample(poly: &[DVec2]) -> Vec<DVec2> {
-    if poly.len() < 2 {
-        return poly.to_vec();
-    }
-    let mut out = vec![poly[0]];
-    let mut carry = 0.0;
-    for k in 0..poly.len() {
-        let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
-        let len = a.distance(b);
-        let mut s = SPACING - carry;
-        while s <= len {
-            out.push(a.lerp(b, s / len));
-            s += SPACING;
-        }
-        carry = len - (s - SPACING);
-    }
-    out.pop();
-    out
-}
-
-/// Pulls each point towards its neighbours' mean, a move kept only where
-/// a car has room (two cells from a wall), or, for a point without room,
-/// anywhere on the course; the points `pins` name stay where they say.
-fn smooth(
-    track: &Track,
-    mut pts: Vec<DVec2>,
-    pins: &[(usize, DVec2)],
-    keep_out: &[bool],
-) -> Vec<DVec2> {
-    let n = pts.len();
-    let mut pinned = vec![false; n];
-    // The room a point needs: two cells, but one within [`BEND`] metres of
-    // a pin (a gate may be drawn next to a wall, and the line must reach
-    // it in a curve).
-    let mut need = vec![2; n];
-    let m = (BEND / SPACING) as isize;
-    for &(i, at) in pins {
-        if let Some(p) = pts.get_mut(i) {
-            *p = at;
-            pinned[i] = true;
-            for j in -m..=m {
-                need[wrap(i, j, n)] = 1;
-            }
-        }
-    }
-    if n < 5 {
-        return pts;
-    }
-    // Clearance in cells, -1 off the course and near the end of a mark
-    // in the open (so a loop round it does not shrink).
-    let room = |p: DVec2| {
-        track.cell_at(p).map_or(-1, |(c, r)| {
-            let k = track.clearance_cells(c, r);
-            let open =
-                track.drivable(c, r) && !keep_out.get(r * track.width + c).is_some_and(|&k| k);
-            // Next to a wall, the cell alone says too little: a point at
-            // its edge would run a car's side along the wall.
-            if open && (k > 1 || !near_wall(track, p, WALL_GAP)) {
-                i32::from(k)
-            } else {
-                -1
-            }
-        })
-    };
-    // A point the path left beside a wall (a road one cell wide, a wall's
-    // staircase edge) steps away from it. No move below brings a point
-    // that near a wall again.
-    for i in 0..n {
-        if !pinned[i]
-            && let Some(p) = off_wall(track, pts[i])
-            && room(p) >= 0
-        {
-            pts[i] = p;
-        }
-    }
-    for _ in 0..60 {
-        let prev = pts.clone();
-        for i in 0..n {
-            let mean = (prev[wrap(i, -2, n)]
-                + prev[wrap(i, -1, n)]
-                + prev[wrap(i, 1, n)]
-                + prev[wrap(i, 2, n)])
-                * 0.25;
-            let moved = prev[i].lerp(mean, 0.5);
-            let roomy = |p: DVec2| room(p) >= need[i];
-            if !pinned[i] && (roomy(moved) || (!roomy(prev[i]) && room(moved) >= 0)) {
-                pts[i] = moved;
-            }
-        }
-    }
-    pts
-}
-
-/// Where a point within [`WALL_GAP`] of a wall moves to get clear of it:
-/// up to a cell's width straight away from the wall cells beside it, the
-/// first step that is clear; none if no step is.
-fn off_wall(track: &Track, p: DVec2) -> Option<DVec2> {
-    // Two cells or more from a wall (most points), none is beside it.
-    let beside = track
-        .cell_at(p)
-        .is_some_and(|(c, r)| track.clearance_cells(c, r) <= 1);
-    if !beside || !near_wall(track, p, WALL_GAP) {
-        return None;
-    }
-    let away: DVec2 = wall_points(track, p)
-        .map(|q| (p - q).normalize_or_zero() / p.distance(q).max(0.1))
-        .sum();
-    let away = away.normalize_or_zero();
-    let most = track.cell_size().min_element();
-    (1..=8)
-        .map(|k| p + away * (most * k as f64 / 8.0))
-        .find(|&q| !near_wall(track, q, WALL_GAP))
-}
-
-/// Whether a wall cell lies within `gap` metres (less than a cell's
-/// width) of `p`.
-fn near_wall(track: &Track, p: DVec2, gap: f64) -> bool {
-    wall_points(track, p).any(|q| q.distance(p) < gap)
-}
-
-/// The nearest point to `p` of each wall cell among the 3 x 3 cells
-/// around it.
-fn wall_points(track: &Track, p: DVec2) -> impl Iterator<Item = DVec2> + '_ {
-    let cs = track.cell_size();
-    let (c, r) = ((p.x / cs.x).floor() as isize, (p.y / cs.y).floor() as isize);
-    (-1..=1)
-        .flat_map(move |dr| (-1..=1).map(move |dc| (c + dc, r + dr)))
-        .filter(|&(wc, wr)| track.is_wall(wc, wr))
-        .map(move |(wc, wr)| {
-            let lo = DVec2::new(wc as f64 * cs.x, wr as f64 * cs.y);
-            p.clamp(lo, lo + cs)
-        })
-}
-
-/// Index `i + d` of a closed line of `n` points, wrapped (any `n` from 1).
-fn wrap(i: usize, d: isize, n: usize) -> usize {
-    (i as isize + d).rem_euclid(n as isize) as usize
 }
 
 /// Target speeds along the line.

@@ -20,6 +20,7 @@
 
 pub mod line;
 mod paths;
+mod smooth;
 
 use glam::DVec2;
 

@@ -51,8 +51,10 @@ struct Search {
     /// a source or an unreached cell.
     came: Vec<u8>,
     width: usize,
-    /// Every cell reached, in the order first reached.
-    reached: Vec<usize>,
+    /// Every cell reached, in the order first reached, when asked for
+    /// (only [`widen`] needs it: on a map that is all road it would hold
+    /// every cell).
+    reached: Option<Vec<usize>>,
 }
 
 impl Search {
@@ -70,17 +72,19 @@ impl Search {
     }
 }
 
-/// Multi-source Dijkstra over the grid from `from`. `step(i, j, dc, dr)`
-/// is the cost of moving from cell index `i` to its neighbour `j`
-/// (`dc`, `dr` apart), or `None` where that move is closed; nothing
+/// Multi-source Dijkstra over the grid from `from`. `step(i, j, m)`
+/// is the cost of moving from cell index `i` to its neighbour `j` by move
+/// `MOVES[m]`, or `None` where that move is closed; nothing
 /// beyond `limit` is reached. Stops at the first cell `done` accepts,
-/// returning what it found and that cell.
+/// returning what it found and that cell. `list` keeps the cells reached
+/// in [`Search::reached`].
 fn dijkstra(
     track: &Track,
     from: &[(usize, usize)],
     diagonal: bool,
     limit: f64,
-    step: impl Fn(usize, usize, isize, isize) -> Option<f64>,
+    list: bool,
+    step: impl Fn(usize, usize, usize) -> Option<f64>,
     done: impl Fn(usize, f64) -> bool,
 ) -> (Search, Option<usize>) {
     let (w, h) = (track.width, track.height);
@@ -88,12 +92,14 @@ fn dijkstra(
         dist: vec![0; w * h],
         came: vec![0; w * h],
         width: w,
-        reached: Vec::new(),
+        reached: list.then(Vec::new),
     };
     let mut heap = BinaryHeap::new();
     for &(c, r) in from {
-        if search.dist[r * w + c] == 0 {
-            search.reached.push(r * w + c);
+        if search.dist[r * w + c] == 0
+            && let Some(reached) = &mut search.reached
+        {
+            reached.push(r * w + c);
         }
         search.dist[r * w + c] = 1;
         heap.push(Reverse((0u64, r * w + c)));
@@ -119,14 +125,16 @@ fn dijkstra(
                 continue;
             }
             let j = nr as usize * w + nc as usize;
-            let Some(cost) = step(i, j, dc, dr) else {
+            let Some(cost) = step(i, j, m) else {
                 continue;
             };
             let nd = d + cost;
             let stored = search.dist[j];
             if nd <= limit && (stored == 0 || nd.to_bits() + 1 < stored) {
-                if stored == 0 {
-                    search.reached.push(j);
+                if stored == 0
+                    && let Some(reached) = &mut search.reached
+                {
+                    reached.push(j);
                 }
                 search.dist[j] = nd.to_bits() + 1;
                 search.came[j] = m as u8 + 1;
@@ -152,18 +160,21 @@ pub fn shortest(
     for &(c, r) in to {
         is_goal[r * w + c] = true;
     }
-    let step = |i: usize, j: usize, dc: isize, dr: isize| {
+    // Each move's length, m.
+    let length = MOVES.map(|(dc, dr)| (DVec2::new(dc as f64, dr as f64) * cs).length());
+    let step = |i: usize, j: usize, m: usize| {
         if !is_goal[j] && banned(j) {
             return None;
         }
         // A diagonal step must not cut a wall's corner.
+        let (dc, dr) = MOVES[m];
         let (c, r, nc, nr) = (i % w, i / w, j % w, j / w);
         if dc != 0 && dr != 0 && (!track.drivable(nc, r) || !track.drivable(c, nr)) {
             return None;
         }
-        Some((DVec2::new(dc as f64, dr as f64) * cs).length() * penalty(track, nc, nr))
+        Some(length[m] * penalty(track, nc, nr))
     };
-    let (search, found) = dijkstra(track, from, true, f64::INFINITY, step, |i, d| {
+    let (search, found) = dijkstra(track, from, true, f64::INFINITY, false, step, |i, d| {
         is_goal[i] && d > 0.0
     });
     Some(search.path_to(found?))
@@ -174,10 +185,10 @@ pub fn shortest(
 /// cells within reach are touched.
 pub fn widen(track: &Track, from: &[(usize, usize)], reach: f64) -> Vec<bool> {
     let cs = track.cell_size();
-    let step = |_, _, dc: isize, _| Some(if dc != 0 { cs.x } else { cs.y });
-    let (search, _) = dijkstra(track, from, false, reach, step, |_, _| false);
+    let step = |_, _, m: usize| Some(if MOVES[m].0 != 0 { cs.x } else { cs.y });
+    let (search, _) = dijkstra(track, from, false, reach, true, step, |_, _| false);
     let mut near = vec![false; search.dist.len()];
-    for &i in &search.reached {
+    for &i in search.reached.iter().flatten() {
         near[i] = true;
     }
     near

@@ -6,8 +6,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::car::CarSpec;
 use skid::physics::{Car, Controls, ModelKind};
-use skid::sim::Sim;
 use skid::track::{bundled, parse};
+use skid::world::World;
 use std::hint::black_box;
 
 const DT: f64 = 1.0 / 120.0;
@@ -74,11 +74,11 @@ fn bench_hour(c: &mut Criterion) {
         group.bench_function(kind.name(), |b| {
             b.iter(|| {
                 let track = bundled::load("grandprix").unwrap();
-                let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+                let mut sim = World::new(track, CarSpec::default_for(kind), kind, 120);
                 for c in pattern.iter().cycle().take(432_000) {
-                    sim.step(c);
+                    sim.drive(c);
                 }
-                black_box(sim.car.state.body.pos)
+                black_box(sim.cars[0].car.state.body.pos)
             });
         });
     }
@@ -100,11 +100,11 @@ fn bench_hour_at_the_wall(c: &mut Criterion) {
         group.bench_function(kind.name(), |b| {
             b.iter(|| {
                 let track = bundled::load("oval").unwrap();
-                let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+                let mut sim = World::new(track, CarSpec::default_for(kind), kind, 120);
                 for _ in 0..432_000 {
-                    sim.step(black_box(&circle));
+                    sim.drive(black_box(&circle));
                 }
-                black_box(sim.car.state.body.pos)
+                black_box(sim.cars[0].car.state.body.pos)
             });
         });
     }

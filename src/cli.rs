@@ -17,13 +17,13 @@ use crate::app::{App, Options};
 use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
-use crate::physics::{Controls, DEFAULT_HZ, ModelKind};
+use crate::physics::{DEFAULT_HZ, ModelKind};
 use crate::race::LapLog;
 use crate::records::{self, Record, Store};
 use crate::script::Script;
-use crate::sim::{Sim, TRACE_HEADER};
 use crate::track::{self, Track, bundled};
 use crate::ui;
+use crate::world::{Source, TRACE_HEADER, World};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -510,7 +510,7 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     let mut app = App::new(game_options(setup, None, hz, Some(script))?);
     app.start_race();
     app.resize(size.0, size.1);
-    while app.running() && app.race.as_ref().is_some_and(|r| r.sim.tick < target) {
+    while app.running() && app.race.as_ref().is_some_and(|r| r.world.tick < target) {
         app.tick(0.0);
     }
     let mut terminal =
@@ -521,10 +521,6 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     print!("{}", ui::buffer_text(terminal.backend().buffer()));
     Ok(())
 }
-
-/// Who drives a headless run: the next tick's controls, or none when the
-/// run is over.
-type NextControls = dyn FnMut(&Sim) -> Option<Controls>;
 
 /// The records in `--data-dir`, or in the user's data directory.
 fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
@@ -585,31 +581,27 @@ fn sim(
         return bad("--skill must be from 0.5 to 1");
     }
     let (track, spec, kind) = setup.resolve()?;
-    let mut controls: Box<NextControls> = match (driver, inputs) {
-        (DriverArg::Script, Some(path)) => {
-            let mut ticks = load_script(path)?.into_controls();
-            Box::new(move |_| ticks.next())
-        }
+    let source = match (driver, inputs) {
+        (DriverArg::Script, Some(path)) => Source::script(&load_script(path)?),
         (DriverArg::Script, None) => return bad("--inputs FILE is needed, or --driver ai"),
-        (DriverArg::Ai, None) => {
-            let mut ai = Driver::new(&track, &spec, kind, skill);
-            let laps = track.laps;
-            Box::new(move |sim: &Sim| {
-                (sim.laps.lap < laps && sim.tick < max_ticks).then(|| ai.controls(&sim.car, sim.dt))
-            })
-        }
+        (DriverArg::Ai, None) => Source::Driver(Box::new(Driver::new(&track, &spec, kind, skill))),
         (DriverArg::Ai, Some(_)) => return bad("--inputs and --driver ai exclude each other"),
     };
-    let mut sim = Sim::new(track, spec, kind, hz);
+    let mut sim = World::new(track, spec, kind, hz);
+    sim.cars[0].source = source;
+    // A script's run ends with the script, a computer driver's with the
+    // race or at `--max-ticks`.
+    let over = |sim: &World| match sim.cars[0].source {
+        Source::Script(_, left) => left == 0,
+        _ => sim.cars[0].laps.lap >= sim.laps || sim.tick >= max_ticks,
+    };
     let mut log = LapLog::default();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut row = String::with_capacity(256);
     let _ = writeln!(out, "{TRACE_HEADER}");
-    let mut finite = true;
-    while let Some(c) = controls(&sim) {
-        let event = sim.step(&c);
-        let b = &sim.car.state.body;
-        finite &= b.is_finite();
+    while !over(&sim) {
+        let event = sim.step()[0];
+        let b = &sim.cars[0].car.state.body;
         let speed = b.vel.length();
         log.after_step(
             sim.tick,
@@ -619,7 +611,7 @@ fn sim(
         );
         if sim.tick.is_multiple_of(every) {
             row.clear();
-            sim.trace_row(&mut row);
+            sim.trace_row(0, &mut row);
             row.push('\n');
             if out.write_all(row.as_bytes()).is_err() {
                 return Ok(()); // stdout closed (a pipe to `head`): stop quietly
@@ -629,25 +621,26 @@ fn sim(
     // The final state always ends the trace, whatever `--every` skipped.
     if !sim.tick.is_multiple_of(every) {
         row.clear();
-        sim.trace_row(&mut row);
+        sim.trace_row(0, &mut row);
         row.push('\n');
         let _ = out.write_all(row.as_bytes());
     }
     let _ = out.flush();
     let laps = sim.track.laps;
-    if driver == DriverArg::Ai && sim.laps.lap < laps {
-        let p = sim.car.state.body.pos;
+    if driver == DriverArg::Ai && sim.cars[0].laps.lap < laps {
+        let (car, counter) = (&sim.cars[0].car, &sim.cars[0].laps);
+        let p = car.state.body.pos;
         eprintln!(
             "skid sim: stopped at --max-ticks {max_ticks} with the race unfinished: \
              {} of {laps} laps, checkpoint {} of {} passed, the car at x {:.1} m, y {:.1} m",
-            sim.laps.lap, sim.laps.checkpoint, sim.track.checkpoints, p.x, p.y
+            counter.lap, counter.checkpoint, sim.track.checkpoints, p.x, p.y
         );
     }
-    if store.is_some() && !finite {
+    if store.is_some() && !sim.cars[0].finite {
         eprintln!("skid sim: the car's state went non-finite: no record saved");
     }
-    if let (Some(store), Some(best), true) = (store, &log.best, finite) {
-        let record = Record::of(&sim, best);
+    if let (Some(store), Some(best), true) = (store, &log.best, sim.cars[0].finite) {
+        let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);
         let where_ = store.dir.display().to_string();
         let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
             Diagnostics::from(Diagnostic::file(

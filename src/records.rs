@@ -55,17 +55,23 @@ pub struct Record {
 }
 
 impl Record {
-    /// The record a race's best lap makes.
-    pub fn of(sim: &crate::sim::Sim, best: &Lap) -> Record {
+    /// The record `best`, a lap driven by `car` on `track` at `dt`
+    /// seconds a step, makes.
+    pub fn of(
+        track: &crate::track::Track,
+        car: &crate::physics::Car,
+        dt: f64,
+        best: &Lap,
+    ) -> Record {
         Record {
-            track: sim.track.name.clone(),
-            track_id: sim.track.content_id(),
-            model: sim.car.kind,
-            car: sim.car.spec().name.clone(),
-            car_id: sim.car.spec().content_id(),
-            time: best.ticks as f64 * sim.dt,
+            track: track.name.clone(),
+            track_id: track.content_id(),
+            model: car.kind,
+            car: car.spec().name.clone(),
+            car_id: car.spec().content_id(),
+            time: best.ticks as f64 * dt,
             ticks: best.ticks,
-            hz: (1.0 / sim.dt).round() as u32,
+            hz: (1.0 / dt).round() as u32,
             splits: best.splits.clone(),
         }
     }

@@ -10,28 +10,28 @@ use proptest::prelude::*;
 use skid::ai::Driver;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::sim::Sim;
 use skid::track::{Track, bundled, laps, parse};
+use skid::world::{Source, World};
 
 /// The computer drives `track` with `kind` until its laps are done, in
 /// an average of 4 m/s round its racing line plus a minute, never ending a
 /// step inside a wall.
 fn finishes(name: &str, track: Track, kind: ModelKind) -> Result<(), String> {
     let spec = CarSpec::default_for(kind);
-    let mut driver = Driver::new(&track, &spec, kind, 1.0);
+    let driver = Driver::new(&track, &spec, kind, 1.0);
     let laps = track.laps;
     let limit = laps as f64 * driver.line.length() / 4.0 + 60.0;
-    let mut sim = Sim::new(track, spec, kind, 120);
-    while sim.laps.lap < laps {
+    let mut sim = World::new(track, spec, kind, 120);
+    sim.cars[0].source = Source::Driver(Box::new(driver));
+    while sim.cars[0].laps.lap < laps {
         if sim.time() >= limit {
             return Err(format!(
                 "{name}/{kind}: {} of {laps} laps in {limit:.0} s, checkpoint {}, at {:?}",
-                sim.laps.lap, sim.laps.checkpoint, sim.car.state.body.pos
+                sim.cars[0].laps.lap, sim.cars[0].laps.checkpoint, sim.cars[0].car.state.body.pos
             ));
         }
-        let c = driver.controls(&sim.car, sim.dt);
-        sim.step(&c);
-        if sim.track.box_hits_wall(&sim.car.footprint()) {
+        sim.step();
+        if sim.track.box_hits_wall(&sim.cars[0].car.footprint()) {
             return Err(format!("{name}/{kind} in a wall at tick {}", sim.tick));
         }
     }

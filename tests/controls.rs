@@ -60,7 +60,10 @@ fn count(p: &Player, from: f64, to: f64, ok: impl Fn(&Controls) -> bool) -> usiz
 }
 
 fn speed(p: &Player) -> f64 {
-    p.app.race.as_ref().unwrap().sim.car.telemetry().speed
+    p.app.race.as_ref().unwrap().world.cars[0]
+        .car
+        .telemetry()
+        .speed
 }
 
 /// Whether the panel marks the throttle as kept by steering.
@@ -276,7 +279,7 @@ fn reversing_keeps_the_brake_through_steering() {
     p.keys.up(D, 3.0);
     p.run_to(3.0);
     let race = p.app.race.as_ref().unwrap();
-    assert_eq!(race.sim.car.state.drive.gear, -1, "in reverse");
+    assert_eq!(race.world.cars[0].car.state.drive.gear, -1, "in reverse");
     each(&p, 2.0, 3.0, "reversing while steering", |c| {
         c.brake == 1.0 && c.steer > 0.0
     });

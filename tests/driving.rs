@@ -74,7 +74,7 @@ struct Racer {
 impl Racer {
     fn new(p: &Player, model: ModelKind) -> Racer {
         let race = p.app.race.as_ref().unwrap();
-        let driver = Driver::new(&race.sim.track, race.sim.car.spec(), model, 0.9);
+        let driver = Driver::new(&race.world.track, race.world.cars[0].car.spec(), model, 0.9);
         let strafe = model == ModelKind::Strafe;
         let (right, left) = if strafe {
             (KeyCode::Right, KeyCode::Left)
@@ -98,8 +98,8 @@ impl Racer {
     /// Watches one tick and, every fourth, sets the keys.
     fn drive(&mut self, p: &mut Player) {
         let race = p.app.race.as_ref().unwrap();
-        let dt = race.sim.dt;
-        let want = self.driver.controls(&race.sim.car, dt);
+        let dt = race.world.dt;
+        let want = self.driver.controls(&race.world.cars[0].car, dt);
         let k = dt / 0.15;
         self.gas += k * (want.throttle - self.gas);
         self.brake += k * (want.brake - self.brake);
@@ -191,7 +191,7 @@ fn laps(model: ModelKind, keys: Keyboard) -> Option<f64> {
     while p.now() < LIMIT {
         let race = p.app.race.as_ref().unwrap();
         if let Some(&end) = race.log.ends.get(LAPS - 1) {
-            return Some(end as f64 * race.sim.dt);
+            return Some(end as f64 * race.world.dt);
         }
         racer.drive(&mut p);
         p.step();

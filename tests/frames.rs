@@ -13,8 +13,8 @@ use skid::app::{App, Options};
 use skid::game::{FrameWriter, draw_frame};
 use skid::physics::ModelKind;
 use skid::script::Script;
-use skid::sim::Sim;
 use skid::track::bundled;
+use skid::world::World;
 
 /// A writer that keeps what it is given, shared with the test.
 #[derive(Clone, Default)]
@@ -68,7 +68,7 @@ fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec
         if n.is_multiple_of(every) {
             draw_frame(&mut terminal, &wire, &app).unwrap();
             let frame = std::mem::take(&mut *tap.0.borrow_mut());
-            if app.race.as_ref().unwrap().sim.tick > 0 {
+            if app.race.as_ref().unwrap().world.tick > 0 {
                 frames.push(frame);
             }
         }
@@ -111,18 +111,18 @@ fn drawing_size_and_frame_rate_never_enter_the_physics() {
     let (_, b) = play("pocket", model, (160, 48), 1);
     let (_, c) = play("pocket", model, (61, 17), 13);
     // The same script through the bare step loop of `skid sim`.
-    let mut sim = Sim::new(
+    let mut sim = World::new(
         bundled::load("pocket").unwrap(),
         skid::car::CarSpec::default_for(model),
         model,
         120,
     );
     for controls in script(model).controls() {
-        sim.step(&controls);
+        sim.drive(&controls);
     }
     for app in [&a, &b, &c] {
         let race = app.race.as_ref().unwrap();
-        assert_eq!(race.sim.tick, sim.tick);
-        assert_eq!(race.sim.car.state, sim.car.state);
+        assert_eq!(race.world.tick, sim.tick);
+        assert_eq!(race.world.cars[0].car.state, sim.cars[0].car.state);
     }
 }

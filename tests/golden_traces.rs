@@ -54,8 +54,8 @@ use std::process::Command;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::script::Script;
-use skid::sim::Sim;
 use skid::track::bundled;
+use skid::world::World;
 
 const EVERY: &str = "4";
 
@@ -71,16 +71,16 @@ struct Seen {
 
 fn replay(kind: ModelKind, script: &Script) -> Seen {
     let track = bundled::load("pocket").unwrap();
-    let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+    let mut sim = World::new(track, CarSpec::default_for(kind), kind, 120);
     let mut seen = Seen::default();
     for c in script.controls() {
-        let before = sim.car.telemetry().speed;
-        sim.step(&c);
-        let t = sim.car.telemetry();
+        let before = sim.cars[0].car.telemetry().speed;
+        sim.drive(&c);
+        let t = sim.cars[0].car.telemetry();
         seen.hit_wall |= t.hit_wall;
         seen.slid |= t.sliding.iter().any(|&s| s) || t.slip_rear.abs() > 10.0;
         seen.braked |= c.brake > 0.0 && t.speed < before - 0.01 && !t.hit_wall;
-        seen.turned |= sim.car.state.body.yaw_rate.abs() > 0.3;
+        seen.turned |= sim.cars[0].car.state.body.yaw_rate.abs() > 0.3;
         seen.top_speed = seen.top_speed.max(t.speed);
     }
     seen
@@ -207,6 +207,6 @@ fn every_n_prints_a_subset_of_the_same_rows_and_the_last() {
     // 660 ticks: every 7th row, then the final one (660 is not a multiple).
     picked.push(all.lines().last().unwrap());
     assert_eq!(some.lines().skip(1).collect::<Vec<_>>(), picked);
-    assert_eq!(all.lines().next(), Some(skid::sim::TRACE_HEADER));
+    assert_eq!(all.lines().next(), Some(skid::world::TRACE_HEADER));
     assert_eq!(all.lines().count(), 1 + 660);
 }

@@ -7,8 +7,8 @@ mod common;
 use proptest::prelude::*;
 use skid::car::CarSpec;
 use skid::physics::{Controls, ModelKind, Shift};
-use skid::sim::Sim;
 use skid::track::bundled;
+use skid::world::World;
 
 const TEN_MINUTES: u64 = 10 * 60 * 120;
 
@@ -46,9 +46,9 @@ fn controls() -> impl Strategy<Value = (u64, Controls)> {
         )
 }
 
-fn finite(sim: &Sim) -> bool {
-    let s = &sim.car.state;
-    let (b, t) = (&s.body, sim.car.telemetry());
+fn finite(sim: &World) -> bool {
+    let s = &sim.cars[0].car.state;
+    let (b, t) = (&s.body, sim.cars[0].car.telemetry());
     [
         b.pos.x,
         b.pos.y,
@@ -74,18 +74,18 @@ proptest! {
         for (name, _) in bundled::TRACKS {
             for kind in ModelKind::ALL {
                 let track = bundled::load(name).unwrap();
-                let mut sim = Sim::new(track, CarSpec::default_for(kind), kind, 120);
+                let mut sim = World::new(track, CarSpec::default_for(kind), kind, 120);
                 let script = holds.iter().cycle().flat_map(|(n, c)| {
                     // One-shot keys on a hold's first tick only, as in scripts.
                     let rest = Controls { shift: None, manual: None, ..*c };
                     std::iter::once(*c).chain(std::iter::repeat_n(rest, *n as usize - 1))
                 });
                 for c in script.take(TEN_MINUTES as usize) {
-                    sim.step(&c);
-                    prop_assert!(finite(&sim), "{name}/{kind} at tick {}: {:?}", sim.tick, sim.car.state);
+                    sim.drive(&c);
+                    prop_assert!(finite(&sim), "{name}/{kind} at tick {}: {:?}", sim.tick, sim.cars[0].car.state);
                     prop_assert!(
-                        !sim.track.box_hits_wall(&sim.car.footprint()),
-                        "{name}/{kind} in a wall at tick {}: {:?}", sim.tick, sim.car.state.body
+                        !sim.track.box_hits_wall(&sim.cars[0].car.footprint()),
+                        "{name}/{kind} in a wall at tick {}: {:?}", sim.tick, sim.cars[0].car.state.body
                     );
                 }
             }
@@ -173,20 +173,20 @@ proptest! {
             // what this catches is divergence, which grows without bound.
             let most = 2.0 * top_speed(&spec, kind) + 10.0;
             let track = bundled::load("oval").unwrap();
-            let mut sim = Sim::new(track, spec, kind, 120);
+            let mut sim = World::new(track, spec, kind, 120);
             let script = holds.iter().cycle().flat_map(|(n, c)| {
                 let rest = Controls { shift: None, manual: None, ..*c };
                 std::iter::once(*c).chain(std::iter::repeat_n(rest, *n as usize - 1))
             });
             for c in script.take(20 * 120) {
-                sim.step(&c);
-                prop_assert!(finite(&sim), "{kind} at tick {}: {:?}", sim.tick, sim.car.state);
-                let speed = sim.car.telemetry().speed;
+                sim.drive(&c);
+                prop_assert!(finite(&sim), "{kind} at tick {}: {:?}", sim.tick, sim.cars[0].car.state);
+                let speed = sim.cars[0].car.telemetry().speed;
                 prop_assert!(speed < most, "{kind} at {speed} m/s (most {most}) at tick {}", sim.tick);
-                let at = sim.track.cell_at(sim.car.state.body.pos);
+                let at = sim.track.cell_at(sim.cars[0].car.state.body.pos);
                 prop_assert!(
                     at.is_some_and(|(c, r)| sim.track.drivable(c, r)),
-                    "{kind} off the course at tick {}: {:?}", sim.tick, sim.car.state.body
+                    "{kind} off the course at tick {}: {:?}", sim.tick, sim.cars[0].car.state.body
                 );
             }
         }
@@ -201,18 +201,18 @@ fn the_lightest_tire_car_stays_on_the_track() {
     spec.body.mass = 1.0;
     spec.body.inertia = 0.1;
     assert!(spec.valid());
-    let mut sim = Sim::new(bundled::load("oval").unwrap(), spec, ModelKind::Tire, 120);
+    let mut sim = World::new(bundled::load("oval").unwrap(), spec, ModelKind::Tire, 120);
     let full = Controls {
         throttle: 1.0,
         steer: 0.3,
         ..Controls::default()
     };
     for _ in 0..(30 * 120) {
-        sim.step(&full);
+        sim.drive(&full);
         assert!(
-            finite(&sim) && sim.car.telemetry().speed < 60.0,
+            finite(&sim) && sim.cars[0].car.telemetry().speed < 60.0,
             "{:?}",
-            sim.car.state.body
+            sim.cars[0].car.state.body
         );
     }
 }

@@ -125,9 +125,9 @@ use skid::app::{App, Command, Options, Screen};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::script::Script;
-use skid::sim::Sim;
 use skid::track::bundled;
 use skid::ui;
+use skid::world::{Source, World};
 
 fn screen(app: &App) -> String {
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
@@ -194,7 +194,7 @@ fn race_at(model: ModelKind, size: (u16, u16), ticks: u64) -> App {
     let mut app = App::new(options(model, Some(script)));
     app.resize(size.0, size.1);
     app.start_race();
-    while app.race.as_ref().unwrap().sim.tick < ticks {
+    while app.race.as_ref().unwrap().world.tick < ticks {
         app.tick(0.0);
     }
     app
@@ -291,14 +291,14 @@ fn results_80x24() {
 fn computer_race(track: &str, model: ModelKind) -> Script {
     let t = bundled::load(track).unwrap();
     let spec = CarSpec::default_for(model);
-    let mut driver = Driver::new(&t, &spec, model, 1.0);
+    let driver = Driver::new(&t, &spec, model, 1.0);
     let laps = t.laps;
-    let mut sim = Sim::new(t, spec, model, 120);
+    let mut sim = World::new(t, spec, model, 120);
+    sim.cars[0].source = Source::Driver(Box::new(driver));
     let mut script = Script::default();
-    while sim.laps.lap < laps {
-        let c = driver.controls(&sim.car, sim.dt);
-        sim.step(&c);
-        script.push(&c);
+    while sim.cars[0].laps.lap < laps {
+        sim.step();
+        script.push(&sim.cars[0].last);
     }
     script
 }
@@ -351,7 +351,7 @@ fn replayed(
 /// A second after the end of the second lap.
 fn after_lap_two(app: &App) -> bool {
     let race = app.race.as_ref().unwrap();
-    race.log.ends.len() == 2 && race.sim.tick >= race.log.ends[1] + 120
+    race.log.ends.len() == 2 && race.world.tick >= race.log.ends[1] + 120
 }
 
 #[test]
@@ -384,10 +384,10 @@ fn missed_checkpoint_80x24() {
     let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
     // Back to the grid, as if round again without the checkpoints: over
     // the finish once more.
-    let (pos, heading) = app.race.as_ref().unwrap().sim.track.start_pose(0);
+    let (pos, heading) = app.race.as_ref().unwrap().world.track.start_pose(0);
     let race = app.race.as_mut().unwrap();
-    race.sim.car.state.body.pos = pos;
-    race.sim.car.state.body.heading = heading;
+    race.world.cars[0].car.state.body.pos = pos;
+    race.world.cars[0].car.state.body.heading = heading;
     for _ in 0..90 {
         app.tick(0.0);
     }
@@ -421,7 +421,7 @@ fn wrong_way(size: (u16, u16), color: bool) -> App {
     let mut app = racing("grandprix", ModelKind::Arcade, size, 361, opts);
     for _ in 0..150 {
         let race = app.race.as_mut().unwrap();
-        let body = &mut race.sim.car.state.body;
+        let body = &mut race.world.cars[0].car.state.body;
         body.heading = std::f64::consts::PI;
         body.vel = glam::DVec2::new(-20.0, 0.0);
         app.tick(0.0);

@@ -2,7 +2,7 @@
 //! the keys held, records, and the race ([`race`]) with its clock,
 //! recording and replay. The game loop feeds it inputs and one
 //! [`App::tick`] per physics step; the UI draws it without changing it.
-//! The race steps the same [`Sim`] as `skid sim`.
+//! The race steps the same [`World`] as `skid sim`.
 
 pub mod camera;
 pub mod planner;
@@ -14,12 +14,12 @@ use crate::input::{Action, Held, Key};
 use crate::physics::{ModelKind, Shift};
 use crate::records::{Loaded, Record, Store};
 use crate::script::Script;
-use crate::sim::Sim;
 use crate::track::{Track, bundled};
+use crate::world::World;
 
 pub use camera::Camera;
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, GRID_GAP, Kept, Opponent, Phase, Race, Standing};
+pub use race::{COUNTDOWN, GRID_GAP, Kept, Phase, Race, Standing};
 
 /// The smallest terminal the race is drawn in; below it a message shows
 /// and the race pauses.
@@ -290,8 +290,8 @@ impl App {
             }
             None => None,
         };
-        let sim = Sim::new(track, spec, self.menu.model, self.hz);
-        let mut race = Race::on_line(sim, laps, self.replay.as_ref(), record, line);
+        let world = World::new(track, spec, self.menu.model, self.hz);
+        let mut race = Race::on_line(world, laps, self.replay.as_ref(), record, line);
         let asked = self.menu.opponents;
         let placed = race.add_opponents(asked, self.skill);
         if placed < asked {
@@ -327,12 +327,12 @@ impl App {
             .log
             .best
             .as_ref()
-            .filter(|b| race.log.improved && race.finite && b.ticks > 0)
+            .filter(|b| race.log.improved && race.finite() && b.ticks > 0)
         else {
             return;
         };
         race.log.improved = false;
-        let record = Record::of(&race.sim, best);
+        let record = Record::of(&race.world.track, race.car(), race.world.dt, best);
         match store.save(record, &best.ghost) {
             Ok((_, loaded)) => self.notice_damage(&loaded),
             Err(e) => self.notices.push(format!(
@@ -365,7 +365,7 @@ impl App {
         let strafe = self
             .race
             .as_ref()
-            .is_some_and(|r| r.sim.car.kind == ModelKind::Strafe);
+            .is_some_and(|r| r.car().kind == ModelKind::Strafe);
         key.action(strafe)
     }
 
@@ -420,10 +420,10 @@ impl App {
         let view = crate::layout::track_view_size(self.size);
         race.camera = Some(Camera::follow(
             race.camera,
-            &race.sim.track,
+            &race.world.track,
             view,
-            race.sim.car.state.body.pos,
-            race.sim.car.state.body.vel,
+            race.car().state.body.pos,
+            race.car().state.body.vel,
         ));
         let finished = race.finished();
         if finished {
@@ -517,10 +517,10 @@ impl App {
             }
             Command::Restart => self.start_race(),
             Command::SwitchModel => {
-                let next = race.sim.car.kind.next();
-                race.sim.car.switch_model(next);
+                let next = race.car().kind.next();
+                race.world.cars[0].car.switch_model(next);
             }
-            Command::ToggleManual => race.pending_manual = Some(!race.sim.car.state.drive.manual),
+            Command::ToggleManual => race.pending_manual = Some(!race.car().state.drive.manual),
             Command::ShiftUp => race.pending_shift = Some(Shift::Up),
             Command::ShiftDown => race.pending_shift = Some(Shift::Down),
             Command::ToggleAutostrafe => race.autostrafe = !race.autostrafe,

@@ -1,6 +1,7 @@
-//! One race: the player's car and the computer cars on the track, the
-//! countdown, laps, positions, car-to-car contact, and the controls the
-//! player's held keys give each tick. It knows no screen and no menu.
+//! One race as the player sees it: the [`World`] (the player's car, car
+//! 0, and the computer cars), the countdown, the player's laps and splits,
+//! positions on the racing line, and the controls the player's held keys
+//! give each tick. It knows no screen and no menu.
 
 use std::collections::VecDeque;
 
@@ -8,10 +9,10 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::input::{Action, Held, Latch};
-use crate::physics::{Controls, ModelKind, Shift, wheel_positions};
+use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{GHOST_EVERY, Lap, LapLog, Laps};
 use crate::script::Script;
-use crate::sim::Sim;
+use crate::world::{Source, World};
 
 use super::camera::Camera;
 use super::planner::race_line;
@@ -41,7 +42,7 @@ pub const GRID_GAP: f64 = 0.6;
 /// One car's place in the race.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Standing {
-    /// 0 is the player, `i` the computer car `opponents[i - 1]`.
+    /// The car's index in the world: 0 is the player.
     pub car: usize,
     /// Completed laps.
     pub laps: u32,
@@ -65,38 +66,26 @@ pub enum Phase {
     Running,
 }
 
-/// A computer car in the race.
-pub struct Opponent {
-    pub car: crate::physics::Car,
-    pub laps: Laps,
-    pub(super) driver: Driver,
-    /// Where it is on the racing line.
-    pub(super) at: usize,
-}
-
 /// One race.
 pub struct Race {
-    /// Computer cars, on the start slots after the player's.
-    pub opponents: Vec<Opponent>,
-    pub sim: Sim,
+    /// The player's car (0) and the computer cars, on the start slots
+    /// after the player's.
+    pub world: World,
     pub phase: Phase,
-    pub laps: u32,
     /// Lap ends, splits, the best lap and its ghost.
     pub log: LapLog,
     /// Whether the best lap's ghost is drawn (`g`).
     pub show_ghost: bool,
     /// The racing line: which way the course runs here.
     pub line: Line,
-    pub(super) line_at: usize,
+    /// Where each car is on the racing line.
+    pub(super) at: Vec<usize>,
     /// Ticks spent driving against the course.
     pub(super) wrong_way: u64,
     /// The checkpoint missed at the latest finish crossing, and its tick.
     pub(super) missed: Option<(u8, u64)>,
     /// The middle of the finish line (0) and of each checkpoint.
     pub marks: Vec<DVec2>,
-    /// Whether the player's car has stayed finite all race: a lap from a
-    /// run that ever went non-finite is never saved.
-    pub finite: bool,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
     /// The order when the player finished.
@@ -106,8 +95,6 @@ pub struct Race {
     pub autostrafe: bool,
     /// The race's inputs so far, as an input script.
     pub recording: Script,
-    /// A replayed script's ticks and how many are left.
-    pub(super) replay: Option<(Box<dyn Iterator<Item = Controls>>, u64)>,
     pub(super) pending_shift: Option<Shift>,
     pub(super) pending_manual: Option<bool>,
     /// Which controls are on by a latch, not their key (the panel marks
@@ -118,54 +105,77 @@ pub struct Race {
 }
 
 impl Race {
-    pub fn new(sim: Sim, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
-        let line = race_line(&sim.track);
-        Race::on_line(sim, laps, replay, record, line)
+    pub fn new(world: World, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
+        let line = race_line(&world.track);
+        Race::on_line(world, laps, replay, record, line)
     }
 
     /// [`Race::new`] on a racing line already computed for its track (the
     /// costly part of starting a race on a large map).
     pub fn on_line(
-        sim: Sim,
+        mut world: World,
         laps: u32,
         replay: Option<&Script>,
         record: Option<Lap>,
         line: Line,
     ) -> Race {
-        let countdown = (COUNTDOWN / sim.dt).round() as u32;
+        let countdown = (COUNTDOWN / world.dt).round() as u32;
+        world.laps = laps;
+        if let Some(script) = replay {
+            world.cars[0].source = Source::script(script);
+        }
         Race {
-            opponents: Vec::new(),
             phase: Phase::Countdown(countdown),
-            laps,
             log: LapLog::against(record),
             show_ghost: true,
             line,
-            line_at: 0,
+            at: vec![0; world.cars.len()],
             wrong_way: 0,
             missed: None,
-            marks: sim.track.mark_centres(),
+            marks: world.track.mark_centres(),
             short_of: None,
             final_standings: None,
-            finite: true,
             skids: VecDeque::new(),
             camera: None,
             autostrafe: true,
             recording: Script::default(),
-            replay: replay.map(|s| {
-                let ticks: Box<dyn Iterator<Item = Controls>> = Box::new(s.clone().into_controls());
-                (ticks, s.total_ticks())
-            }),
             pending_shift: None,
             pending_manual: None,
             kept: Kept::default(),
             last: Controls::default(),
-            sim,
+            world,
         }
+    }
+
+    /// The player's car.
+    pub fn car(&self) -> &Car {
+        &self.world.cars[0].car
+    }
+
+    /// The player's lap counter: laps and checkpoints passed.
+    pub fn counter(&self) -> &Laps {
+        &self.world.cars[0].laps
+    }
+
+    /// Laps in the race.
+    pub fn laps(&self) -> u32 {
+        self.world.laps
+    }
+
+    /// The computer cars.
+    pub fn rivals(&self) -> impl Iterator<Item = &Car> {
+        self.world.cars.iter().skip(1).map(|e| &e.car)
+    }
+
+    /// Whether the player's car has stayed finite all race: a lap from a
+    /// run that ever went non-finite is never saved.
+    pub fn finite(&self) -> bool {
+        self.world.cars[0].finite
     }
 
     /// Seconds into the current lap.
     pub fn lap_time(&self) -> f64 {
-        (self.sim.tick - self.log.lap_start()) as f64 * self.sim.dt
+        (self.world.tick - self.log.lap_start()) as f64 * self.world.dt
     }
 
     /// Each completed lap's length in seconds.
@@ -175,7 +185,7 @@ impl Race {
             .ends
             .iter()
             .map(|&end| {
-                let t = (end - start) as f64 * self.sim.dt;
+                let t = (end - start) as f64 * self.world.dt;
                 start = end;
                 t
             })
@@ -183,12 +193,15 @@ impl Race {
     }
 
     pub fn best_time(&self) -> Option<f64> {
-        self.log.best.as_ref().map(|b| b.ticks as f64 * self.sim.dt)
+        self.log
+            .best
+            .as_ref()
+            .map(|b| b.ticks as f64 * self.world.dt)
     }
 
     /// The latest split's difference to the best lap's, seconds.
     pub fn split_delta(&self) -> Option<f64> {
-        self.log.split_delta.map(|d| d as f64 * self.sim.dt)
+        self.log.split_delta.map(|d| d as f64 * self.world.dt)
     }
 
     /// Puts up to `n` computer cars of the player's model and car on the
@@ -196,9 +209,10 @@ impl Race {
     /// come within [`GRID_GAP`] metres of one already placed; returns how
     /// many were placed.
     pub fn add_opponents(&mut self, n: usize, skill: f64) -> usize {
-        let track = &self.sim.track;
-        let car = &self.sim.car;
+        let track = &self.world.track;
+        let car = &self.world.cars[0].car;
         let driver = Driver::along(&self.line, track, car.spec(), car.kind, skill);
+        let mut rivals = Vec::new();
         let body = &car.spec().body;
         let room = |pos, heading| {
             crate::track::Obb::new(pos, heading, body.length + GRID_GAP, body.width + GRID_GAP)
@@ -206,7 +220,7 @@ impl Race {
         let b = &car.state.body;
         let mut placed = vec![room(b.pos, b.heading)];
         for slot in 1..track.starts.len() {
-            if self.opponents.len() == n {
+            if rivals.len() == n {
                 break;
             }
             let (pos, heading) = track.start_pose(slot);
@@ -215,14 +229,15 @@ impl Race {
                 continue;
             }
             placed.push(here);
-            self.opponents.push(Opponent {
-                car: crate::physics::Car::new(car.spec().clone(), car.kind, pos, heading),
-                laps: Laps::new(track),
-                driver: driver.clone(),
-                at: 0,
-            });
+            rivals.push(Car::new(car.spec().clone(), car.kind, pos, heading));
         }
-        self.opponents.len()
+        let placed = rivals.len();
+        for car in rivals {
+            self.world
+                .enter(car, Source::Driver(Box::new(driver.clone())));
+            self.at.push(0);
+        }
+        placed
     }
 
     /// Progress round the race: laps, checkpoints, then the point on the
@@ -242,15 +257,10 @@ impl Race {
     /// laps and how many metres of racing line it is behind the leader.
     pub fn standings(&self) -> Vec<Standing> {
         let n = self.line.points.len() as f64;
-        let mut cars: Vec<(usize, (u32, u8, i64))> =
-            std::iter::once((0, self.progress(&self.sim.laps, self.line_at)))
-                .chain(
-                    self.opponents
-                        .iter()
-                        .enumerate()
-                        .map(|(i, o)| (i + 1, self.progress(&o.laps, o.at))),
-                )
-                .collect();
+        let mut cars: Vec<(usize, (u32, u8, i64))> = (self.world.cars.iter().zip(&self.at))
+            .map(|(e, &at)| self.progress(&e.laps, at))
+            .enumerate()
+            .collect();
         // Stable: on equal progress, the player before the computer cars.
         cars.sort_by_key(|c| std::cmp::Reverse(c.1));
         let metres =
@@ -267,16 +277,16 @@ impl Race {
 
     /// The lap to chart over the track, for five seconds after it ended.
     pub fn fresh_lap(&self) -> Option<&Lap> {
-        let since = self.sim.tick - self.log.lap_start();
+        let since = self.world.tick - self.log.lap_start();
         self.log
             .last
             .as_ref()
-            .filter(|_| (since as f64) * self.sim.dt < 5.0)
+            .filter(|_| (since as f64) * self.world.dt < 5.0)
     }
 
     /// Seconds since tick `at`.
     pub(super) fn since(&self, at: u64) -> f64 {
-        self.sim.tick.saturating_sub(at) as f64 * self.sim.dt
+        self.world.tick.saturating_sub(at) as f64 * self.world.dt
     }
 
     /// The checkpoint the finish was crossed without, for three seconds.
@@ -293,16 +303,16 @@ impl Race {
         let lap = self.log.last.as_ref()?;
         (self.since(end) < 4.0).then(|| {
             (
-                lap.ticks as f64 * self.sim.dt,
-                self.log.lap_delta.map(|d| d as f64 * self.sim.dt),
+                lap.ticks as f64 * self.world.dt,
+                self.log.lap_delta.map(|d| d as f64 * self.world.dt),
             )
         })
     }
 
     /// The mark to cross next: checkpoint `n`, or 0 for the finish line.
     pub fn next_mark(&self) -> u8 {
-        let passed = self.sim.laps.checkpoint;
-        if passed < self.sim.track.checkpoints {
+        let passed = self.counter().checkpoint;
+        if passed < self.world.track.checkpoints {
             passed + 1
         } else {
             0
@@ -311,12 +321,12 @@ impl Race {
 
     /// Whether this race replays a script (it then sets no records).
     pub fn is_replay(&self) -> bool {
-        self.replay.is_some()
+        matches!(self.world.cars[0].source, Source::Script(..))
     }
 
     /// Whether the car has been driving against the course for a second.
     pub fn wrong_way(&self) -> bool {
-        self.wrong_way >= (1.0 / self.sim.dt).round() as u64
+        self.wrong_way >= (1.0 / self.world.dt).round() as u64
     }
 
     /// Where the best lap's ghost is now: (x, y, heading).
@@ -325,26 +335,22 @@ impl Race {
         if !self.show_ghost || self.phase != Phase::Running || ghost.is_empty() {
             return None;
         }
-        let i = ((self.sim.tick - self.log.lap_start()) / GHOST_EVERY) as usize;
+        let i = ((self.world.tick - self.log.lap_start()) / GHOST_EVERY) as usize;
         Some(ghost[i.min(ghost.len() - 1)])
     }
 
     /// Whether the replayed script has run out.
     pub fn replay_done(&self) -> bool {
-        self.replay.as_ref().is_some_and(|(_, left)| *left == 0)
+        self.world.cars[0].script_done()
     }
 
-    /// The next tick's controls: the replay's, or the keyboard's.
+    /// The next tick's controls from the keyboard.
     pub(super) fn controls(&mut self, held: &mut Held, now: f64) -> Controls {
-        if let Some((ticks, left)) = &mut self.replay {
-            *left = left.saturating_sub(1);
-            return ticks.next().unwrap_or_default();
-        }
-        let kind = self.sim.car.kind;
+        let kind = self.car().kind;
         // Which pedals latch in a terminal without releases (crate::input):
         // the hop in `strafe`, and the brake while it means reverse (in
         // reverse, or at a crawl, where holding it selects reverse).
-        let car = &self.sim.car.state;
+        let car = &self.world.cars[0].car.state;
         // At a crawl or in reverse the brake means reverse and is kept while
         // steering, to back out of a wall; otherwise a steering key ends it.
         // `strafe`'s hop is kept until Space is pressed again; the
@@ -385,7 +391,7 @@ impl Race {
             space: held.latched(Action::Space, now),
         };
         if self.kept.throttle && kind == ModelKind::Dynamic {
-            let slide = self.sim.car.telemetry().slip_rear.abs();
+            let slide = self.car().telemetry().slip_rear.abs();
             if slide > KEPT_SLIDE_DEG && car.body.vel.length() > REVERSE_SPEED {
                 c.throttle = 0.0;
             }
@@ -405,45 +411,13 @@ impl Race {
 
     /// The share of full lock the keyboard asks for at this speed.
     pub(super) fn steer_assist(&self) -> f64 {
-        let spec = &self.sim.car.spec().body;
-        let v2 = self.sim.car.state.body.vel.length_squared();
+        let spec = &self.car().spec().body;
+        let v2 = self.car().state.body.vel.length_squared();
         let lock = spec.max_steer_deg.to_radians();
         if v2 < 1e-6 || lock <= 0.0 {
             return 1.0;
         }
         (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
-    }
-
-    /// The computer cars' step, then every pair of cars that touch.
-    pub(super) fn step_opponents(&mut self) {
-        let track = &self.sim.track;
-        let dt = self.sim.dt;
-        for o in &mut self.opponents {
-            let from = o.car.state.body.pos;
-            let c = if o.laps.lap < self.laps {
-                o.driver.controls(&o.car, dt)
-            } else {
-                Controls {
-                    brake: 1.0,
-                    ..Controls::default()
-                }
-            };
-            o.car.step(&c, track, dt);
-            o.laps.update(track, from, o.car.state.body.pos);
-            o.at = self.line.nearest(o.car.state.body.pos, o.at);
-        }
-        if self.opponents.is_empty() {
-            return;
-        }
-        let mut cars: Vec<&mut crate::physics::Car> = std::iter::once(&mut self.sim.car)
-            .chain(self.opponents.iter_mut().map(|o| &mut o.car))
-            .collect();
-        for j in 1..cars.len() {
-            let (left, right) = cars.split_at_mut(j);
-            for a in left.iter_mut() {
-                a.collide(right[0], track);
-            }
-        }
     }
 
     /// One physics tick of the race.
@@ -454,7 +428,7 @@ impl Race {
                 self.phase = Phase::Countdown(n - 1);
                 // The throttle held on the grid revs the engine on the
                 // panel; nothing moves until the start.
-                if self.replay.is_none() {
+                if !self.is_replay() {
                     self.last = Controls {
                         throttle: held.is_held(Action::Throttle, now) as u8 as f64,
                         ..Controls::default()
@@ -464,33 +438,39 @@ impl Race {
             }
             Phase::Running => {}
         }
-        let c = self.controls(held, now);
+        if !self.is_replay() {
+            let c = self.controls(held, now);
+            self.world.cars[0].source = Source::Seat(c);
+        }
+        let event = self.world.step()[0];
+        let c = self.world.cars[0].last;
         self.recording.push(&c);
         self.last = c;
-        let event = self.sim.step(&c);
-        self.finite &= self.sim.car.state.body.is_finite();
         if let Some(crate::race::Event::Missed(n)) = event {
-            self.missed = Some((n, self.sim.tick));
+            self.missed = Some((n, self.world.tick));
         }
-        self.step_opponents();
-        let car = &self.sim.car;
+        for (e, at) in self.world.cars.iter().zip(&mut self.at).skip(1) {
+            *at = self.line.nearest(e.car.state.body.pos, *at);
+        }
+        let car = &self.world.cars[0].car;
         let b = &car.state.body;
         let pose = [b.pos.x, b.pos.y, b.heading];
         let sample = || {
             let tel = car.telemetry();
             (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
         };
-        self.log.after_step(self.sim.tick, pose, sample, event);
+        self.log.after_step(self.world.tick, pose, sample, event);
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
-        self.line_at = self.line.nearest(b.pos, self.line_at);
-        let along = self.line.ahead(self.line_at, 4.0) - self.line.points[self.line_at];
+        self.at[0] = self.line.nearest(b.pos, self.at[0]);
+        let along = self.line.ahead(self.at[0], 4.0) - self.line.points[self.at[0]];
         let against =
             b.vel.length() > 3.0 && b.vel.normalize_or_zero().dot(along.normalize_or_zero()) < -0.5;
         self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
-        let s = &self.sim.car.state;
+        let car = &self.world.cars[0].car;
+        let s = &car.state;
         if s.contact.sliding.iter().any(|&x| x) {
-            let wheels = wheel_positions(s.body.pos, s.body.axes(), self.sim.car.spec());
+            let wheels = wheel_positions(s.body.pos, s.body.axes(), car.spec());
             for (at, _) in wheels
                 .iter()
                 .zip(s.contact.sliding)
@@ -505,6 +485,6 @@ impl Race {
     }
 
     pub fn finished(&self) -> bool {
-        self.log.ends.len() as u32 >= self.laps
+        self.log.ends.len() as u32 >= self.world.laps
     }
 }

@@ -83,7 +83,7 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
         app.tick(now);
     }
     assert_eq!(
-        app.race.as_ref().unwrap().sim.tick,
+        app.race.as_ref().unwrap().world.tick,
         0,
         "no physics in the countdown"
     );
@@ -97,7 +97,7 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
         app.tick(now);
     }
     let r = app.race.as_ref().unwrap();
-    assert!(r.sim.car.state.body.vel.length() > 3.0, "it drove");
+    assert!(r.car().state.body.vel.length() > 3.0, "it drove");
     assert!(
         r.recording
             .hold
@@ -114,16 +114,16 @@ fn pause_stops_the_clock_and_releases_keys() {
     let mut now = 0.0;
     go(&mut app, &mut now);
     app.command(Command::Pause);
-    let tick = app.race.as_ref().unwrap().sim.tick;
+    let tick = app.race.as_ref().unwrap().world.tick;
     for _ in 0..50 {
         now += 0.01;
         app.press(Key::Up, now);
         app.tick(now);
     }
-    assert_eq!(app.race.as_ref().unwrap().sim.tick, tick);
+    assert_eq!(app.race.as_ref().unwrap().world.tick, tick);
     app.command(Command::Pause);
     app.tick(now);
-    assert_eq!(app.race.as_ref().unwrap().sim.tick, tick + 1);
+    assert_eq!(app.race.as_ref().unwrap().world.tick, tick + 1);
     assert!(
         !app.held.is_held(Action::Throttle, now),
         "keys pressed while paused do not count"
@@ -137,8 +137,8 @@ fn driving_against_the_course_warns_after_a_second() {
     go(&mut app, &mut now);
     // The start straight runs east: drive west at speed.
     let race = app.race.as_mut().unwrap();
-    race.sim.car.state.body.vel = DVec2::new(-12.0, 0.0);
-    race.sim.car.state.body.heading = std::f64::consts::PI;
+    race.world.cars[0].car.state.body.vel = DVec2::new(-12.0, 0.0);
+    race.world.cars[0].car.state.body.heading = std::f64::consts::PI;
     for i in 0..130 {
         now += 1.0 / 120.0;
         app.tick(now);
@@ -239,7 +239,7 @@ fn a_replay_never_saves_a_record() {
         race.log.best = Some(lap.clone());
         race.log.improved = true;
         app.save_record();
-        let track = app.race.as_ref().unwrap().sim.track.content_id();
+        let track = app.race.as_ref().unwrap().world.track.content_id();
         let id = CarSpec::default_for(ModelKind::Arcade).content_id();
         let (best, _) = store.best(&track, ModelKind::Arcade, &id).unwrap();
         assert_eq!(
@@ -264,21 +264,21 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
     app.start_race();
     let mut now = 0.0;
     go(&mut app, &mut now);
-    let track = app.race.as_ref().unwrap().sim.track.clone();
+    let track = app.race.as_ref().unwrap().world.track.clone();
     let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.opponents.len(), 3);
-    for (o, s) in r.opponents.iter().zip(&starts) {
-        assert!(o.car.state.body.pos.distance(*s) < 0.5, "on its slot");
+    assert_eq!(r.rivals().count(), 3);
+    for (car, s) in r.rivals().zip(&starts) {
+        assert!(car.state.body.pos.distance(*s) < 0.5, "on its slot");
     }
     for _ in 0..(120 * 20) {
         now += 1.0 / 120.0;
         app.tick(now);
         let r = app.race.as_ref().unwrap();
-        let mut boxes = vec![r.sim.car.footprint()];
-        boxes.extend(r.opponents.iter().map(|o| o.car.footprint()));
+        let mut boxes = vec![r.car().footprint()];
+        boxes.extend(r.rivals().map(|car| car.footprint()));
         for (i, a) in boxes.iter().enumerate() {
-            assert!(!r.sim.track.box_hits_wall(a));
+            assert!(!r.world.track.box_hits_wall(a));
             for b in &boxes[i + 1..] {
                 assert!(
                     a.overlap(b).is_none_or(|c| c.depth < 0.3),
@@ -289,9 +289,9 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
     }
     let r = app.race.as_ref().unwrap();
     assert!(
-        r.opponents
+        r.world.cars[1..]
             .iter()
-            .all(|o| o.laps.checkpoint >= 1 || o.laps.lap >= 1),
+            .all(|e| e.laps.checkpoint >= 1 || e.laps.lap >= 1),
         "they race"
     );
     let place = 1 + r.standings().iter().position(|s| s.car == 0).unwrap();
@@ -304,8 +304,8 @@ fn every_bundled_grid_holds_every_preset_without_touching() {
         let t = bundled::load(track).unwrap();
         for (preset, _) in car::PRESETS {
             let spec = CarSpec::bundled(preset).unwrap();
-            let sim = Sim::new(t.clone(), spec.clone(), spec.model, 120);
-            let mut race = Race::new(sim, 1, None, None);
+            let world = World::new(t.clone(), spec.clone(), spec.model, 120);
+            let mut race = Race::new(world, 1, None, None);
             let placed = race.add_opponents(7, 1.0);
             assert_eq!(placed, (t.starts.len() - 1).min(7), "{track} with {preset}");
         }
@@ -323,7 +323,7 @@ fn asking_for_more_opponents_than_the_grid_holds_says_so() {
     });
     app.start_race();
     let race = app.race.as_ref().unwrap();
-    assert_eq!(race.opponents.len(), 3, "pocket has four slots");
+    assert_eq!(race.rivals().count(), 3, "pocket has four slots");
     assert_eq!(race.short_of, Some((3, 7)));
     assert_eq!(
         app.notices,
@@ -336,7 +336,7 @@ fn a_restart_keeps_the_racing_line() {
     let mut app = race_app(ModelKind::Arcade);
     // Plant a line of one point under this track's id: a restart that
     // computed the line again would not have it.
-    let id = app.race.as_ref().unwrap().sim.track.content_id();
+    let id = app.race.as_ref().unwrap().world.track.content_id();
     let planted = Line {
         points: vec![DVec2::new(1.0, 2.0)],
         speeds: vec![3.0],
@@ -376,11 +376,11 @@ fn m_switches_the_model_keeping_the_motion() {
         app.press(Key::Up, now);
         app.tick(now);
     }
-    let body = app.race.as_ref().unwrap().sim.car.state.body;
+    let body = app.race.as_ref().unwrap().car().state.body;
     app.command(Command::SwitchModel);
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.sim.car.kind, ModelKind::Dynamic);
-    assert_eq!(r.sim.car.state.body, body);
+    assert_eq!(r.car().kind, ModelKind::Dynamic);
+    assert_eq!(r.car().state.body, body);
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn a_replayed_recording_drives_the_same_race() {
     let script = race.recording.clone();
     let text = script.to_toml();
     let back = Script::parse("rec.toml", &text).unwrap();
-    assert_eq!(back.total_ticks(), race.sim.tick);
+    assert_eq!(back.total_ticks(), race.world.tick);
     let mut replay = App::new(Options {
         model: Some(ModelKind::Dynamic),
         hz: 120,
@@ -418,5 +418,5 @@ fn a_replayed_recording_drives_the_same_race() {
         replay.tick(t);
     }
     let again = replay.race.as_ref().unwrap();
-    assert_eq!(again.sim.car.state, race.sim.car.state);
+    assert_eq!(again.car().state, race.car().state);
 }

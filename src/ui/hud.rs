@@ -92,9 +92,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         }
         *y += 1;
     };
-    let car = &race.sim.car;
+    let car = &race.car();
     let tel = car.telemetry();
-    let track = &race.sim.track;
+    let track = &race.world.track;
 
     let title = format!("skid · {}", track.name);
     line(buf, &mut y, &title, Color::White);
@@ -105,20 +105,20 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         Color::Gray,
     );
     y += 1;
-    let lap = (race.log.ends.len() as u32 + 1).min(race.laps);
+    let lap = (race.log.ends.len() as u32 + 1).min(race.laps());
     // The standings once a frame: POS here, the list further down.
-    let standings = if race.opponents.is_empty() {
+    let standings = if race.rivals().next().is_none() {
         Vec::new()
     } else {
         race.standings()
     };
     let me = standings.iter().position(|s| s.car == 0).unwrap_or(0);
     let lap_line = if standings.is_empty() {
-        format!("LAP   {lap}/{}", race.laps)
+        format!("LAP   {lap}/{}", race.laps())
     } else {
         format!(
             "LAP   {lap}/{}  POS {}/{}",
-            race.laps,
+            race.laps(),
             me + 1,
             standings.len()
         )
@@ -255,7 +255,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
             } else {
                 Color::Gray
             };
-            line(buf, &mut y, &standing_line(i + 1, s, race.laps), c);
+            line(buf, &mut y, &standing_line(i + 1, s, race.laps()), c);
         }
     }
     let below = y;

@@ -96,7 +96,7 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
 
 /// Draws the minimap into `area`: the course, the next mark, the cars.
 pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
-    let Some(map) = course(buf, area, &race.sim.track, fg(color, Color::Gray)) else {
+    let Some(map) = course(buf, area, &race.world.track, fg(color, Color::Gray)) else {
         return;
     };
     let mut mark = |p: DVec2, text: &str, c: Color| {
@@ -113,10 +113,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         };
         mark(at, &label, Color::LightGreen);
     }
-    for o in &race.opponents {
-        mark(o.car.state.body.pos, "o", Color::LightBlue);
+    for car in race.rivals() {
+        mark(car.state.body.pos, "o", Color::LightBlue);
     }
-    mark(race.sim.car.state.body.pos, "@", Color::LightRed);
+    mark(race.car().state.body.pos, "@", Color::LightRed);
 }
 
 /// Braille dot positions (column, row) in bit order 0..8: Unicode's
@@ -154,13 +154,13 @@ mod tests {
     fn any_area_and_any_track_draws_without_panicking() {
         for name in ["pocket", "grandprix", "oval", "rally"] {
             let track = bundled::load(name).unwrap();
-            let sim = crate::sim::Sim::new(
+            let world = crate::world::World::new(
                 track,
                 crate::car::CarSpec::default_for(crate::physics::ModelKind::Arcade),
                 crate::physics::ModelKind::Arcade,
                 120,
             );
-            let race = Race::new(sim, 3, None, None);
+            let race = Race::new(world, 3, None, None);
             for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
                 let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
                 draw(&mut buf, Rect::new(0, 0, w, h), &race, true);

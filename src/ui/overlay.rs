@@ -42,8 +42,8 @@ type Line = (String, Style);
 /// and GO! for the first second of the race.
 fn lights(race: &Race, color: bool) -> Option<Line> {
     let secs = match race.phase {
-        Phase::Countdown(n) => ((n as f64 * race.sim.dt).ceil() as u32).clamp(1, 3),
-        Phase::Running if race.sim.time() < 1.0 => {
+        Phase::Countdown(n) => ((n as f64 * race.world.dt).ceil() as u32).clamp(1, 3),
+        Phase::Running if race.world.time() < 1.0 => {
             return Some((
                 "○ ○ ○  GO!".into(),
                 fg(color, Color::Green).add_modifier(Modifier::BOLD),
@@ -110,7 +110,7 @@ fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
 /// the lower half, and the other way round).
 fn car_high(view: Rect, race: &Race) -> bool {
     let cam = super::track::camera(race, view);
-    cam.row_of(&race.sim.track, race.sim.car.state.body.pos) < view.height as i64 / 2
+    cam.row_of(&race.world.track, race.car().state.body.pos) < view.height as i64 / 2
 }
 
 /// Everything over the race, on the side of the view away from the car:

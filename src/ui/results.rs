@@ -70,12 +70,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         *y += 1;
     };
     put(&mut y, "RESULTS", Color::Yellow, true);
-    let car = &race.sim.car;
+    let car = &race.car();
     put(
         &mut y,
         &format!(
             "{} · {} · {}",
-            race.sim.track.name,
+            race.world.track.name,
             car.kind,
             car.spec().name
         ),
@@ -119,7 +119,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             true,
         );
         for (i, s) in order.iter().enumerate() {
-            let line = super::hud::standing_line(i + 1, s, race.laps);
+            let line = super::hud::standing_line(i + 1, s, race.laps());
             let c = if s.car == 0 {
                 Color::White
             } else {

@@ -261,7 +261,7 @@ impl Shape for GhostShape<'_> {
         let Some([x, y, heading]) = self.race.ghost_pose() else {
             return;
         };
-        let spec = &self.race.sim.car.spec().body;
+        let spec = &self.race.car().spec().body;
         let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
         self.view.outline(painter, &ghost, Color::DarkGray, true);
     }
@@ -273,10 +273,10 @@ pub fn camera(race: &Race, area: Rect) -> Camera {
     race.camera.unwrap_or_else(|| {
         Camera::follow(
             None,
-            &race.sim.track,
+            &race.world.track,
             (area.width, area.height),
-            race.sim.car.state.body.pos,
-            race.sim.car.state.body.vel,
+            race.car().state.body.pos,
+            race.car().state.body.vel,
         )
     })
 }
@@ -286,7 +286,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
     if area.width == 0 || area.height == 0 {
         return;
     }
-    let track = &race.sim.track;
+    let track = &race.world.track;
     let cam = camera(race, area);
     let dots = (area.width as usize * 2, area.height as usize * 4);
     let view = View {
@@ -310,15 +310,15 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
                 view,
             });
             ctx.draw(&GhostShape { race, view });
-            for o in &race.opponents {
+            for car in race.rivals() {
                 ctx.draw(&CarShape {
-                    car: &o.car,
+                    car,
                     color: Color::LightBlue,
                     view,
                 });
             }
             ctx.draw(&CarShape {
-                car: &race.sim.car,
+                car: race.car(),
                 color: Color::LightRed,
                 view,
             });

@@ -1,0 +1,304 @@
+//! The race world: a track, the cars on it with the source of each one's
+//! controls, their laps and the fixed-step clock. It knows no screen, no
+//! menu and no keyboard. [`World::step`] is the one step loop: the game,
+//! `skid sim`, `skid render` and every test advance a race through it.
+//! Whoever drives a car (a person at a keyboard or over SSH, a computer
+//! driver, a replayed script) is a [`Source`]; a person's seat hands its
+//! controls in before each step. Nothing else goes in, so the same
+//! controls give the same states, bit for bit.
+
+use std::fmt::Write;
+
+use crate::ai::Driver;
+use crate::car::CarSpec;
+use crate::physics::{Car, Controls, ModelKind};
+use crate::race::{Event, Laps};
+use crate::track::Track;
+
+/// The trace's header (DESIGN.md, "Trace").
+pub const TRACE_HEADER: &str = "tick,t,x,y,heading,speed,vx,vy,yaw_rate,steer,rpm,gear,slip_front,slip_rear,surface,lap,checkpoint";
+
+/// Where a car's controls come from each step.
+pub enum Source {
+    /// A person: their seat sets these before each step.
+    Seat(Controls),
+    /// A computer driver, which brakes to a stop once the car has raced
+    /// [`World::laps`] laps.
+    Driver(Box<Driver>),
+    /// An input script's ticks and how many are left; then no controls.
+    Script(Box<dyn Iterator<Item = Controls>>, u64),
+}
+
+impl Source {
+    /// A script's controls, tick by tick.
+    pub fn script(script: &crate::script::Script) -> Source {
+        Source::Script(
+            Box::new(script.clone().into_controls()),
+            script.total_ticks(),
+        )
+    }
+}
+
+/// One car in the world.
+pub struct Entrant {
+    pub car: Car,
+    pub laps: Laps,
+    pub source: Source,
+    /// Whether the car has stayed finite all race: a lap from a run that
+    /// ever went non-finite is never saved.
+    pub finite: bool,
+    /// The controls of the latest step: what the car was given.
+    pub last: Controls,
+}
+
+impl Entrant {
+    /// Whether a replayed script has run out.
+    pub fn script_done(&self) -> bool {
+        matches!(self.source, Source::Script(_, 0))
+    }
+}
+
+pub struct World {
+    pub track: Track,
+    /// The cars, in grid order (car 0 on the first start slot).
+    pub cars: Vec<Entrant>,
+    /// Laps in the race: a computer car stops after them.
+    pub laps: u32,
+    /// Steps taken.
+    pub tick: u64,
+    /// Seconds per step.
+    pub dt: f64,
+    /// What the latest step's motion did to the race, for each car.
+    events: Vec<Option<Event>>,
+}
+
+impl World {
+    /// A world of one car at rest on the first start slot, driven by a
+    /// seat ([`World::drive`]).
+    pub fn new(track: Track, spec: CarSpec, kind: ModelKind, hz: u32) -> World {
+        let (pos, heading) = track.start_pose(0);
+        let mut world = World {
+            cars: Vec::new(),
+            laps: track.laps,
+            track,
+            tick: 0,
+            dt: 1.0 / hz as f64,
+            events: Vec::new(),
+        };
+        world.enter(
+            Car::new(spec, kind, pos, heading),
+            Source::Seat(Controls::default()),
+        );
+        world
+    }
+
+    /// Puts a car in the race, driven by `source`; returns its index.
+    pub fn enter(&mut self, car: Car, source: Source) -> usize {
+        self.cars.push(Entrant {
+            car,
+            laps: Laps::new(&self.track),
+            source,
+            finite: true,
+            last: Controls::default(),
+        });
+        self.cars.len() - 1
+    }
+
+    /// The one step loop: every car's controls from its source, every car
+    /// stepped and its laps followed in grid order, then every pair of cars
+    /// that touch pushed apart. Returns what each car's motion did to the
+    /// race.
+    pub fn step(&mut self) -> &[Option<Event>] {
+        let (track, dt, laps) = (&self.track, self.dt, self.laps);
+        self.events.clear();
+        self.events.extend(self.cars.iter_mut().map(|e| {
+            let c = match &mut e.source {
+                Source::Seat(c) => *c,
+                Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
+                Source::Driver(_) => Controls {
+                    brake: 1.0,
+                    ..Controls::default()
+                },
+                Source::Script(ticks, left) => {
+                    *left = left.saturating_sub(1);
+                    ticks.next().unwrap_or_default()
+                }
+            };
+            let from = e.car.state.body.pos;
+            e.car.step(&c, track, dt);
+            e.last = c;
+            e.finite &= e.car.state.body.is_finite();
+            e.laps.update(track, from, e.car.state.body.pos)
+        }));
+        self.tick += 1;
+        for j in 1..self.cars.len() {
+            let (left, right) = self.cars.split_at_mut(j);
+            for a in left.iter_mut() {
+                a.car.collide(&mut right[0].car, track);
+            }
+        }
+        &self.events
+    }
+
+    /// One step with car 0 given `c` (a world of one seat: a test, a
+    /// headless run); returns what car 0's motion did.
+    pub fn drive(&mut self, c: &Controls) -> Option<Event> {
+        if let Some(Entrant {
+            source: Source::Seat(held),
+            ..
+        }) = self.cars.first_mut()
+        {
+            *held = *c;
+        }
+        self.step().first().copied().flatten()
+    }
+
+    /// Seconds simulated.
+    pub fn time(&self) -> f64 {
+        self.tick as f64 * self.dt
+    }
+
+    /// Appends car `i`'s current state as one trace row (no newline).
+    pub fn trace_row(&self, i: usize, out: &mut String) {
+        let (car, laps) = (&self.cars[i].car, &self.cars[i].laps);
+        let s = &car.state;
+        let (b, t) = (&s.body, car.telemetry());
+        let surface = &self.track.surfaces[self.track.ground_index_at(b.pos)].name;
+        let _ = write!(out, "{},", self.tick);
+        for (v, decimals) in [
+            (self.time(), 5),
+            (b.pos.x, 4),
+            (b.pos.y, 4),
+            (b.heading, 5),
+            (t.speed, 4),
+            (b.vel.x, 4),
+            (b.vel.y, 4),
+            (b.yaw_rate, 4),
+            (t.steer, 5),
+            (t.rpm, 1),
+        ] {
+            fixed(out, v, decimals);
+            out.push(',');
+        }
+        let _ = write!(out, "{},", t.gear);
+        fixed(out, t.slip_front, 3);
+        out.push(',');
+        fixed(out, t.slip_rear, 3);
+        let _ = write!(out, ",{},{},{}", surface, laps.lap, laps.checkpoint);
+    }
+}
+
+/// Writes `v` with `decimals` places, never as "-0.00".
+fn fixed(out: &mut String, v: f64, decimals: usize) {
+    let start = out.len();
+    let _ = write!(out, "{v:.decimals$}");
+    if out[start..].starts_with('-') && out[start + 1..].bytes().all(|c| c == b'0' || c == b'.') {
+        out.remove(start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::bundled;
+
+    fn oval(kind: ModelKind) -> World {
+        World::new(
+            bundled::load("oval").unwrap(),
+            CarSpec::default_for(kind),
+            kind,
+            120,
+        )
+    }
+
+    fn throttle() -> Controls {
+        Controls {
+            throttle: 1.0,
+            ..Controls::default()
+        }
+    }
+
+    #[test]
+    fn every_car_obeys_its_own_source() {
+        let mut world = oval(ModelKind::Dynamic);
+        let (pos, heading) = world.track.start_pose(1);
+        let spec = world.cars[0].car.spec().clone();
+        let parked = world.enter(
+            Car::new(spec, ModelKind::Dynamic, pos, heading),
+            Source::Seat(Controls::default()),
+        );
+        world.cars[0].source = Source::Seat(throttle());
+        for _ in 0..240 {
+            world.step();
+        }
+        assert!(
+            world.cars[0]
+                .car
+                .state
+                .body
+                .pos
+                .distance(world.track.start_pose(0).0)
+                > 5.0
+        );
+        assert_eq!(world.cars[0].last, throttle());
+        assert!(world.cars[parked].car.state.body.pos.distance(pos) < 1e-9);
+        assert_eq!(world.tick, 240);
+    }
+
+    #[test]
+    fn a_seat_driving_alone_is_the_one_loop() {
+        let (mut a, mut b) = (oval(ModelKind::Tire), oval(ModelKind::Tire));
+        for i in 0..300 {
+            let c = Controls {
+                steer: (i as f64 / 40.0).sin(),
+                ..throttle()
+            };
+            a.drive(&c);
+            a.cars[0].source = Source::Seat(c);
+            b.cars[0].source = Source::Seat(c);
+            b.step();
+        }
+        assert_eq!(a.cars[0].car.state, b.cars[0].car.state);
+    }
+
+    #[test]
+    fn a_script_gives_its_ticks_then_nothing() {
+        let mut script = crate::script::Script::default();
+        for _ in 0..10 {
+            script.push(&throttle());
+        }
+        let mut world = oval(ModelKind::Arcade);
+        world.cars[0].source = Source::script(&script);
+        for _ in 0..10 {
+            assert!(!world.cars[0].script_done());
+            world.step();
+            assert_eq!(world.cars[0].last, throttle());
+        }
+        assert!(world.cars[0].script_done());
+        world.step();
+        assert_eq!(world.cars[0].last, Controls::default());
+    }
+
+    #[test]
+    fn a_computer_car_brakes_once_its_race_is_run() {
+        let mut world = oval(ModelKind::Arcade);
+        let track = world.track.clone();
+        let spec = world.cars[0].car.spec().clone();
+        let driver = Driver::new(&track, &spec, ModelKind::Arcade, 1.0);
+        world.cars[0].source = Source::Driver(Box::new(driver));
+        world.laps = 0;
+        world.step();
+        assert_eq!(world.cars[0].last.brake, 1.0);
+        assert_eq!(world.cars[0].last.throttle, 0.0);
+    }
+
+    #[test]
+    fn fixed_never_prints_negative_zero() {
+        let mut s = String::new();
+        for v in [-0.00001, -0.0, 0.0, -1.5, 2.25] {
+            fixed(&mut s, v, 2);
+            s.push(' ');
+        }
+        assert_eq!(s, "0.00 0.00 0.00 -1.50 2.25 ");
+    }
+}

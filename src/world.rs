@@ -20,7 +20,9 @@ pub const TRACE_HEADER: &str = "tick,t,x,y,heading,speed,vx,vy,yaw_rate,steer,rp
 
 /// Where a car's controls come from each step.
 pub enum Source {
-    /// A person: their seat sets these before each step.
+    /// A person: their seat sets these before each step. They hold until
+    /// set again, but for a gear shift and a gearbox switch, which the
+    /// step takes once.
     Seat(Controls),
     /// A computer driver, which brakes to a stop once the car has raced
     /// [`World::laps`] laps.
@@ -113,7 +115,11 @@ impl World {
         self.events.clear();
         self.events.extend(self.cars.iter_mut().map(|e| {
             let c = match &mut e.source {
-                Source::Seat(c) => *c,
+                Source::Seat(c) => Controls {
+                    shift: c.shift.take(),
+                    manual: c.manual.take(),
+                    ..*c
+                },
                 Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
                 Source::Driver(_) => Controls {
                     brake: 1.0,
@@ -241,8 +247,17 @@ mod tests {
                 > 5.0
         );
         assert_eq!(world.cars[0].last, throttle());
+        // A shift is one press, not held.
+        world.cars[0].source = Source::Seat(Controls {
+            shift: Some(crate::physics::Shift::Up),
+            ..throttle()
+        });
+        world.step();
+        assert!(world.cars[0].last.shift.is_some());
+        world.step();
+        assert_eq!(world.cars[0].last, throttle());
         assert!(world.cars[parked].car.state.body.pos.distance(pos) < 1e-9);
-        assert_eq!(world.tick, 240);
+        assert_eq!(world.tick, 242);
     }
 
     #[test]

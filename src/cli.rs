@@ -591,9 +591,9 @@ fn sim(
     sim.cars[0].source = source;
     // A script's run ends with the script, a computer driver's with the
     // race or at `--max-ticks`.
-    let over = |sim: &World| match sim.cars[0].source {
-        Source::Script(_, left) => left == 0,
-        _ => sim.cars[0].laps.lap >= sim.laps || sim.tick >= max_ticks,
+    let over = |sim: &World| match driver {
+        DriverArg::Script => sim.cars[0].script_done(),
+        DriverArg::Ai => sim.cars[0].laps.lap >= sim.laps || sim.tick >= max_ticks,
     };
     let mut log = LapLog::default();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

@@ -449,7 +449,7 @@ impl Race {
         if let Some(crate::race::Event::Missed(n)) = event {
             self.missed = Some((n, self.world.tick));
         }
-        for (e, at) in self.world.cars.iter().zip(&mut self.at).skip(1) {
+        for (e, at) in self.world.cars.iter().zip(&mut self.at) {
             *at = self.line.nearest(e.car.state.body.pos, *at);
         }
         let car = &self.world.cars[0].car;
@@ -462,12 +462,10 @@ impl Race {
         self.log.after_step(self.world.tick, pose, sample, event);
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
-        self.at[0] = self.line.nearest(b.pos, self.at[0]);
         let along = self.line.ahead(self.at[0], 4.0) - self.line.points[self.at[0]];
         let against =
             b.vel.length() > 3.0 && b.vel.normalize_or_zero().dot(along.normalize_or_zero()) < -0.5;
         self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
-        let car = &self.world.cars[0].car;
         let s = &car.state;
         if s.contact.sliding.iter().any(|&x| x) {
             let wheels = wheel_positions(s.body.pos, s.body.axes(), car.spec());

@@ -32,7 +32,7 @@
 
 use glam::DVec2;
 
-use super::paths::{mark_cells, shortest, widen};
+use super::paths::{indices, mark_cells, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use crate::track::laps::beside;
@@ -82,19 +82,29 @@ impl Line {
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
         let (path, crossings, keep_out) = centres(track);
-        let raw = resample(&path);
-        let mut points = smooth(track, raw.clone(), &[], &keep_out);
+        let centre = |k: usize| {
+            let i = path[k] as usize;
+            track.cell_center(i % track.width, i / track.width)
+        };
+        // The path resampled, twice if need be: smoothing works in place,
+        // and on a map-wide path a copy would cost as much again.
+        let raw = || resample(path.len(), centre);
+        let mut points = smooth(track, raw(), &[], &keep_out);
         // Where the smoothed line crosses a mark with less than
         // [`GATE_SLACK`] of it either side, or misses it, the mark is a
         // gate: the line is smoothed again pinned to it.
-        let gates: Vec<Gate> = crossings
+        let loose: Vec<&Crossing> = crossings
             .iter()
             .filter(|c| !slack(track, c.mark, &points))
+            .collect();
+        let raw = if loose.is_empty() { Vec::new() } else { raw() };
+        let gates: Vec<Gate> = loose
+            .into_iter()
             .map(|c| {
                 // Pinned to the mark's cell nearest the line as it was (the
                 // least change to the way the line runs there) of those
                 // farthest from a wall, up to two cells.
-                let index = arc_index(&path, c.index, raw.len());
+                let index = arc_index(c.index, centre, raw.len());
                 let away = |p: &DVec2| {
                     (-8..=8)
                         .map(|d| points[wrap(index, d, points.len())].distance_squared(*p))
@@ -212,10 +222,11 @@ fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
         .collect()
 }
 
-/// Cell centres along the loop (finish, checkpoints in order, finish),
-/// the gate of every mark on it, and the cells near the ends of marks that
-/// stop in the open, which the loop keeps out of (empty if none).
-fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
+/// The cells along the loop (finish, checkpoints in order, finish), by
+/// index `row * width + col`, the gate of every mark on it, and the cells
+/// near the ends of marks that stop in the open, which the loop keeps out
+/// of (empty if none).
+fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
     let (w, h) = (track.width, track.height);
     let finish = mark_cells(track, Mark::Finish);
     let dir = track.race_direction();
@@ -245,11 +256,11 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
     let keep_out = if all.is_empty() {
         Vec::new()
     } else {
-        widen(track, &all, TURN)
+        widen(track, indices(track, &all), TURN)
     };
-    let mut cells: Vec<(usize, usize)> = Vec::new();
+    let mut cells: Vec<u32> = Vec::new();
     let mut crossings = Vec::new();
-    let mut previous: Vec<(usize, usize)> = Vec::new();
+    let mut previous: Vec<u32> = Vec::new();
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
         // Open near this leg's goal all the same: with one checkpoint the
@@ -257,8 +268,14 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
         // corridor would wall the finish off from behind.
         let corridor = (previous.len() > keep).then(|| {
             (
-                widen(track, &previous[..previous.len() - keep], CORRIDOR),
-                widen(track, &pair[1], OPEN),
+                widen(
+                    track,
+                    previous[..previous.len() - keep]
+                        .iter()
+                        .map(|&i| i as usize),
+                    CORRIDOR,
+                ),
+                widen(track, indices(track, &pair[1]), OPEN),
             )
         });
         let closed =
@@ -271,7 +288,7 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
         let path = if open.is_empty() {
             shortest(track, &pair[0], &pair[1], closed)
         } else {
-            let near = widen(track, &open, TURN);
+            let near = widen(track, indices(track, &open), TURN);
             shortest(track, &pair[0], &pair[1], |i| near[i] || closed(i))
                 .or_else(|| shortest(track, &pair[0], &pair[1], closed))
         };
@@ -281,11 +298,11 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
                 cells.extend(path.iter().skip(skip));
                 previous = path;
                 if k + 2 < stops.len() {
-                    let end = *cells.last().expect("a path has cells");
+                    let end = *cells.last().expect("a path has cells") as usize;
                     let mark = Mark::Checkpoint(k as u8 + 1);
                     crossings.push(Crossing {
                         mark,
-                        cells: mark_near(track, mark, end),
+                        cells: mark_near(track, mark, (end % w, end / w)),
                         index: cells.len() - 1,
                         dir: DVec2::ZERO,
                     });
@@ -296,7 +313,8 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
     }
     // The finish is crossed from the loop's last cell to its first, which
     // is just past it.
-    if let Some(&(c, r)) = cells.first() {
+    if let Some(&first) = cells.first() {
+        let (c, r) = (first as usize % w, first as usize / w);
         let (fc, fr) = (c as isize - dc, r as isize - dr);
         if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
             crossings.push(Crossing {
@@ -307,15 +325,12 @@ fn centres(track: &Track) -> (Vec<DVec2>, Vec<Crossing>, Vec<bool>) {
             });
         }
     }
-    let points: Vec<DVec2> = cells
-        .iter()
-        .map(|&(c, r)| track.cell_center(c, r))
-        .collect();
-    let k = points.len();
+    let centre = |k: usize| track.cell_center(cells[k] as usize % w, cells[k] as usize / w);
+    let k = cells.len();
     for g in &mut crossings {
-        g.dir = (points[(g.index + 2) % k] - points[(g.index + k - 2) % k]).normalize_or_zero();
+        g.dir = (centre((g.index + 2) % k) - centre((g.index + k - 2) % k)).normalize_or_zero();
     }
-    (points, crossings, keep_out)
+    (cells, crossings, keep_out)
 }
 
 /// A cell's column and row.
@@ -414,10 +429,10 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
     })
 }
 
-/// The index among `n` points resampled from `poly` ([`resample`]) of the
-/// one nearest `poly[k]`.
-fn arc_index(poly: &[DVec2], k: usize, n: usize) -> usize {
-    let along: f64 = poly.windows(2).take(k).map(|w| w[0].distance(w[1])).sum();
+/// The index among `n` points resampled ([`resample`]) from the polyline
+/// `at(0)`, `at(1)`, ... of the one nearest `at(k)`.
+fn arc_index(k: usize, at: impl Fn(usize) -> DVec2, n: usize) -> usize {
+    let along: f64 = (0..k).map(|j| at(j).distance(at(j + 1))).sum();
     (along / SPACING).round() as usize % n.max(1)
 }
 

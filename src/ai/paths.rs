@@ -20,11 +20,18 @@ pub fn mark_cells(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
     cells
 }
 
-/// Cost of driving through a cell, per metre.
-fn penalty(track: &Track, c: usize, r: usize) -> f64 {
-    let clear = track.clearance_cells(c, r).max(1) as f64;
-    let grip = track.surface_of(c, r).map_or(1.0, |s| s.grip);
-    (1.0 + 6.0 / clear) * (1.0 + 3.0 * (1.0 - grip).max(0.0))
+/// Cost of driving through a cell, per metre, for every clearance (in
+/// cells, 0 to 255) and surface: index `clearance * surfaces + surface`.
+/// A table, so the search's inner loop costs a cell with one lookup.
+fn penalties(track: &Track) -> Vec<f64> {
+    let mut table = Vec::with_capacity(256 * track.surfaces.len());
+    for clear in 0..=255u8 {
+        let clear = clear.max(1) as f64;
+        for s in &track.surfaces {
+            table.push((1.0 + 6.0 / clear) * (1.0 + 3.0 * (1.0 - s.grip).max(0.0)));
+        }
+    }
+    table
 }
 
 /// The eight moves, in the order the search tries them (the first four
@@ -40,47 +47,88 @@ const MOVES: [(isize, isize); 8] = [
     (1, 1),
 ];
 
-/// What a search knows of every cell, in zeroed memory so that only the
-/// pages of the cells it reaches are ever touched: a search round the end
-/// of a line on an 8192 x 8192 field costs what it explores, not the map.
+/// How many cells' shortest queued ways a search remembers (16 MB).
+const QUEUED_SLOTS: usize = 1 << 20;
+
+/// [`Search::came`] of a source cell.
+const SOURCE: u8 = u8::MAX;
+
+/// What a search knows of every cell: one byte each, in zeroed memory so
+/// that only the pages of the cells it reaches are ever touched (a search
+/// round the end of a line on an 8192 x 8192 field costs what it explores,
+/// not the map), and no distance per cell: a cell's distance is final when
+/// it first leaves the queue, and only the queue holds the others'.
 struct Search {
-    /// A reached cell's distance as its `f64` bits plus one; 0 unreached
-    /// (non-negative `f64`s order as their bits).
-    dist: Vec<u64>,
-    /// The move (index into [`MOVES`], plus one) that reached a cell; 0 for
-    /// a source or an unreached cell.
+    /// How a settled cell was reached: the move (index into [`MOVES`],
+    /// plus one) or [`SOURCE`]; 0 while not settled.
     came: Vec<u8>,
     width: usize,
-    /// Every cell reached, in the order first reached, when asked for
-    /// (only [`widen`] needs it: on a map that is all road it would hold
-    /// every cell).
+    /// Every cell settled, in order, when asked for (only [`widen`] needs
+    /// it: on a map that is all road it would hold every cell).
     reached: Option<Vec<usize>>,
 }
 
 impl Search {
-    /// The cells from a source to cell `j`, in order.
-    fn path_to(&self, mut j: usize) -> Vec<(usize, usize)> {
-        let w = self.width;
-        let mut path = vec![(j % w, j / w)];
-        while let Some(m) = self.came[j].checked_sub(1) {
+    /// The cells from a source to cell `j`, in order, by index (a map has
+    /// at most 2^26 cells).
+    fn path_to(&self, mut j: usize) -> Vec<u32> {
+        let w = self.width as isize;
+        let mut path = vec![j as u32];
+        while let Some(m) = self.came[j].checked_sub(1).filter(|&m| m < 8) {
             let (dc, dr) = MOVES[m as usize];
-            j = (j as isize - dr * w as isize - dc) as usize;
-            path.push((j % w, j / w));
+            j = (j as isize - dr * w - dc) as usize;
+            path.push(j as u32);
         }
         path.reverse();
         path
     }
 }
 
-/// Multi-source Dijkstra over the grid from `from`. `step(i, j, m)`
-/// is the cost of moving from cell index `i` to its neighbour `j` by move
-/// `MOVES[m]`, or `None` where that move is closed; nothing
-/// beyond `limit` is reached. Stops at the first cell `done` accepts,
-/// returning what it found and that cell. `list` keeps the cells reached
+/// The ways queued to reach cells, shortest first: a way is its distance
+/// as `f64` bits (non-negative `f64`s order as their bits), then the cell,
+/// the order the way was found in and its move, packed `cell << 35 |
+/// order << 3 | move`, so that of two ways as short to one cell the first
+/// found leaves the queue first (as a search that kept only strictly
+/// shorter ways would have it).
+#[derive(Default)]
+struct Queue {
+    heap: BinaryHeap<Reverse<(u64, u64)>>,
+    /// How many ways were queued.
+    order: u64,
+}
+
+impl Queue {
+    fn push(&mut self, d: f64, cell: usize, m: u64) {
+        let key = (cell as u64) << 35 | self.order << 3 | m;
+        self.heap.push(Reverse((d.to_bits(), key)));
+        self.order += 1;
+    }
+
+    /// The shortest way: distance, cell, order found, move.
+    fn pop(&mut self) -> Option<(f64, usize, u64, u64)> {
+        let Reverse((bits, key)) = self.heap.pop()?;
+        Some((
+            f64::from_bits(bits),
+            (key >> 35) as usize,
+            key >> 3 & 0xffff_ffff,
+            key & 7,
+        ))
+    }
+}
+
+/// Multi-source Dijkstra over the grid from the cells `from` (by index
+/// `row * width + col`). `step(i, j, m)` is the cost of moving from cell
+/// `i` to its neighbour `j` by move `MOVES[m]` (positive), or `None` where
+/// that move is closed; nothing beyond `limit` is reached. Stops at the first cell `done` accepts,
+/// returning what it found and that cell. `list` keeps the cells settled
 /// in [`Search::reached`].
+///
+/// Every way to a cell not yet settled is queued (a map holds up to 2^26
+/// cells, each queued at most once from each of its 8 neighbours, so the
+/// packing fits); the first to leave the queue settles it.
 fn dijkstra(
     track: &Track,
-    from: &[(usize, usize)],
+    from: impl IntoIterator<Item = usize>,
     diagonal: bool,
     limit: f64,
     list: bool,
@@ -89,27 +137,33 @@ fn dijkstra(
 ) -> (Search, Option<usize>) {
     let (w, h) = (track.width, track.height);
     let mut search = Search {
-        dist: vec![0; w * h],
         came: vec![0; w * h],
         width: w,
         reached: list.then(Vec::new),
     };
-    let mut heap = BinaryHeap::new();
-    for &(c, r) in from {
-        if search.dist[r * w + c] == 0
-            && let Some(reached) = &mut search.reached
-        {
-            reached.push(r * w + c);
-        }
-        search.dist[r * w + c] = 1;
-        heap.push(Reverse((0u64, r * w + c)));
+    let mut queue = Queue::default();
+    for i in from {
+        queue.push(0.0, i, 0);
     }
+    // The sources were queued first.
+    let sources = queue.order;
+    // The shortest way queued to a cell not yet settled, for as many such
+    // cells as fit (slot `cell & mask` holds the cell plus one, 0 for none,
+    // in zeroed memory; another cell takes the slot over): a way no
+    // shorter than one queued is not queued again. A cell missing here
+    // only costs the queue an entry.
+    let slots = (w * h / 8).next_power_of_two().clamp(1 << 12, QUEUED_SLOTS);
+    let mask = slots - 1;
+    let mut best: Vec<(u32, u64)> = vec![(0, 0); slots];
     let moves = if diagonal { &MOVES[..] } else { &MOVES[..4] };
-    while let Some(Reverse((bits, i))) = heap.pop() {
-        if bits + 1 > search.dist[i] {
+    while let Some((d, i, order, m)) = queue.pop() {
+        if search.came[i] != 0 {
             continue;
         }
-        let d = f64::from_bits(bits);
+        search.came[i] = if order < sources { SOURCE } else { m as u8 + 1 };
+        if let Some(reached) = &mut search.reached {
+            reached.push(i);
+        }
         if done(i, d) {
             return (search, Some(i));
         }
@@ -125,41 +179,46 @@ fn dijkstra(
                 continue;
             }
             let j = nr as usize * w + nc as usize;
+            if search.came[j] != 0 {
+                continue;
+            }
             let Some(cost) = step(i, j, m) else {
                 continue;
             };
             let nd = d + cost;
-            let stored = search.dist[j];
-            if nd <= limit && (stored == 0 || nd.to_bits() + 1 < stored) {
-                if stored == 0
-                    && let Some(reached) = &mut search.reached
-                {
-                    reached.push(j);
-                }
-                search.dist[j] = nd.to_bits() + 1;
-                search.came[j] = m as u8 + 1;
-                heap.push(Reverse((nd.to_bits(), j)));
+            let slot = &mut best[j & mask];
+            if nd > limit || (slot.0 == j as u32 + 1 && slot.1 <= nd.to_bits()) {
+                continue;
             }
+            *slot = (j as u32 + 1, nd.to_bits());
+            queue.push(nd, j, m as u64);
         }
     }
     (search, None)
 }
 
-/// Cheapest path from any of `from` to any of `to`, as cells in order,
-/// through no cell `banned` accepts (by index `row * width + col`) but
-/// the goals.
+/// Cells by index `row * width + col`.
+pub fn indices(track: &Track, cells: &[(usize, usize)]) -> impl Iterator<Item = usize> {
+    let w = track.width;
+    cells.iter().map(move |&(c, r)| r * w + c)
+}
+
+/// Cheapest path from any of `from` to any of `to`, as cells in order by
+/// index (`row * width + col`, 4 bytes a cell: a path can wind over a
+/// whole map), through no cell `banned` accepts but the goals.
 pub fn shortest(
     track: &Track,
     from: &[(usize, usize)],
     to: &[(usize, usize)],
     banned: impl Fn(usize) -> bool,
-) -> Option<Vec<(usize, usize)>> {
+) -> Option<Vec<u32>> {
     let w = track.width;
     let cs = track.cell_size();
     let mut is_goal = vec![false; w * track.height];
     for &(c, r) in to {
         is_goal[r * w + c] = true;
     }
+    let (penalty, surfaces) = (penalties(track), track.surfaces.len());
     // Each move's length, m.
     let length = MOVES.map(|(dc, dr)| (DVec2::new(dc as f64, dr as f64) * cs).length());
     let step = |i: usize, j: usize, m: usize| {
@@ -172,22 +231,30 @@ pub fn shortest(
         if dc != 0 && dr != 0 && (!track.drivable(nc, r) || !track.drivable(c, nr)) {
             return None;
         }
-        Some(length[m] * penalty(track, nc, nr))
+        let surface = track.surface_index(nc, nr)?;
+        let clear = track.clearance_cells(nc, nr) as usize;
+        Some(length[m] * penalty[clear * surfaces + surface])
     };
-    let (search, found) = dijkstra(track, from, true, f64::INFINITY, false, step, |i, d| {
-        is_goal[i] && d > 0.0
-    });
+    let (search, found) = dijkstra(
+        track,
+        indices(track, from),
+        true,
+        f64::INFINITY,
+        false,
+        step,
+        |i, d| is_goal[i] && d > 0.0,
+    );
     Some(search.path_to(found?))
 }
 
-/// Cells within `reach` metres of `from` (through cells a car can reach),
-/// by index `row * width + col`; like the search, only the pages of the
-/// cells within reach are touched.
-pub fn widen(track: &Track, from: &[(usize, usize)], reach: f64) -> Vec<bool> {
+/// Cells within `reach` metres of the cells `from` (through cells a car
+/// can reach), all by index `row * width + col`; like the search, only the
+/// pages of the cells within reach are touched.
+pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -> Vec<bool> {
     let cs = track.cell_size();
     let step = |_, _, m: usize| Some(if MOVES[m].0 != 0 { cs.x } else { cs.y });
     let (search, _) = dijkstra(track, from, false, reach, true, step, |_, _| false);
-    let mut near = vec![false; search.dist.len()];
+    let mut near = vec![false; search.came.len()];
     for &i in search.reached.iter().flatten() {
         near[i] = true;
     }

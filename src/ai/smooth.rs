@@ -17,15 +17,16 @@ pub const SPACING: f64 = 2.0;
 /// metres.
 const BEND: f64 = 16.0;
 
-/// Points every [`SPACING`] metres along a closed polyline.
-pub(super) fn resample(poly: &[DVec2]) -> Vec<DVec2> {
-    if poly.len() < 2 {
-        return poly.to_vec();
+/// Points every [`SPACING`] metres along the closed polyline of `n`
+/// points `at(0)`, `at(1)`, ...
+pub(super) fn resample(n: usize, at: impl Fn(usize) -> DVec2) -> Vec<DVec2> {
+    if n < 2 {
+        return (0..n).map(at).collect();
     }
-    let mut out = vec![poly[0]];
+    let mut out = vec![at(0)];
     let mut carry = 0.0;
-    for k in 0..poly.len() {
-        let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
+    for k in 0..n {
+        let (a, b) = (at(k), at((k + 1) % n));
         let len = a.distance(b);
         let mut s = SPACING - carry;
         while s <= len {
@@ -52,7 +53,7 @@ pub(super) fn smooth(
     // The room a point needs: two cells, but one within [`BEND`] metres of
     // a pin (a gate may be drawn next to a wall, and the line must reach
     // it in a curve).
-    let mut need = vec![2; n];
+    let mut need = vec![2u8; n];
     let m = (BEND / SPACING) as isize;
     for &(i, at) in pins {
         if let Some(p) = pts.get_mut(i) {
@@ -93,57 +94,95 @@ pub(super) fn smooth(
             pts[i] = p;
         }
     }
-    relax(&mut pts, 60, |i, pts| {
-        let mean =
-            (pts[wrap(i, -2, n)] + pts[wrap(i, -1, n)] + pts[wrap(i, 1, n)] + pts[wrap(i, 2, n)])
-                * 0.25;
-        let moved = pts[i].lerp(mean, 0.5);
-        let roomy = |p: DVec2| room(p) >= need[i];
-        (!pinned[i] && (roomy(moved) || (!roomy(pts[i]) && room(moved) >= 0))).then_some(moved)
+    relax(&mut pts, 60, |i, [a, b, p, c, d]| {
+        let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
+        let roomy = |q: DVec2| room(q) >= i32::from(need[i]);
+        (!pinned[i] && (roomy(moved) || (!roomy(p) && room(moved) >= 0))).then_some(moved)
     });
     pts
 }
 
-/// `passes` passes over the closed line `pts`, each moving every point `i`
-/// to where `step(i, pts)` says (`None`: it stays), all from the points as
-/// the pass before left them. `step` reads only the points two either
-/// side of `i`, so a point whose neighbourhood did not change in the pass
-/// before would do again what it did then, which left it where it is:
-/// only points near a change are visited, the same result as visiting all
-/// (on a long straight, most points sit at their neighbours' mean).
-fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, &[DVec2]) -> Option<DVec2>) {
+/// `passes` passes over the closed line `pts` (none under 5 points), each
+/// moving every point `i` to where `step(i, around)` says (`None`: it
+/// stays), `around` being points `i - 2 ..= i + 2` as the pass before left
+/// them. A point whose neighbourhood did not change in the pass before
+/// would do again what it did then, which left it where it is: only points
+/// near a change are visited, the same result as visiting all (on a long
+/// straight, most points sit at their neighbours' mean). When a quarter of
+/// the points or more moved, the next pass visits them all in order, in
+/// place, keeping the last few old points aside; a pass that moved fewer
+/// keeps its moves aside until its end. Either way smoothing holds little
+/// beside the line itself.
+fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Option<DVec2>) {
     let n = pts.len();
-    let mut active: Vec<usize> = (0..n).collect();
-    // The pass that last put a point in `active`.
+    if n < 5 {
+        return;
+    }
+    let around = |pts: &[DVec2], i: usize| [-2, -1, 0, 1, 2].map(|d| pts[wrap(i, d, n)]);
+    // The pass in which a point last moved, and the pass that last put it
+    // in `active`.
+    let mut moved = vec![0u8; n];
     let mut seen = vec![0u8; n];
-    let mut moves: Vec<(usize, DVec2)> = Vec::new();
+    let mut active: Vec<u32> = Vec::new();
+    let mut moves: Vec<(u32, DVec2)> = Vec::new();
+    let mut dense = true;
     for pass in 1..=passes {
-        moves.clear();
-        for &i in &active {
-            if let Some(p) = step(i, pts)
-                && p != pts[i]
-            {
-                moves.push((i, p));
+        let count;
+        if dense {
+            // Old points: the first three (read again at the end of the
+            // loop) and a window round `i`.
+            let head = [pts[0], pts[1], pts[2]];
+            let mut window = around(pts, 0);
+            let mut moves = 0;
+            for i in 0..n {
+                let next = if i + 3 < n { pts[i + 3] } else { head[i + 3 - n] };
+                if let Some(p) = step(i, window)
+                    && p != window[2]
+                {
+                    pts[i] = p;
+                    moved[i] = pass;
+                    moves += 1;
+                }
+                window = [window[1], window[2], window[3], window[4], next];
             }
+            count = moves;
+        } else {
+            moves.clear();
+            for &i in &active {
+                let i = i as usize;
+                if let Some(p) = step(i, around(pts, i))
+                    && p != pts[i]
+                {
+                    moves.push((i as u32, p));
+                }
+            }
+            for &(i, p) in &moves {
+                pts[i as usize] = p;
+                moved[i as usize] = pass;
+            }
+            count = moves.len();
         }
-        active.clear();
-        for &(i, p) in &moves {
-            pts[i] = p;
-        }
-        if moves.len() * 4 >= n {
-            // Most points moved (a short, winding line): visiting them all
-            // costs less than finding which.
-            active.extend(0..n);
+        let was_dense = dense;
+        // Most points moved (a short, winding line): visiting them all
+        // costs less than finding which.
+        dense = count * 4 >= n;
+        if dense {
             continue;
         }
-        for &(i, _) in &moves {
+        active.clear();
+        let mut near = |i: usize| {
             for d in -2..=2 {
                 let j = wrap(i, d, n);
                 if seen[j] != pass {
                     seen[j] = pass;
-                    active.push(j);
+                    active.push(j as u32);
                 }
             }
+        };
+        if was_dense {
+            (0..n).filter(|&i| moved[i] == pass).for_each(&mut near);
+        } else {
+            moves.iter().for_each(|&(i, _)| near(i as usize));
         }
     }
 }
@@ -223,21 +262,16 @@ mod tests {
         }
         let n = pts.len();
         let visits = std::cell::Cell::new(0);
-        let step = |i: usize, pts: &[DVec2]| {
+        let step = |_, [a, b, p, c, d]: [DVec2; 5]| {
             visits.set(visits.get() + 1);
-            let mean = (pts[wrap(i, -2, n)]
-                + pts[wrap(i, -1, n)]
-                + pts[wrap(i, 1, n)]
-                + pts[wrap(i, 2, n)])
-                * 0.25;
-            let moved = pts[i].lerp(mean, 0.5);
+            let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
             ((moved.x * 0.731 + moved.y * 3.1).sin() > -0.8).then_some(moved)
         };
         let mut every = pts.clone();
         for _ in 0..60 {
             let prev = every.clone();
             for (i, p) in every.iter_mut().enumerate() {
-                if let Some(q) = step(i, &prev) {
+                if let Some(q) = step(i, [-2, -1, 0, 1, 2].map(|d| prev[wrap(i, d, n)])) {
                     *p = q;
                 }
             }
@@ -251,5 +285,41 @@ mod tests {
         );
         assert_ne!(pts[500].y, 0.0, "the kinks moved");
         assert!(visits.get() * 5 < all, "{} of {all} visits", visits.get());
+    }
+
+    #[test]
+    fn relaxing_a_winding_line_in_place_moves_every_point_as_a_copy_would() {
+        // A short, jagged loop: most points move in every pass, so every
+        // pass runs in place, reading old points from its window (and the
+        // first points' old places at the end of the loop).
+        let mut pts: Vec<DVec2> = (0..37)
+            .map(|i| {
+                let a = i as f64 * std::f64::consts::TAU / 37.0;
+                DVec2::from_angle(a) * (30.0 + 7.0 * (i % 3) as f64)
+            })
+            .collect();
+        let n = pts.len();
+        let step = |_, [a, b, p, c, d]: [DVec2; 5]| {
+            let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
+            (moved.x > -25.0).then_some(moved)
+        };
+        let mut copy = pts.clone();
+        for _ in 0..60 {
+            let prev = copy.clone();
+            for (i, p) in copy.iter_mut().enumerate() {
+                if let Some(q) = step(i, [-2, -1, 0, 1, 2].map(|d| prev[wrap(i, d, n)])) {
+                    *p = q;
+                }
+            }
+        }
+        let before = pts.clone();
+        relax(&mut pts, 60, step);
+        assert!(
+            pts.iter()
+                .zip(&copy)
+                .all(|(a, b)| a.to_array() == b.to_array())
+        );
+        let moved = pts.iter().zip(&before).filter(|(a, b)| a != b).count();
+        assert!(moved > n / 2, "{moved} of {n} moved");
     }
 }

@@ -178,9 +178,15 @@ impl Track {
 
     /// The surface of a cell, `None` for a wall.
     pub fn surface_of(&self, col: usize, row: usize) -> Option<&Surface> {
+        Some(&self.surfaces[self.surface_index(col, row)?])
+    }
+
+    /// The index into [`Track::surfaces`] of a cell's surface, `None` for a
+    /// wall.
+    pub fn surface_index(&self, col: usize, row: usize) -> Option<usize> {
         match self.cells[row * self.width + col] {
             WALL => None,
-            i => Some(&self.surfaces[i as usize]),
+            i => Some(i as usize),
         }
     }
 

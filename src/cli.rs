@@ -13,7 +13,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use crate::ai::Driver;
-use crate::app::{App, Options};
+use crate::app::{App, LOCAL, Options};
 use crate::car::{self, CarSpec};
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
@@ -481,12 +481,13 @@ fn play(p: Play) -> Outcome {
     let stats = game::run(&mut app, &settings, recorder.as_mut())
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
-        rec.sync(&race.recording, app.races, true).map_err(|e| {
-            Diagnostics::from(Diagnostic::file(
-                path,
-                format!("cannot write the recording: {e}"),
-            ))
-        })?;
+        rec.sync(&race.seats[LOCAL].recording, app.races, true)
+            .map_err(|e| {
+                Diagnostics::from(Diagnostic::file(
+                    path,
+                    format!("cannot write the recording: {e}"),
+                ))
+            })?;
     }
     for notice in &app.notices {
         eprintln!("skid: {notice}");

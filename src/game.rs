@@ -22,7 +22,7 @@ use ratatui::crossterm::queue;
 use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use ratatui::layout::Rect;
 
-use crate::app::{App, Screen};
+use crate::app::{App, LOCAL, Screen};
 use crate::input::Key;
 use crate::keys::{self, KeyName};
 use crate::{term, ui};
@@ -275,12 +275,15 @@ pub fn run(
             acc = Duration::ZERO;
         }
         last = now;
-        let replay_over = app.race.as_ref().is_some_and(|r| r.replay_done());
+        let replay_over = app
+            .race
+            .as_ref()
+            .is_some_and(|r| r.view(LOCAL).replay_done());
         if app.quit || (settings.quit_at_end && (replay_over || app.screen == Screen::Results)) {
             break;
         }
         if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
-            let _ = rec.sync(&race.recording, app.races, false);
+            let _ = rec.sync(&race.seats[LOCAL].recording, app.races, false);
         }
         if app.dirty && now >= next_frame {
             draw_frame(&mut terminal, &wire, app)?;

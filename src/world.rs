@@ -106,6 +106,12 @@ impl World {
         self.cars.len() - 1
     }
 
+    /// What the latest step did to each car's race ([`World::step`]'s
+    /// answer, kept until the next step).
+    pub fn events(&self) -> &[Option<Event>] {
+        &self.events
+    }
+
     /// The one step loop: every car's controls from its source, every car
     /// stepped and its laps followed in grid order, then every pair of cars
     /// that touch pushed apart. Returns what each car's motion did to the

@@ -68,7 +68,7 @@ fn speed(p: &Player) -> f64 {
 
 /// Whether the panel marks the throttle as kept by steering.
 fn kept(p: &Player) -> bool {
-    p.app.race.as_ref().unwrap().kept.throttle
+    p.app.race.as_ref().unwrap().seats[0].kept.throttle
 }
 
 #[test]

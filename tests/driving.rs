@@ -103,7 +103,7 @@ impl Racer {
         let k = dt / 0.15;
         self.gas += k * (want.throttle - self.gas);
         self.brake += k * (want.brake - self.brake);
-        let read = race.last.steer;
+        let read = race.seats[0].last.steer;
         self.owed = (self.owed + (want.steer - read) * dt).clamp(-0.1, 0.1);
         if !p.tick.is_multiple_of(4) {
             return;
@@ -190,7 +190,7 @@ fn laps(model: ModelKind, keys: Keyboard) -> Option<f64> {
     let mut racer = Racer::new(&p, model);
     while p.now() < LIMIT {
         let race = p.app.race.as_ref().unwrap();
-        if let Some(&end) = race.log.ends.get(LAPS - 1) {
+        if let Some(&end) = race.seats[0].log.ends.get(LAPS - 1) {
             return Some(end as f64 * race.world.dt);
         }
         racer.drive(&mut p);

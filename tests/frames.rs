@@ -62,7 +62,7 @@ fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec
             .unwrap();
     let mut frames = Vec::new();
     let mut n = 0u64;
-    while !app.race.as_ref().unwrap().replay_done() {
+    while !app.race.as_ref().unwrap().view(0).replay_done() {
         app.tick(0.0);
         n += 1;
         if n.is_multiple_of(every) {

@@ -282,7 +282,7 @@ fn results_80x24() {
     let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
     let race = app.race.as_mut().unwrap();
     // Three laps of 21.5 s, 20 s and 20.75 s, as the race would leave them.
-    race.log.ends = vec![2580, 4980, 7470];
+    race.seats[0].log.ends = vec![2580, 4980, 7470];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
 }
@@ -351,7 +351,7 @@ fn replayed(
 /// A second after the end of the second lap.
 fn after_lap_two(app: &App) -> bool {
     let race = app.race.as_ref().unwrap();
-    race.log.ends.len() == 2 && race.world.tick >= race.log.ends[1] + 120
+    race.seats[0].log.ends.len() == 2 && race.world.tick >= race.seats[0].log.ends[1] + 120
 }
 
 #[test]
@@ -391,7 +391,10 @@ fn missed_checkpoint_80x24() {
     for _ in 0..90 {
         app.tick(0.0);
     }
-    assert_eq!(app.race.as_ref().unwrap().missed_checkpoint(), Some(1));
+    assert_eq!(
+        app.race.as_ref().unwrap().view(0).missed_checkpoint(),
+        Some(1)
+    );
     golden("missed_checkpoint_80x24", &screen(&app));
 }
 
@@ -426,7 +429,7 @@ fn wrong_way(size: (u16, u16), color: bool) -> App {
         body.vel = glam::DVec2::new(-20.0, 0.0);
         app.tick(0.0);
     }
-    assert!(app.race.as_ref().unwrap().wrong_way());
+    assert!(app.race.as_ref().unwrap().view(0).wrong_way());
     app
 }
 

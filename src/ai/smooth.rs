@@ -135,7 +135,11 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
             let mut window = around(pts, 0);
             let mut moves = 0;
             for i in 0..n {
-                let next = if i + 3 < n { pts[i + 3] } else { head[i + 3 - n] };
+                let next = if i + 3 < n {
+                    pts[i + 3]
+                } else {
+                    head[i + 3 - n]
+                };
                 if let Some(p) = step(i, window)
                     && p != window[2]
                 {

@@ -7,6 +7,7 @@
 pub mod camera;
 pub mod planner;
 mod race;
+mod seat;
 
 use crate::ai::Line;
 use crate::car::{self, CarSpec};
@@ -19,7 +20,11 @@ use crate::world::World;
 
 pub use camera::Camera;
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, GRID_GAP, Kept, Phase, Race, Standing};
+pub use race::{COUNTDOWN, GRID_GAP, Phase, Race, Standing};
+pub use seat::{Kept, Seat, SeatView};
+
+/// The seat of the person at this terminal: local play has one.
+pub const LOCAL: usize = 0;
 
 /// The smallest terminal the race is drawn in; below it a message shows
 /// and the race pauses.
@@ -323,17 +328,16 @@ impl App {
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
-        let Some(best) = race
-            .log
-            .best
-            .as_ref()
-            .filter(|b| race.log.improved && race.finite() && b.ticks > 0)
+        let seat = race.view(LOCAL);
+        let Some(best) = (seat.seat.log.best.as_ref())
+            .filter(|b| seat.seat.log.improved && seat.finite() && b.ticks > 0)
         else {
             return;
         };
-        race.log.improved = false;
-        let record = Record::of(&race.world.track, race.car(), race.world.dt, best);
-        match store.save(record, &best.ghost) {
+        let record = Record::of(&race.world.track, seat.car(), race.world.dt, best);
+        let saved = store.save(record, &best.ghost);
+        race.seats[LOCAL].log.improved = false;
+        match saved {
             Ok((_, loaded)) => self.notice_damage(&loaded),
             Err(e) => self.notices.push(format!(
                 "{}: cannot save the record: {e}",
@@ -355,7 +359,7 @@ impl App {
     pub fn resize(&mut self, w: u16, h: u16) {
         self.size = (w, h);
         if let Some(r) = &mut self.race {
-            r.camera = None;
+            r.seats[LOCAL].camera = None;
         }
         self.dirty = true;
     }
@@ -365,7 +369,7 @@ impl App {
         let strafe = self
             .race
             .as_ref()
-            .is_some_and(|r| r.car().kind == ModelKind::Strafe);
+            .is_some_and(|r| r.view(LOCAL).car().kind == ModelKind::Strafe);
         key.action(strafe)
     }
 
@@ -414,20 +418,25 @@ impl App {
             return;
         }
         let Some(race) = &mut self.race else { return };
-        let laps_before = race.log.ends.len();
-        race.tick(&mut self.held, now);
-        let lap_done = race.log.ends.len() > laps_before;
+        let laps_before = race.seats[LOCAL].log.ends.len();
+        race.tick(std::slice::from_mut(&mut self.held), now);
+        let seat = race.view(LOCAL);
+        let lap_done = seat.seat.log.ends.len() > laps_before;
         let view = crate::layout::track_view_size(self.size);
-        race.camera = Some(Camera::follow(
-            race.camera,
+        let body = &seat.car().state.body;
+        let camera = Camera::follow(
+            seat.seat.camera,
             &race.world.track,
             view,
-            race.car().state.body.pos,
-            race.car().state.body.vel,
-        ));
-        let finished = race.finished();
+            body.pos,
+            body.vel,
+        );
+        let finished = seat.finished();
+        let standings = finished.then(|| race.standings());
+        let seat = &mut race.seats[LOCAL];
+        seat.camera = Some(camera);
         if finished {
-            race.final_standings = Some(race.standings());
+            seat.final_standings = standings;
         }
         if lap_done {
             self.save_record();
@@ -510,21 +519,20 @@ impl App {
 
     fn race_command(&mut self, cmd: Command) {
         let Some(race) = &mut self.race else { return };
+        let car = &mut race.world.cars[race.seats[LOCAL].car].car;
+        let seat = &mut race.seats[LOCAL];
         match cmd {
             Command::Pause | Command::Back => {
                 self.paused = !self.paused;
                 self.held.release_all();
             }
             Command::Restart => self.start_race(),
-            Command::SwitchModel => {
-                let next = race.car().kind.next();
-                race.world.cars[0].car.switch_model(next);
-            }
-            Command::ToggleManual => race.pending_manual = Some(!race.car().state.drive.manual),
-            Command::ShiftUp => race.pending_shift = Some(Shift::Up),
-            Command::ShiftDown => race.pending_shift = Some(Shift::Down),
-            Command::ToggleAutostrafe => race.autostrafe = !race.autostrafe,
-            Command::ToggleGhost => race.show_ghost = !race.show_ghost,
+            Command::SwitchModel => car.switch_model(car.kind.next()),
+            Command::ToggleManual => seat.pending_manual = Some(!car.state.drive.manual),
+            Command::ShiftUp => seat.pending_shift = Some(Shift::Up),
+            Command::ShiftDown => seat.pending_shift = Some(Shift::Down),
+            Command::ToggleAutostrafe => seat.autostrafe = !seat.autostrafe,
+            Command::ToggleGhost => seat.show_ghost = !seat.show_ghost,
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

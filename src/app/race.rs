@@ -1,40 +1,22 @@
-//! One race as the player sees it: the [`World`] (the player's car, car
-//! 0, and the computer cars), the countdown, the player's laps and splits,
-//! positions on the racing line, and the controls the player's held keys
-//! give each tick. It knows no screen and no menu.
-
-use std::collections::VecDeque;
+//! One race: the [`World`] (every car, each with its controls' source),
+//! the countdown, each car's place on the racing line, and the seats of
+//! the people in it ([`super::seat`]), each reading the world for its own
+//! car. It knows no screen and no menu.
 
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
-use crate::input::{Action, Held, Latch};
-use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
-use crate::race::{GHOST_EVERY, Lap, LapLog, Laps};
+use crate::input::Held;
+use crate::physics::Car;
+use crate::race::{Lap, Laps};
 use crate::script::Script;
 use crate::world::{Source, World};
 
-use super::camera::Camera;
 use super::planner::race_line;
+use super::seat::{Seat, SeatView};
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;
-/// Skid mark dots kept.
-const SKIDS: usize = 3000;
-/// Lateral acceleration the keyboard's steering aims at, m/s²: full steer
-/// asks for the wheel angle that gives about this at the current speed
-/// (`delta = atan(L a / v^2)`), so a key press at speed is a steering
-/// input a driver would make, not full lock. Arcade and strafe steer by
-/// their own rules and get the key as it is.
-const STEER_ASSIST: f64 = 14.0;
-
-/// Below this speed (m/s) the brake key means reverse, and is kept while
-/// steering in a terminal without key releases.
-const REVERSE_SPEED: f64 = 1.0;
-
-/// Rear slip angle, degrees, above which a throttle kept on by steering
-/// eases off (as the computer driver lifts at the same angle).
-const KEPT_SLIDE_DEG: f64 = 5.0;
 
 /// Metres kept clear around each car on the grid.
 pub const GRID_GAP: f64 = 0.6;
@@ -50,15 +32,6 @@ pub struct Standing {
     pub gap: f64,
 }
 
-/// Controls kept on by a latch in a terminal without key releases.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Kept {
-    pub throttle: bool,
-    pub brake: bool,
-    /// The handbrake, or `strafe`'s hop.
-    pub space: bool,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Phase {
     /// Ticks left before the start.
@@ -68,43 +41,25 @@ pub enum Phase {
 
 /// One race.
 pub struct Race {
-    /// The player's car (0) and the computer cars, on the start slots
-    /// after the player's.
+    /// Every car: the seats' cars first (the first seat's on the first
+    /// start slot), then the computer cars on the slots after.
     pub world: World,
     pub phase: Phase,
-    /// Lap ends, splits, the best lap and its ghost.
-    pub log: LapLog,
-    /// Whether the best lap's ghost is drawn (`g`).
-    pub show_ghost: bool,
     /// The racing line: which way the course runs here.
     pub line: Line,
     /// Where each car is on the racing line.
     pub(super) at: Vec<usize>,
-    /// Ticks spent driving against the course.
-    pub(super) wrong_way: u64,
-    /// The checkpoint missed at the latest finish crossing, and its tick.
-    pub(super) missed: Option<(u8, u64)>,
     /// The middle of the finish line (0) and of each checkpoint.
     pub marks: Vec<DVec2>,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
-    /// The order when the player finished.
-    pub final_standings: Option<Vec<Standing>>,
-    pub skids: VecDeque<DVec2>,
-    pub camera: Option<Camera>,
-    pub autostrafe: bool,
-    /// The race's inputs so far, as an input script.
-    pub recording: Script,
-    pub(super) pending_shift: Option<Shift>,
-    pub(super) pending_manual: Option<bool>,
-    /// Which controls are on by a latch, not their key (the panel marks
-    /// them; see [`crate::input`]).
-    pub kept: Kept,
-    /// The controls of the latest tick: what the game read.
-    pub last: Controls,
+    /// The people in the race.
+    pub seats: Vec<Seat>,
 }
 
 impl Race {
+    /// A race with one seat, on car 0 of `world`: replaying `replay` if
+    /// given, against the record `record` if any.
     pub fn new(world: World, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
         let line = race_line(&world.track);
         Race::on_line(world, laps, replay, record, line)
@@ -126,82 +81,30 @@ impl Race {
         }
         Race {
             phase: Phase::Countdown(countdown),
-            log: LapLog::against(record),
-            show_ghost: true,
             line,
             at: vec![0; world.cars.len()],
-            wrong_way: 0,
-            missed: None,
             marks: world.track.mark_centres(),
             short_of: None,
-            final_standings: None,
-            skids: VecDeque::new(),
-            camera: None,
-            autostrafe: true,
-            recording: Script::default(),
-            pending_shift: None,
-            pending_manual: None,
-            kept: Kept::default(),
-            last: Controls::default(),
+            seats: vec![Seat::new(0, record)],
             world,
         }
     }
 
-    /// The player's car.
-    pub fn car(&self) -> &Car {
-        &self.world.cars[0].car
+    /// Puts a person in the race: `car` enters the world driven by a new
+    /// seat's keys, against `record` if any; returns the seat's index.
+    pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> usize {
+        let i = self.world.enter(car, Source::Seat(Default::default()));
+        self.at.push(0);
+        self.seats.push(Seat::new(i, record));
+        self.seats.len() - 1
     }
 
-    /// The player's lap counter: laps and checkpoints passed.
-    pub fn counter(&self) -> &Laps {
-        &self.world.cars[0].laps
-    }
-
-    /// Laps in the race.
-    pub fn laps(&self) -> u32 {
-        self.world.laps
-    }
-
-    /// The computer cars.
-    pub fn rivals(&self) -> impl Iterator<Item = &Car> {
-        self.world.cars.iter().skip(1).map(|e| &e.car)
-    }
-
-    /// Whether the player's car has stayed finite all race: a lap from a
-    /// run that ever went non-finite is never saved.
-    pub fn finite(&self) -> bool {
-        self.world.cars[0].finite
-    }
-
-    /// Seconds into the current lap.
-    pub fn lap_time(&self) -> f64 {
-        (self.world.tick - self.log.lap_start()) as f64 * self.world.dt
-    }
-
-    /// Each completed lap's length in seconds.
-    pub fn lap_times(&self) -> Vec<f64> {
-        let mut start = 0;
-        self.log
-            .ends
-            .iter()
-            .map(|&end| {
-                let t = (end - start) as f64 * self.world.dt;
-                start = end;
-                t
-            })
-            .collect()
-    }
-
-    pub fn best_time(&self) -> Option<f64> {
-        self.log
-            .best
-            .as_ref()
-            .map(|b| b.ticks as f64 * self.world.dt)
-    }
-
-    /// The latest split's difference to the best lap's, seconds.
-    pub fn split_delta(&self) -> Option<f64> {
-        self.log.split_delta.map(|d| d as f64 * self.world.dt)
+    /// Seat `i` reading this race.
+    pub fn view(&self, i: usize) -> SeatView<'_> {
+        SeatView {
+            race: self,
+            seat: &self.seats[i],
+        }
     }
 
     /// Puts up to `n` computer cars of the player's model and car on the
@@ -210,6 +113,7 @@ impl Race {
     /// many were placed.
     pub fn add_opponents(&mut self, n: usize, skill: f64) -> usize {
         let track = &self.world.track;
+        // The first seat's car, as the template.
         let car = &self.world.cars[0].car;
         let driver = Driver::along(&self.line, track, car.spec(), car.kind, skill);
         let mut rivals = Vec::new();
@@ -275,214 +179,36 @@ impl Race {
             .collect()
     }
 
-    /// The lap to chart over the track, for five seconds after it ended.
-    pub fn fresh_lap(&self) -> Option<&Lap> {
-        let since = self.world.tick - self.log.lap_start();
-        self.log
-            .last
-            .as_ref()
-            .filter(|_| (since as f64) * self.world.dt < 5.0)
-    }
-
-    /// Seconds since tick `at`.
-    pub(super) fn since(&self, at: u64) -> f64 {
-        self.world.tick.saturating_sub(at) as f64 * self.world.dt
-    }
-
-    /// The checkpoint the finish was crossed without, for three seconds.
-    pub fn missed_checkpoint(&self) -> Option<u8> {
-        self.missed
-            .filter(|&(_, at)| self.since(at) < 3.0)
-            .map(|(n, _)| n)
-    }
-
-    /// For four seconds after a lap: its time, and its difference to the
-    /// best lap before it (negative: a new best; none: the first).
-    pub fn lap_banner(&self) -> Option<(f64, Option<f64>)> {
-        let end = *self.log.ends.last()?;
-        let lap = self.log.last.as_ref()?;
-        (self.since(end) < 4.0).then(|| {
-            (
-                lap.ticks as f64 * self.world.dt,
-                self.log.lap_delta.map(|d| d as f64 * self.world.dt),
-            )
-        })
-    }
-
-    /// The mark to cross next: checkpoint `n`, or 0 for the finish line.
-    pub fn next_mark(&self) -> u8 {
-        let passed = self.counter().checkpoint;
-        if passed < self.world.track.checkpoints {
-            passed + 1
-        } else {
-            0
-        }
-    }
-
-    /// Whether this race replays a script (it then sets no records).
-    pub fn is_replay(&self) -> bool {
-        matches!(self.world.cars[0].source, Source::Script(..))
-    }
-
-    /// Whether the car has been driving against the course for a second.
-    pub fn wrong_way(&self) -> bool {
-        self.wrong_way >= (1.0 / self.world.dt).round() as u64
-    }
-
-    /// Where the best lap's ghost is now: (x, y, heading).
-    pub fn ghost_pose(&self) -> Option<[f64; 3]> {
-        let ghost = &self.log.best.as_ref()?.ghost;
-        if !self.show_ghost || self.phase != Phase::Running || ghost.is_empty() {
-            return None;
-        }
-        let i = ((self.world.tick - self.log.lap_start()) / GHOST_EVERY) as usize;
-        Some(ghost[i.min(ghost.len() - 1)])
-    }
-
-    /// Whether the replayed script has run out.
-    pub fn replay_done(&self) -> bool {
-        self.world.cars[0].script_done()
-    }
-
-    /// The next tick's controls from the keyboard.
-    pub(super) fn controls(&mut self, held: &mut Held, now: f64) -> Controls {
-        let kind = self.car().kind;
-        // Which pedals latch in a terminal without releases (crate::input):
-        // the hop in `strafe`, and the brake while it means reverse (in
-        // reverse, or at a crawl, where holding it selects reverse).
-        let car = &self.world.cars[0].car.state;
-        // At a crawl or in reverse the brake means reverse and is kept while
-        // steering, to back out of a wall; otherwise a steering key ends it.
-        // `strafe`'s hop is kept until Space is pressed again; the
-        // handbrake while steering, for a drift.
-        let reversing = car.drive.gear < 0 || car.body.vel.length() < REVERSE_SPEED;
-        held.set_latching(
-            Action::Brake,
-            if reversing {
-                Latch::WhileSteering
-            } else {
-                Latch::No
-            },
-        );
-        let hop = kind == ModelKind::Strafe;
-        held.set_latching(
-            Action::Space,
-            if hop {
-                Latch::Always
-            } else {
-                Latch::WhileSteering
-            },
-        );
-        let on = |a| held.is_held(a, now) as u8 as f64;
-        let mut c = Controls {
-            throttle: on(Action::Throttle),
-            brake: on(Action::Brake),
-            steer: held.share(Action::Right, now) - held.share(Action::Left, now),
-            shift: self.pending_shift.take(),
-            manual: self.pending_manual.take(),
-            ..Controls::default()
-        };
-        // In the rear-driven `dynamic`, a throttle kept on by steering eases
-        // off while the rear slides: the player cannot lift without letting
-        // go of the steering, and power would spin the car.
-        self.kept = Kept {
-            throttle: held.latched(Action::Throttle, now),
-            brake: held.latched(Action::Brake, now),
-            space: held.latched(Action::Space, now),
-        };
-        if self.kept.throttle && kind == ModelKind::Dynamic {
-            let slide = self.car().telemetry().slip_rear.abs();
-            if slide > KEPT_SLIDE_DEG && car.body.vel.length() > REVERSE_SPEED {
-                c.throttle = 0.0;
-            }
-        }
-        if kind == ModelKind::Strafe {
-            c.strafe = held.share(Action::StrafeRight, now) - held.share(Action::StrafeLeft, now);
-            c.jump = held.is_held(Action::Space, now);
-            c.autostrafe = self.autostrafe && c.jump;
-        } else {
-            c.handbrake = held.is_held(Action::Space, now);
-            if kind != ModelKind::Arcade {
-                c.steer *= self.steer_assist();
-            }
-        }
-        c
-    }
-
-    /// The share of full lock the keyboard asks for at this speed.
-    pub(super) fn steer_assist(&self) -> f64 {
-        let spec = &self.car().spec().body;
-        let v2 = self.car().state.body.vel.length_squared();
-        let lock = spec.max_steer_deg.to_radians();
-        if v2 < 1e-6 || lock <= 0.0 {
-            return 1.0;
-        }
-        (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
-    }
-
-    /// One physics tick of the race.
-    pub(super) fn tick(&mut self, held: &mut Held, now: f64) {
+    /// One physics tick of the race: each seat's held keys (`held[i]`
+    /// for seat `i`) drive its car, unless it replays a script.
+    pub(super) fn tick(&mut self, held: &mut [Held], now: f64) {
         match self.phase {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
-                // The throttle held on the grid revs the engine on the
-                // panel; nothing moves until the start.
-                if !self.is_replay() {
-                    self.last = Controls {
-                        throttle: held.is_held(Action::Throttle, now) as u8 as f64,
-                        ..Controls::default()
-                    };
+                for (seat, held) in self.seats.iter_mut().zip(held) {
+                    seat.on_grid(&self.world, held, now);
                 }
                 return;
             }
             Phase::Running => {}
         }
-        if !self.is_replay() {
-            let c = self.controls(held, now);
-            self.world.cars[0].source = Source::Seat(c);
+        for (seat, held) in self.seats.iter_mut().zip(held) {
+            if !seat.is_replay(&self.world) {
+                let entrant = &self.world.cars[seat.car];
+                let c = seat.controls(&entrant.car, held, now);
+                self.world.cars[seat.car].source = Source::Seat(c);
+            }
         }
-        let event = self.world.step()[0];
-        let c = self.world.cars[0].last;
-        self.recording.push(&c);
-        self.last = c;
-        if let Some(crate::race::Event::Missed(n)) = event {
-            self.missed = Some((n, self.world.tick));
-        }
+        self.world.step();
         for (e, at) in self.world.cars.iter().zip(&mut self.at) {
             *at = self.line.nearest(e.car.state.body.pos, *at);
         }
-        let car = &self.world.cars[0].car;
-        let b = &car.state.body;
-        let pose = [b.pos.x, b.pos.y, b.heading];
-        let sample = || {
-            let tel = car.telemetry();
-            (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
-        };
-        self.log.after_step(self.world.tick, pose, sample, event);
-        // Against the course: moving at speed opposite to the line's
-        // direction where the car is.
-        let along = self.line.ahead(self.at[0], 4.0) - self.line.points[self.at[0]];
-        let against =
-            b.vel.length() > 3.0 && b.vel.normalize_or_zero().dot(along.normalize_or_zero()) < -0.5;
-        self.wrong_way = if against { self.wrong_way + 1 } else { 0 };
-        let s = &car.state;
-        if s.contact.sliding.iter().any(|&x| x) {
-            let wheels = wheel_positions(s.body.pos, s.body.axes(), car.spec());
-            for (at, _) in wheels
-                .iter()
-                .zip(s.contact.sliding)
-                .filter(|(_, slid)| *slid)
-            {
-                if self.skids.len() == SKIDS {
-                    self.skids.pop_front();
-                }
-                self.skids.push_back(*at);
-            }
+        let mut seats = std::mem::take(&mut self.seats);
+        for seat in &mut seats {
+            let event = self.world.events()[seat.car];
+            seat.after_step(self, event);
         }
-    }
-
-    pub fn finished(&self) -> bool {
-        self.log.ends.len() as u32 >= self.world.laps
+        self.seats = seats;
     }
 }

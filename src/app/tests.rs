@@ -1,6 +1,7 @@
 //! Scenario tests of the app: menus, races, records, replays.
 
 use super::*;
+use crate::physics::Car;
 use crate::race::Lap;
 use glam::DVec2;
 
@@ -97,14 +98,15 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
         app.tick(now);
     }
     let r = app.race.as_ref().unwrap();
-    assert!(r.car().state.body.vel.length() > 3.0, "it drove");
+    assert!(r.view(0).car().state.body.vel.length() > 3.0, "it drove");
     assert!(
-        r.recording
+        r.seats[0]
+            .recording
             .hold
             .iter()
             .any(|h| h.throttle == 1.0 && h.ticks >= 100),
         "{:?}",
-        r.recording
+        r.seats[0].recording
     );
 }
 
@@ -142,7 +144,11 @@ fn driving_against_the_course_warns_after_a_second() {
     for i in 0..130 {
         now += 1.0 / 120.0;
         app.tick(now);
-        assert_eq!(app.race.as_ref().unwrap().wrong_way(), i >= 119, "tick {i}");
+        assert_eq!(
+            app.race.as_ref().unwrap().view(0).wrong_way(),
+            i >= 119,
+            "tick {i}"
+        );
     }
 }
 
@@ -167,11 +173,11 @@ fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
     }
     // 40 ticks into the lap: the tenth sample, every four ticks.
     assert_eq!(
-        app.race.as_ref().unwrap().ghost_pose(),
+        app.race.as_ref().unwrap().view(0).ghost_pose(),
         Some([60.0, 10.0, 0.0])
     );
     app.command(Command::ToggleGhost);
-    assert_eq!(app.race.as_ref().unwrap().ghost_pose(), None);
+    assert_eq!(app.race.as_ref().unwrap().view(0).ghost_pose(), None);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -210,7 +216,7 @@ fn a_record_set_at_another_rate_reads_in_time() {
         ..Options::default()
     });
     app.start_race();
-    let best = app.race.as_ref().unwrap().best_time().unwrap();
+    let best = app.race.as_ref().unwrap().view(0).best_time().unwrap();
     assert!((best - 40.5).abs() < 1e-9, "BEST reads {best} s");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -236,8 +242,8 @@ fn a_replay_never_saves_a_record() {
         });
         app.start_race();
         let race = app.race.as_mut().unwrap();
-        race.log.best = Some(lap.clone());
-        race.log.improved = true;
+        race.seats[0].log.best = Some(lap.clone());
+        race.seats[0].log.improved = true;
         app.save_record();
         let track = app.race.as_ref().unwrap().world.track.content_id();
         let id = CarSpec::default_for(ModelKind::Arcade).content_id();
@@ -267,16 +273,16 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
     let track = app.race.as_ref().unwrap().world.track.clone();
     let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.rivals().count(), 3);
-    for (car, s) in r.rivals().zip(&starts) {
+    assert_eq!(r.view(0).rivals().count(), 3);
+    for (car, s) in r.view(0).rivals().zip(&starts) {
         assert!(car.state.body.pos.distance(*s) < 0.5, "on its slot");
     }
     for _ in 0..(120 * 20) {
         now += 1.0 / 120.0;
         app.tick(now);
         let r = app.race.as_ref().unwrap();
-        let mut boxes = vec![r.car().footprint()];
-        boxes.extend(r.rivals().map(|car| car.footprint()));
+        let mut boxes = vec![r.view(0).car().footprint()];
+        boxes.extend(r.view(0).rivals().map(|car| car.footprint()));
         for (i, a) in boxes.iter().enumerate() {
             assert!(!r.world.track.box_hits_wall(a));
             for b in &boxes[i + 1..] {
@@ -323,7 +329,7 @@ fn asking_for_more_opponents_than_the_grid_holds_says_so() {
     });
     app.start_race();
     let race = app.race.as_ref().unwrap();
-    assert_eq!(race.rivals().count(), 3, "pocket has four slots");
+    assert_eq!(race.view(0).rivals().count(), 3, "pocket has four slots");
     assert_eq!(race.short_of, Some((3, 7)));
     assert_eq!(
         app.notices,
@@ -376,11 +382,11 @@ fn m_switches_the_model_keeping_the_motion() {
         app.press(Key::Up, now);
         app.tick(now);
     }
-    let body = app.race.as_ref().unwrap().car().state.body;
+    let body = app.race.as_ref().unwrap().view(0).car().state.body;
     app.command(Command::SwitchModel);
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.car().kind, ModelKind::Dynamic);
-    assert_eq!(r.car().state.body, body);
+    assert_eq!(r.view(0).car().kind, ModelKind::Dynamic);
+    assert_eq!(r.view(0).car().state.body, body);
 }
 
 #[test]
@@ -400,7 +406,7 @@ fn a_replayed_recording_drives_the_same_race() {
         app.tick(now);
     }
     let race = app.race.as_ref().unwrap();
-    let script = race.recording.clone();
+    let script = race.seats[0].recording.clone();
     let text = script.to_toml();
     let back = Script::parse("rec.toml", &text).unwrap();
     assert_eq!(back.total_ticks(), race.world.tick);
@@ -418,5 +424,49 @@ fn a_replayed_recording_drives_the_same_race() {
         replay.tick(t);
     }
     let again = replay.race.as_ref().unwrap();
-    assert_eq!(again.car().state, race.car().state);
+    assert_eq!(again.view(0).car().state, race.view(0).car().state);
+}
+
+#[test]
+fn two_seats_drive_their_own_cars_in_one_race() {
+    // One world, two people: each seat's keys drive its own car, each
+    // seat records its own controls and sees its own car and the other as
+    // a rival.
+    let track = bundled::load("oval").unwrap();
+    let spec = CarSpec::bundled("hatch").unwrap();
+    let world = World::new(track.clone(), spec.clone(), ModelKind::Arcade, 120);
+    let mut race = Race::new(world, 1, None, None);
+    let (pos, heading) = track.start_pose(1);
+    let second = Car::new(spec, ModelKind::Arcade, pos, heading);
+    assert_eq!(race.add_seat(second, None), 1);
+    let mut held = [Held::new(), Held::new()];
+    let mut now = 0.0;
+    while race.phase != Phase::Running {
+        race.tick(&mut held, now);
+    }
+    for _ in 0..240 {
+        now += 1.0 / 120.0;
+        // Seat 1 holds the throttle (a terminal's autorepeat); seat 0
+        // touches nothing.
+        held[1].press(Action::Throttle, now);
+        race.tick(&mut held, now);
+    }
+    let (still, driven) = (race.view(0), race.view(1));
+    assert_eq!(still.car().state.body.vel.length(), 0.0);
+    assert!(driven.car().state.body.vel.length() > 5.0);
+    assert!(driven.car().state.body.pos.distance(pos) > 5.0);
+    assert!(
+        still
+            .seat
+            .recording
+            .clone()
+            .into_controls()
+            .all(|c| c.throttle == 0.0)
+    );
+    assert!(driven.seat.last.throttle == 1.0);
+    assert_eq!(driven.rivals().count(), 1);
+    assert_eq!(
+        driven.rivals().next().unwrap().state.body.pos,
+        still.car().state.body.pos
+    );
 }

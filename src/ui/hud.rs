@@ -10,7 +10,7 @@ use ratatui::widgets::Widget;
 
 use super::fg;
 use super::gauges::{self, finite};
-use crate::app::Race;
+use crate::app::SeatView;
 use crate::physics::ModelKind;
 
 /// `m:ss.cc`, or dashes for no time.
@@ -49,9 +49,9 @@ pub fn standing_line(place: usize, s: &crate::app::Standing, laps: u32) -> Strin
 /// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
 /// `S>` to strafe); a `*` marks a control kept on by steering, not by its
 /// key (crate::input).
-pub fn input_line(race: &Race) -> String {
-    let c = &race.last;
-    let k = &race.kept;
+pub fn input_line(v: SeatView<'_>) -> String {
+    let c = &v.seat.last;
+    let k = &v.seat.kept;
     let mark = |on: bool| if on { "*" } else { "" };
     let mut parts: Vec<String> = Vec::new();
     if c.throttle > 0.0 {
@@ -78,7 +78,7 @@ pub fn input_line(race: &Race) -> String {
 }
 
 /// Draws the panel; returns the first row below what it drew.
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
     }
@@ -92,9 +92,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         }
         *y += 1;
     };
-    let car = &race.car();
+    let car = &v.car();
     let tel = car.telemetry();
-    let track = &race.world.track;
+    let track = &v.race.world.track;
 
     let title = format!("skid · {}", track.name);
     line(buf, &mut y, &title, Color::White);
@@ -105,20 +105,20 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         Color::Gray,
     );
     y += 1;
-    let lap = (race.log.ends.len() as u32 + 1).min(race.laps());
+    let lap = (v.seat.log.ends.len() as u32 + 1).min(v.laps());
     // The standings once a frame: POS here, the list further down.
-    let standings = if race.rivals().next().is_none() {
+    let standings = if v.rivals().next().is_none() {
         Vec::new()
     } else {
-        race.standings()
+        v.race.standings()
     };
     let me = standings.iter().position(|s| s.car == 0).unwrap_or(0);
     let lap_line = if standings.is_empty() {
-        format!("LAP   {lap}/{}", race.laps())
+        format!("LAP   {lap}/{}", v.laps())
     } else {
         format!(
             "LAP   {lap}/{}  POS {}/{}",
-            race.laps(),
+            v.laps(),
             me + 1,
             standings.len()
         )
@@ -127,16 +127,16 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
     line(
         buf,
         &mut y,
-        &format!("TIME  {}", clock(Some(race.lap_time()))),
+        &format!("TIME  {}", clock(Some(v.lap_time()))),
         Color::White,
     );
     line(
         buf,
         &mut y,
-        &format!("BEST  {}", clock(race.best_time())),
+        &format!("BEST  {}", clock(v.best_time())),
         Color::White,
     );
-    let (split, split_color) = match race.split_delta() {
+    let (split, split_color) = match v.split_delta() {
         Some(d) if d <= 0.0 => (delta(d), Color::Green),
         Some(d) => (delta(d), Color::Red),
         None => ("--".into(), Color::Gray),
@@ -156,14 +156,14 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         }
         y += 2;
         line(buf, &mut y, &format!("      {kmh:>3.0} km/h"), Color::White);
-        let hop = if race.last.jump { "on " } else { "off" };
+        let hop = if v.seat.last.jump { "on " } else { "off" };
         let air = if car.airborne() { "AIR" } else { "GROUND" };
         line(buf, &mut y, &format!("HOP   {hop} {air}"), Color::White);
     } else {
         let e = &spec.engine;
         let rpm = gauges::shown_rpm(
             tel.rpm,
-            race.last.throttle,
+            v.seat.last.throttle,
             tel.speed,
             tel.gear,
             e.idle_rpm,
@@ -237,7 +237,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
         }
     }
     if y + 1 < bottom {
-        line(buf, &mut y, &input_line(race), Color::Gray);
+        line(buf, &mut y, &input_line(v), Color::Gray);
     }
     if !standings.is_empty() {
         // As many standings as fit above the key line, the player's always.
@@ -255,7 +255,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) -> u16 {
             } else {
                 Color::Gray
             };
-            line(buf, &mut y, &standing_line(i + 1, s, race.laps()), c);
+            line(buf, &mut y, &standing_line(i + 1, s, v.laps()), c);
         }
     }
     let below = y;

@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
 use super::fg;
-use crate::app::Race;
+use crate::app::SeatView;
 use crate::track::{Mark, Track};
 
 /// The dot under a world point, in a grid of `dots` at `s` metres a dot.
@@ -95,8 +95,8 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
 }
 
 /// Draws the minimap into `area`: the course, the next mark, the cars.
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
-    let Some(map) = course(buf, area, &race.world.track, fg(color, Color::Gray)) else {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
+    let Some(map) = course(buf, area, &v.race.world.track, fg(color, Color::Gray)) else {
         return;
     };
     let mut mark = |p: DVec2, text: &str, c: Color| {
@@ -104,8 +104,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             buf.set_string(x, y, text, fg(color, c).add_modifier(Modifier::BOLD));
         }
     };
-    let next = race.next_mark();
-    if let Some(&at) = race.marks.get(next as usize) {
+    let next = v.next_mark();
+    if let Some(&at) = v.race.marks.get(next as usize) {
         let label = if next == 0 {
             "F".to_string()
         } else {
@@ -113,10 +113,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         };
         mark(at, &label, Color::LightGreen);
     }
-    for car in race.rivals() {
+    for car in v.rivals() {
         mark(car.state.body.pos, "o", Color::LightBlue);
     }
-    mark(race.car().state.body.pos, "@", Color::LightRed);
+    mark(v.car().state.body.pos, "@", Color::LightRed);
 }
 
 /// Braille dot positions (column, row) in bit order 0..8: Unicode's
@@ -160,10 +160,10 @@ mod tests {
                 crate::physics::ModelKind::Arcade,
                 120,
             );
-            let race = Race::new(world, 3, None, None);
+            let race = crate::app::Race::new(world, 3, None, None);
             for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
                 let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
-                draw(&mut buf, Rect::new(0, 0, w, h), &race, true);
+                draw(&mut buf, Rect::new(0, 0, w, h), race.view(0), true);
                 let text = crate::ui::buffer_text(&buf);
                 assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");
             }

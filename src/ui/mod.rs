@@ -16,7 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 
-use crate::app::{App, Screen};
+use crate::app::{App, LOCAL, Screen};
 use crate::layout::race_areas;
 
 /// A style with a foreground colour, or none in monochrome.
@@ -39,26 +39,27 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Menu => menu::draw(frame.buffer_mut(), area, app),
         Screen::Race => {
             if let Some(race) = &app.race {
+                let v = race.view(LOCAL);
                 let (view, panel) = race_areas(area);
-                track::draw(frame.buffer_mut(), view, race, app.color);
-                let below = hud::draw(frame.buffer_mut(), panel, race, app.color);
+                track::draw(frame.buffer_mut(), view, v, app.color);
+                let below = hud::draw(frame.buffer_mut(), panel, v, app.color);
                 // The minimap between the panel's figures and its key line,
                 // on tracks the view does not show whole.
-                if !track::camera(race, view).fixed && below + 2 < panel.bottom() {
+                if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
                     let map = Rect::new(
                         panel.x + 1,
                         below + 1,
                         panel.width.saturating_sub(1),
                         panel.bottom() - below - 2,
                     );
-                    minimap::draw(frame.buffer_mut(), map, race, app.color);
+                    minimap::draw(frame.buffer_mut(), map, v, app.color);
                 }
-                overlay::race(frame.buffer_mut(), view, race, app.paused, app.color);
+                overlay::race(frame.buffer_mut(), view, v, app.paused, app.color);
             }
         }
         Screen::Results => {
             if let Some(race) = &app.race {
-                results::draw(frame.buffer_mut(), area, race, app.color);
+                results::draw(frame.buffer_mut(), area, race.view(LOCAL), app.color);
             }
         }
     }

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Clear, Widget};
 use super::fg;
 use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
-use crate::app::{MIN_SIZE, Phase, Race};
+use crate::app::{MIN_SIZE, Phase, SeatView};
 
 /// Lines in a bordered box centred in `area`.
 fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
@@ -40,10 +40,10 @@ type Line = (String, Style);
 
 /// The start lights: one more lit each second of the countdown, all out
 /// and GO! for the first second of the race.
-fn lights(race: &Race, color: bool) -> Option<Line> {
-    let secs = match race.phase {
-        Phase::Countdown(n) => ((n as f64 * race.world.dt).ceil() as u32).clamp(1, 3),
-        Phase::Running if race.world.time() < 1.0 => {
+fn lights(v: SeatView<'_>, color: bool) -> Option<Line> {
+    let secs = match v.race.phase {
+        Phase::Countdown(n) => ((n as f64 * v.race.world.dt).ceil() as u32).clamp(1, 3),
+        Phase::Running if v.race.world.time() < 1.0 => {
             return Some((
                 "○ ○ ○  GO!".into(),
                 fg(color, Color::Green).add_modifier(Modifier::BOLD),
@@ -61,19 +61,19 @@ fn lights(race: &Race, color: bool) -> Option<Line> {
 
 /// What the race says over the track now: the lights, a lap's time and
 /// delta (and NEW RECORD), a missed checkpoint, WRONG WAY.
-fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
-    let mut lines: Vec<Line> = lights(race, color).into_iter().collect();
-    if let (Phase::Countdown(_), Some((placed, asked))) = (race.phase, race.short_of) {
+fn banner_lines(v: SeatView<'_>, color: bool) -> Vec<Line> {
+    let mut lines: Vec<Line> = lights(v, color).into_iter().collect();
+    if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
         lines.push((
             format!("ROOM FOR {placed} OF {asked} RIVALS"),
             fg(color, Color::Yellow),
         ));
     }
-    if let Some((time, delta)) = race.lap_banner() {
-        let n = race.log.ends.len();
+    if let Some((time, delta)) = v.lap_banner() {
+        let n = v.seat.log.ends.len();
         let (text, c) = match delta {
             Some(d) if d < 0.0 => {
-                let what = if race.is_replay() {
+                let what = if v.is_replay() {
                     "BEST LAP"
                 } else {
                     "NEW RECORD"
@@ -91,13 +91,13 @@ fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
         };
         lines.push((text, fg(color, c).add_modifier(Modifier::BOLD)));
     }
-    if let Some(n) = race.missed_checkpoint() {
+    if let Some(n) = v.missed_checkpoint() {
         lines.push((
             format!("MISSED CHECKPOINT {n}"),
             fg(color, Color::Yellow).add_modifier(Modifier::BOLD),
         ));
     }
-    if race.wrong_way() {
+    if v.wrong_way() {
         lines.push((
             "WRONG WAY".into(),
             fg(color, Color::Red).add_modifier(Modifier::BOLD),
@@ -108,16 +108,16 @@ fn banner_lines(race: &Race, color: bool) -> Vec<Line> {
 
 /// Whether the car is in the upper half of the view (overlays then go to
 /// the lower half, and the other way round).
-fn car_high(view: Rect, race: &Race) -> bool {
-    let cam = super::track::camera(race, view);
-    cam.row_of(&race.world.track, race.car().state.body.pos) < view.height as i64 / 2
+fn car_high(view: Rect, v: SeatView<'_>) -> bool {
+    let cam = super::track::camera(v, view);
+    cam.row_of(&v.race.world.track, v.car().state.body.pos) < view.height as i64 / 2
 }
 
 /// Everything over the race, on the side of the view away from the car:
 /// for five seconds after a lap its speed chart against the best lap's,
 /// then a box with the start lights, the lap's time and delta, a missed
 /// checkpoint or WRONG WAY. Paused, a box in the middle instead.
-pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool) {
+pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: bool) {
     if paused {
         boxed(
             buf,
@@ -127,7 +127,7 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
         );
         return;
     }
-    let low = car_high(view, race);
+    let low = car_high(view, v);
     // The rows still free on the side away from the car.
     let mut free = if low {
         Rect::new(
@@ -139,7 +139,7 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
     } else {
         Rect::new(view.x, view.y, view.width, view.height / 2)
     };
-    if let Some(lap) = race.fresh_lap() {
+    if let Some(lap) = v.fresh_lap() {
         let h = (view.height / 3).max(7).min(free.height);
         let area = if low {
             Rect::new(free.x, free.bottom() - h, free.width, h)
@@ -151,7 +151,7 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
             area,
             "lap speed, km/h over m",
             lap,
-            race.log.best.as_ref(),
+            v.seat.log.best.as_ref(),
             super::charts::Series::Speed,
             color,
         );
@@ -160,7 +160,7 @@ pub fn race(buf: &mut Buffer, view: Rect, race: &Race, paused: bool, color: bool
             free.y += h;
         }
     }
-    let lines = banner_lines(race, color);
+    let lines = banner_lines(v, color);
     if lines.is_empty() || free.height < 3 {
         return;
     }

@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier};
 use super::fg;
 use super::hud::{clock, delta};
 use super::menu::centred;
-use crate::app::Race;
+use crate::app::SeatView;
 
 /// 1st, 2nd, 3rd, 4th ...
 fn ordinal(n: usize) -> String {
@@ -22,14 +22,14 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     // Charts of the last lap against the best on the right, room allowing.
-    let area = match race.log.last.as_ref() {
+    let area = match v.seat.log.last.as_ref() {
         Some(lap) if area.width >= 78 && area.height >= 16 => {
             let w = area.width - 40;
             let half = area.height / 2;
             let right = Rect::new(area.x + 40, area.y, w, half);
-            let best = race.log.best.as_ref();
+            let best = v.seat.log.best.as_ref();
             use super::charts::{self, Series};
             charts::draw(
                 buf,
@@ -46,9 +46,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         }
         _ => area,
     };
-    let times = race.lap_times();
+    let times = v.lap_times();
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-    let order = race.final_standings.as_deref().unwrap_or_default();
+    let order = v.seat.final_standings.as_deref().unwrap_or_default();
     let order_rows = if order.len() > 1 {
         order.len() as u16 + 2
     } else {
@@ -70,12 +70,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
         *y += 1;
     };
     put(&mut y, "RESULTS", Color::Yellow, true);
-    let car = &race.car();
+    let car = &v.car();
     put(
         &mut y,
         &format!(
             "{} · {} · {}",
-            race.world.track.name,
+            v.race.world.track.name,
             car.kind,
             car.spec().name
         ),
@@ -119,7 +119,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             true,
         );
         for (i, s) in order.iter().enumerate() {
-            let line = super::hud::standing_line(i + 1, s, race.laps());
+            let line = super::hud::standing_line(i + 1, s, v.laps());
             let c = if s.car == 0 {
                 Color::White
             } else {

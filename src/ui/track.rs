@@ -28,7 +28,7 @@ use ratatui::symbols::Marker;
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Painter, Shape};
 
-use crate::app::{Camera, Race};
+use crate::app::{Camera, SeatView};
 use crate::physics::ModelKind;
 use crate::track::{Mark, Obb, Track};
 
@@ -252,16 +252,16 @@ impl Shape for CarShape<'_> {
 /// this moment of the lap, dashed (and dim in colour), so it is never
 /// taken for a car or a wall.
 struct GhostShape<'a> {
-    race: &'a Race,
+    v: SeatView<'a>,
     view: View,
 }
 
 impl Shape for GhostShape<'_> {
     fn draw(&self, painter: &mut Painter) {
-        let Some([x, y, heading]) = self.race.ghost_pose() else {
+        let Some([x, y, heading]) = self.v.ghost_pose() else {
             return;
         };
-        let spec = &self.race.car().spec().body;
+        let spec = &self.v.car().spec().body;
         let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
         self.view.outline(painter, &ghost, Color::DarkGray, true);
     }
@@ -269,25 +269,25 @@ impl Shape for GhostShape<'_> {
 
 /// The race's camera for a view of `area` (before the first tick, the
 /// one the first tick will choose).
-pub fn camera(race: &Race, area: Rect) -> Camera {
-    race.camera.unwrap_or_else(|| {
+pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
+    v.seat.camera.unwrap_or_else(|| {
         Camera::follow(
             None,
-            &race.world.track,
+            &v.race.world.track,
             (area.width, area.height),
-            race.car().state.body.pos,
-            race.car().state.body.vel,
+            v.car().state.body.pos,
+            v.car().state.body.vel,
         )
     })
 }
 
 /// Draws the race's track view into `area`.
-pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     if area.width == 0 || area.height == 0 {
         return;
     }
-    let track = &race.world.track;
-    let cam = camera(race, area);
+    let track = &v.race.world.track;
+    let cam = camera(v, area);
     let dots = (area.width as usize * 2, area.height as usize * 4);
     let view = View {
         cam,
@@ -303,14 +303,14 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
             ctx.draw(&Ground {
                 track,
                 view,
-                next: race.next_mark(),
+                next: v.next_mark(),
             });
             ctx.draw(&Skids {
-                points: &race.skids,
+                points: &v.seat.skids,
                 view,
             });
-            ctx.draw(&GhostShape { race, view });
-            for car in race.rivals() {
+            ctx.draw(&GhostShape { v, view });
+            for car in v.rivals() {
                 ctx.draw(&CarShape {
                     car,
                     color: Color::LightBlue,
@@ -318,15 +318,15 @@ pub fn draw(buf: &mut Buffer, area: Rect, race: &Race, color: bool) {
                 });
             }
             ctx.draw(&CarShape {
-                car: race.car(),
+                car: v.car(),
                 color: Color::LightRed,
                 view,
             });
         })
         .render(area, buf);
     // The next checkpoint's number on its line, so it reads without colour.
-    let next = race.next_mark();
-    if let Some(&at) = race.marks.get(next as usize).filter(|_| next > 0) {
+    let next = v.next_mark();
+    if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let d = view.dot(at);
         let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
         if x >= 0.0 && y >= 0.0 && x < area.width as f64 && y < area.height as f64 {

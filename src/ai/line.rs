@@ -82,14 +82,11 @@ impl Line {
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
         let (path, crossings, keep_out) = centres(track);
-        let centre = |k: usize| {
-            let i = path[k] as usize;
-            track.cell_center(i % track.width, i / track.width)
-        };
+        let centre = |k: usize| centre(track, path[k]);
         // The path resampled, twice if need be: smoothing works in place,
         // and on a map-wide path a copy would cost as much again.
-        let raw = || resample(path.len(), centre);
-        let mut points = smooth(track, raw(), &[], &keep_out);
+        let resampled = || resample(path.len(), centre);
+        let mut points = smooth(track, resampled(), &[], &keep_out);
         // Where the smoothed line crosses a mark with less than
         // [`GATE_SLACK`] of it either side, or misses it, the mark is a
         // gate: the line is smoothed again pinned to it.
@@ -97,7 +94,11 @@ impl Line {
             .iter()
             .filter(|c| !slack(track, c.mark, &points))
             .collect();
-        let raw = if loose.is_empty() { Vec::new() } else { raw() };
+        let raw = if loose.is_empty() {
+            Vec::new()
+        } else {
+            resampled()
+        };
         let gates: Vec<Gate> = loose
             .into_iter()
             .map(|c| {
@@ -325,12 +326,18 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
             });
         }
     }
-    let centre = |k: usize| track.cell_center(cells[k] as usize % w, cells[k] as usize / w);
+    let centre = |k: usize| centre(track, cells[k]);
     let k = cells.len();
     for g in &mut crossings {
         g.dir = (centre((g.index + 2) % k) - centre((g.index + k - 2) % k)).normalize_or_zero();
     }
     (cells, crossings, keep_out)
+}
+
+/// The centre of the cell with index `i` (`row * width + col`).
+fn centre(track: &Track, i: u32) -> DVec2 {
+    let i = i as usize;
+    track.cell_center(i % track.width, i / track.width)
 }
 
 /// A cell's column and row.

@@ -74,8 +74,10 @@ impl Search {
     fn path_to(&self, mut j: usize) -> Vec<u32> {
         let w = self.width as isize;
         let mut path = vec![j as u32];
-        while let Some(m) = self.came[j].checked_sub(1).filter(|&m| m < 8) {
-            let (dc, dr) = MOVES[m as usize];
+        // Back along the moves to a source ([`SOURCE`] names no move).
+        while let Some(&(dc, dr)) =
+            (self.came[j].checked_sub(1)).and_then(|m| MOVES.get(m as usize))
+        {
             j = (j as isize - dr * w - dc) as usize;
             path.push(j as u32);
         }
@@ -119,13 +121,14 @@ impl Queue {
 /// Multi-source Dijkstra over the grid from the cells `from` (by index
 /// `row * width + col`). `step(i, j, m)` is the cost of moving from cell
 /// `i` to its neighbour `j` by move `MOVES[m]` (positive), or `None` where
-/// that move is closed; nothing beyond `limit` is reached. Stops at the first cell `done` accepts,
-/// returning what it found and that cell. `list` keeps the cells settled
-/// in [`Search::reached`].
+/// that move is closed; nothing beyond `limit` is reached. Stops at the
+/// first cell `done` accepts, returning what it found and that cell.
+/// `list` keeps the cells settled in [`Search::reached`].
 ///
-/// Every way to a cell not yet settled is queued (a map holds up to 2^26
-/// cells, each queued at most once from each of its 8 neighbours, so the
-/// packing fits); the first to leave the queue settles it.
+/// A way to a cell not yet settled is queued unless one as short is
+/// queued already (a map holds up to 2^26 cells, each queued at most once
+/// from each of its 8 neighbours, so [`Queue`]'s packing fits); the first
+/// to leave the queue settles the cell.
 fn dijkstra(
     track: &Track,
     from: impl IntoIterator<Item = usize>,

@@ -127,13 +127,12 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
     let mut moves: Vec<(u32, DVec2)> = Vec::new();
     let mut dense = true;
     for pass in 1..=passes {
-        let count;
+        let mut count = 0;
         if dense {
             // Old points: the first three (read again at the end of the
             // loop) and a window round `i`.
             let head = [pts[0], pts[1], pts[2]];
             let mut window = around(pts, 0);
-            let mut moves = 0;
             for i in 0..n {
                 let next = if i + 3 < n {
                     pts[i + 3]
@@ -145,11 +144,10 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
                 {
                     pts[i] = p;
                     moved[i] = pass;
-                    moves += 1;
+                    count += 1;
                 }
                 window = [window[1], window[2], window[3], window[4], next];
             }
-            count = moves;
         } else {
             moves.clear();
             for &i in &active {

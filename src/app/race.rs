@@ -121,8 +121,10 @@ impl Race {
         let room = |pos, heading| {
             crate::track::Obb::new(pos, heading, body.length + GRID_GAP, body.width + GRID_GAP)
         };
-        let b = &car.state.body;
-        let mut placed = vec![room(b.pos, b.heading)];
+        // Clear of every car already in (the seats' cars).
+        let mut placed: Vec<_> = (self.world.cars.iter())
+            .map(|e| room(e.car.state.body.pos, e.car.state.body.heading))
+            .collect();
         for slot in 1..track.starts.len() {
             if rivals.len() == n {
                 break;
@@ -204,11 +206,8 @@ impl Race {
         for (e, at) in self.world.cars.iter().zip(&mut self.at) {
             *at = self.line.nearest(e.car.state.body.pos, *at);
         }
-        let mut seats = std::mem::take(&mut self.seats);
-        for seat in &mut seats {
-            let event = self.world.events()[seat.car];
-            seat.after_step(self, event);
+        for seat in &mut self.seats {
+            seat.after_step(&self.world, &self.line, self.at[seat.car]);
         }
-        self.seats = seats;
     }
 }

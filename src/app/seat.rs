@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 
+use crate::ai::Line;
 use crate::input::{Action, Held, Latch};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{Event, GHOST_EVERY, Lap, LapLog, Laps};
@@ -172,10 +173,11 @@ impl Seat {
         c
     }
 
-    /// What the step did for this seat: its controls recorded, its lap
-    /// log, the wrong-way count and the skid marks.
-    pub(super) fn after_step(&mut self, race: &Race, event: Option<Event>) {
-        let world = &race.world;
+    /// What the step just taken did for this seat: its controls
+    /// recorded, its lap log, the wrong-way count (its car at point `at`
+    /// of the racing line `line`) and the skid marks.
+    pub(super) fn after_step(&mut self, world: &World, line: &Line, at: usize) {
+        let event = world.events()[self.car];
         let c = world.cars[self.car].last;
         self.recording.push(&c);
         self.last = c;
@@ -192,8 +194,7 @@ impl Seat {
         self.log.after_step(world.tick, pose, sample, event);
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
-        let at = race.at[self.car];
-        let along = race.line.ahead(at, 4.0) - race.line.points[at];
+        let along = line.ahead(at, 4.0) - line.points[at];
         let against =
             b.vel.length() > 3.0 && b.vel.normalize_or_zero().dot(along.normalize_or_zero()) < -0.5;
         self.wrong_way = if against { self.wrong_way + 1 } else { 0 };

@@ -439,6 +439,15 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     let (pos, heading) = track.start_pose(1);
     let second = Car::new(spec, ModelKind::Arcade, pos, heading);
     assert_eq!(race.add_seat(second, None), 1);
+    // Computer cars take the slots the seats left free.
+    race.add_opponents(2, 1.0);
+    let starts: Vec<DVec2> = (race.world.cars.iter())
+        .map(|e| e.car.state.body.pos)
+        .collect();
+    assert!(
+        starts[2..].iter().all(|p| p.distance(pos) > 1.0),
+        "{starts:?}"
+    );
     let mut held = [Held::new(), Held::new()];
     let mut now = 0.0;
     while race.phase != Phase::Running {
@@ -464,7 +473,7 @@ fn two_seats_drive_their_own_cars_in_one_race() {
             .all(|c| c.throttle == 0.0)
     );
     assert!(driven.seat.last.throttle == 1.0);
-    assert_eq!(driven.rivals().count(), 1);
+    assert_eq!(driven.rivals().count(), 3);
     assert_eq!(
         driven.rivals().next().unwrap().state.body.pos,
         still.car().state.body.pos

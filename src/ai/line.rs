@@ -32,7 +32,7 @@
 
 use glam::DVec2;
 
-use super::paths::{indices, mark_cells, shortest, widen};
+use super::paths::{Span, indices, mark_cells, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use crate::track::laps::beside;
@@ -228,7 +228,7 @@ fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
 /// near the ends of marks that stop in the open, which the loop keeps out
 /// of (empty if none).
 fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
-    let (w, h) = (track.width, track.height);
+    let w = track.width;
     let finish = mark_cells(track, Mark::Finish);
     let dir = track.race_direction();
     let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
@@ -242,11 +242,8 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
     // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
     // not drawn on (that would close the field); the legs keep [`TURN`]
     // metres from that end instead, and from a checkpoint's open end.
-    let mut finish_closed = vec![false; w * h];
     let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
-    for (c, r) in finish.iter().chain(&short) {
-        finish_closed[r * w + c] = true;
-    }
+    let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
     let mut ends = vec![finish_ends.clone()];
     for n in 1..=track.checkpoints {
         let cells = &stops[n as usize];
@@ -279,8 +276,9 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
                 widen(track, indices(track, &pair[1]), OPEN),
             )
         });
-        let closed =
-            |i: usize| finish_closed[i] || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i]);
+        let closed = |i: usize| {
+            finish_closed.contains(i) || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i])
+        };
         let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
             .into_iter()
             .flatten()

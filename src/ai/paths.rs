@@ -119,9 +119,11 @@ impl Queue {
 }
 
 /// Multi-source Dijkstra over the grid from the cells `from` (by index
-/// `row * width + col`). `step(i, j, m)` is the cost of moving from cell
-/// `i` to its neighbour `j` by move `MOVES[m]` (positive), or `None` where
-/// that move is closed; nothing beyond `limit` is reached. Stops at the
+/// `row * width + col`), through cells a car can reach and never
+/// diagonally past a wall's corner. `step(j, m, (col, row))` is the cost
+/// of moving into cell `j` (at `col`, `row`) by move `MOVES[m]`
+/// (positive), or `None` where that move is closed; nothing beyond
+/// `limit` is reached. Stops at the
 /// first cell `done` accepts, returning what it found and that cell.
 /// `list` keeps the cells settled in [`Search::reached`].
 ///
@@ -135,7 +137,7 @@ fn dijkstra(
     diagonal: bool,
     limit: f64,
     list: bool,
-    step: impl Fn(usize, usize, usize) -> Option<f64>,
+    step: impl Fn(usize, usize, (usize, usize)) -> Option<f64>,
     done: impl Fn(usize, f64) -> bool,
 ) -> (Search, Option<usize>) {
     let (w, h) = (track.width, track.height);
@@ -181,11 +183,19 @@ fn dijkstra(
             {
                 continue;
             }
-            let j = nr as usize * w + nc as usize;
+            let (nc, nr) = (nc as usize, nr as usize);
+            let j = nr * w + nc;
             if search.came[j] != 0 {
                 continue;
             }
-            let Some(cost) = step(i, j, m) else {
+            // A diagonal move must not cut a wall's corner.
+            if dc != 0
+                && dr != 0
+                && !(track.drivable(nc, r as usize) && track.drivable(c as usize, nr))
+            {
+                continue;
+            }
+            let Some(cost) = step(j, m, (nc, nr)) else {
                 continue;
             };
             let nd = d + cost;
@@ -198,6 +208,32 @@ fn dijkstra(
         }
     }
     (search, None)
+}
+
+/// A few cells (a mark's, say), by index `row * width + col`: a table
+/// over the span of indices they cover, so that asking about any cell of
+/// a map costs no table the size of the map and, for the many cells
+/// outside the span, no memory read.
+pub struct Span {
+    first: usize,
+    cells: Vec<bool>,
+}
+
+impl Span {
+    pub fn new(indices: impl IntoIterator<Item = usize>) -> Span {
+        let indices: Vec<usize> = indices.into_iter().collect();
+        let first = indices.iter().copied().min().unwrap_or(0);
+        let last = indices.iter().copied().max().map_or(0, |l| l + 1);
+        let mut cells = vec![false; last.saturating_sub(first)];
+        for i in indices {
+            cells[i - first] = true;
+        }
+        Span { first, cells }
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        i.checked_sub(self.first).and_then(|k| self.cells.get(k)) == Some(&true)
+    }
 }
 
 /// Cells by index `row * width + col`.
@@ -215,23 +251,13 @@ pub fn shortest(
     to: &[(usize, usize)],
     banned: impl Fn(usize) -> bool,
 ) -> Option<Vec<u32>> {
-    let w = track.width;
     let cs = track.cell_size();
-    let mut is_goal = vec![false; w * track.height];
-    for &(c, r) in to {
-        is_goal[r * w + c] = true;
-    }
+    let goals = Span::new(indices(track, to));
     let (penalty, surfaces) = (penalties(track), track.surfaces.len());
     // Each move's length, m.
     let length = MOVES.map(|(dc, dr)| (DVec2::new(dc as f64, dr as f64) * cs).length());
-    let step = |i: usize, j: usize, m: usize| {
-        if !is_goal[j] && banned(j) {
-            return None;
-        }
-        // A diagonal step must not cut a wall's corner.
-        let (dc, dr) = MOVES[m];
-        let (c, r, nc, nr) = (i % w, i / w, j % w, j / w);
-        if dc != 0 && dr != 0 && (!track.drivable(nc, r) || !track.drivable(c, nr)) {
+    let step = |j: usize, m: usize, (nc, nr): (usize, usize)| {
+        if banned(j) && !goals.contains(j) {
             return None;
         }
         let surface = track.surface_index(nc, nr)?;
@@ -245,7 +271,7 @@ pub fn shortest(
         f64::INFINITY,
         false,
         step,
-        |i, d| is_goal[i] && d > 0.0,
+        |i, d| d > 0.0 && goals.contains(i),
     );
     Some(search.path_to(found?))
 }
@@ -255,11 +281,26 @@ pub fn shortest(
 /// pages of the cells within reach are touched.
 pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -> Vec<bool> {
     let cs = track.cell_size();
-    let step = |_, _, m: usize| Some(if MOVES[m].0 != 0 { cs.x } else { cs.y });
+    let step = |_, m: usize, _| Some(if MOVES[m].0 != 0 { cs.x } else { cs.y });
     let (search, _) = dijkstra(track, from, false, reach, true, step, |_, _| false);
     let mut near = vec![false; search.came.len()];
     for &i in search.reached.iter().flatten() {
         near[i] = true;
     }
     near
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Span;
+
+    #[test]
+    fn a_span_holds_its_cells_and_no_other() {
+        let span = Span::new([70_000, 5, 9, 70_000]);
+        let held: Vec<usize> = (0..80_000).filter(|&i| span.contains(i)).collect();
+        assert_eq!(held, [5, 9, 70_000]);
+        assert!(!span.contains(usize::MAX));
+        let empty = Span::new([]);
+        assert!((0..10).all(|i| !empty.contains(i)));
+    }
 }

@@ -3,11 +3,11 @@
 //! crossterm backend (diff and escape codes) into memory.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ratatui::backend::{CrosstermBackend, TestBackend};
-use ratatui::layout::Rect;
-use ratatui::{Terminal, TerminalOptions, Viewport};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Size;
 use skid::app::{App, Options};
-use skid::game::{FrameWriter, draw_frame};
+use skid::game::{draw_frame, frame_terminal};
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
@@ -38,12 +38,8 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("build frame {}x{}", size.0, size.1), |b| {
             b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap())
         });
-        let (writer, wire) = FrameWriter::new(std::io::sink());
-        // A fixed viewport: no terminal to ask for its size.
-        let viewport = Viewport::Fixed(Rect::new(0, 0, size.0, size.1));
-        let mut terminal =
-            Terminal::with_options(CrosstermBackend::new(writer), TerminalOptions { viewport })
-                .unwrap();
+        let (mut terminal, wire) =
+            frame_terminal(std::io::sink(), Size::new(size.0, size.1)).unwrap();
         let mut app = app;
         c.bench_function(&format!("frame to the wire {}x{}", size.0, size.1), |b| {
             b.iter(|| {

@@ -21,6 +21,7 @@ use crate::physics::{DEFAULT_HZ, ModelKind};
 use crate::race::LapLog;
 use crate::records::{self, Record, Store};
 use crate::script::Script;
+use crate::term;
 use crate::track::{self, Track, bundled};
 use crate::ui;
 use crate::world::{Source, TRACE_HEADER, World};
@@ -478,7 +479,10 @@ fn play(p: Play) -> Outcome {
         hz: p.hz,
         quit_at_end: p.quit_at_end,
     };
-    let stats = game::run(&mut app, &settings, recorder.as_mut())
+    // The terminal is given back (the console dropped) before anything
+    // more is written.
+    let stats = term::Local::enter()
+        .and_then(|mut console| game::run(&mut console, &mut app, &settings, recorder.as_mut()))
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
         rec.sync(&race.seats[LOCAL].recording, app.races, true)

@@ -7,25 +7,25 @@
 //! default). The clock is read here and nowhere else: the physics only
 //! ever sees ticks, so frame rate and terminal size cannot change a race.
 //!
-//! Output goes through one 64 KiB buffer, flushed once per frame, each
-//! frame inside synchronized output so no terminal shows half of one.
+//! Events come from a [`Console`] and frames go to it: the local terminal
+//! or any other screen. Output goes through one 64 KiB buffer, flushed
+//! once per frame, each frame inside synchronized output so no terminal
+//! shows half of one.
 
-use std::cell::Cell;
-use std::io::{self, BufWriter, Stdout, Write};
-use std::rc::Rc;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::queue;
 use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use ratatui::layout::Rect;
+use ratatui::layout::{Rect, Size};
 
 use crate::app::{App, LOCAL, Screen};
+use crate::console::{Console, FrameWriter, SizedBackend, Wire, commit};
 use crate::input::Key;
 use crate::keys::{self, KeyName};
-use crate::{term, ui};
+use crate::ui;
 
 /// How a game ends and what it reports.
 #[derive(Debug, Clone, Default)]
@@ -58,67 +58,21 @@ impl Stats {
     }
 }
 
-/// What the game loop and its terminal writer share.
-#[derive(Debug, Default)]
-pub struct Wire {
-    bytes: Cell<u64>,
-    send: Cell<bool>,
-}
+/// ratatui's terminal over a console's frame writer.
+pub type FrameTerminal<W> = Terminal<SizedBackend<FrameWriter<W>>>;
 
-impl Wire {
-    /// Bytes written to the terminal so far.
-    pub fn bytes(&self) -> u64 {
-        self.bytes.get()
-    }
-}
-
-/// The terminal writer: one 64 KiB buffer that counts the bytes through
-/// it and sends them only when a frame is complete. ratatui flushes its
-/// backend at the end of a draw, before the frame's end-of-synchronized-
-/// output marker; this writer waits for [`commit`].
-pub struct FrameWriter<W: Write> {
-    inner: BufWriter<W>,
-    wire: Rc<Wire>,
-}
-
-impl<W: Write> FrameWriter<W> {
-    pub fn new(inner: W) -> (Self, Rc<Wire>) {
-        let wire = Rc::new(Wire::default());
-        let w = FrameWriter {
-            inner: BufWriter::with_capacity(1 << 16, inner),
-            wire: wire.clone(),
-        };
-        (w, wire)
-    }
-}
-
-impl<W: Write> Write for FrameWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.wire.bytes.set(self.wire.bytes.get() + n as u64);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        if self.wire.send.get() {
-            self.inner.flush()
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// Sends everything written to the backend so far.
-pub fn commit<B: Write>(backend: &mut B, wire: &Wire) -> io::Result<()> {
-    wire.send.set(true);
-    let sent = backend.flush();
-    wire.send.set(false);
-    sent
+/// A screen of `size` writing to `out`, and what its writer counts.
+pub fn frame_terminal<W: Write>(
+    out: W,
+    size: Size,
+) -> io::Result<(FrameTerminal<W>, std::rc::Rc<Wire>)> {
+    let (writer, wire) = FrameWriter::new(out);
+    Ok((Terminal::new(SizedBackend::new(writer, size))?, wire))
 }
 
 /// Draws one frame inside synchronized output and sends it at once.
 pub fn draw_frame<W: Write>(
-    terminal: &mut Terminal<CrosstermBackend<FrameWriter<W>>>,
+    terminal: &mut FrameTerminal<W>,
     wire: &Wire,
     app: &App,
 ) -> io::Result<()> {
@@ -200,37 +154,32 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
     }
 }
 
-pub type GameTerminal = Terminal<CrosstermBackend<FrameWriter<Stdout>>>;
-
 /// Clears the screen and makes the next frame a full one, without asking
 /// the terminal anything: `Terminal::clear` asks for the cursor position
 /// (`ESC[6n`) and waits up to 2 s for an answer that a bare pty, a slow
 /// link or an SSH channel may never send (TERMINAL.md). Resizing to the
 /// current size clears through the backend (`Clear(All)`) and resets the
 /// previous frame instead.
-fn redraw_all<W: Write>(
-    terminal: &mut Terminal<CrosstermBackend<FrameWriter<W>>>,
-    wire: &Wire,
-) -> io::Result<()> {
+fn redraw_all<W: Write>(terminal: &mut FrameTerminal<W>, wire: &Wire) -> io::Result<()> {
     let size = terminal.size()?;
     terminal.resize(Rect::new(0, 0, size.width, size.height))?;
     commit(terminal.backend_mut(), wire)
 }
 
-/// Runs the game until the player quits; returns what `--stats` reports.
-/// With a `recorder`, the race's complete holds are written as it goes
-/// (each turn of the loop; a failed write is tried again the next turn);
-/// the caller writes the last hold when the game is over.
-pub fn run(
+/// Runs the game on `console` until the player quits; returns what
+/// `--stats` reports. With a `recorder`, the race's complete holds are
+/// written as it goes (each turn of the loop; a failed write is tried
+/// again the next turn); the caller writes the last hold when the game is
+/// over.
+pub fn run<C: Console>(
+    console: &mut C,
     app: &mut App,
     settings: &Settings,
     mut recorder: Option<&mut crate::script::Recorder>,
 ) -> io::Result<Stats> {
-    let session = term::enter()?;
-    let (writer, wire) = FrameWriter::new(io::stdout());
-    let mut terminal: GameTerminal = Terminal::new(CrosstermBackend::new(writer))?;
+    let size = console.size()?;
+    let (mut terminal, wire) = frame_terminal(console.output(), size)?;
     redraw_all(&mut terminal, &wire)?;
-    let size = terminal.size()?;
     app.resize(size.width, size.height);
 
     let start = Instant::now();
@@ -242,18 +191,17 @@ pub fn run(
     let mut next_frame = start;
     loop {
         let wait = if app.running() { dt.min(frame) } else { frame };
-        if event::poll(wait)? {
-            loop {
-                let now = start.elapsed().as_secs_f64();
-                if handle(app, event::read()?, now) {
-                    redraw_all(&mut terminal, &wire)?;
-                }
-                if !event::poll(Duration::ZERO)? {
-                    break;
-                }
+        let mut next = console.next_event(wait)?;
+        while let Some(ev) = next {
+            if let Event::Resize(w, h) = ev {
+                terminal.backend_mut().set_size(Size::new(w, h));
             }
+            if handle(app, ev, start.elapsed().as_secs_f64()) {
+                redraw_all(&mut terminal, &wire)?;
+            }
+            next = console.next_event(Duration::ZERO)?;
         }
-        if term::redraw_wanted() {
+        if console.redraw_wanted() {
             // Back from a stop: the screen is the shell's, and the player
             // comes back to a paused race.
             redraw_all(&mut terminal, &wire)?;
@@ -296,6 +244,5 @@ pub fn run(
     }
     stats.bytes = wire.bytes();
     stats.seconds = start.elapsed().as_secs_f64();
-    drop(session);
     Ok(stats)
 }

@@ -1,5 +1,6 @@
 //! The terminal: taking it over for the game and always giving it back
-//! (TERMINAL.md, "Lifecycle").
+//! (TERMINAL.md, "Lifecycle"). [`Local`] is the process's own terminal as
+//! a [`Console`]: the only one that touches raw mode, signals and the tty.
 //!
 //! [`enter`] switches to raw mode and the alternate screen, hides the
 //! cursor, asks for focus events and pushes the kitty keyboard flags (a
@@ -23,16 +24,58 @@
 use std::io::{self, Write};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{
-    DisableFocusChange, EnableFocusChange, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
-    PushKeyboardEnhancementFlags,
+    self, DisableFocusChange, EnableFocusChange, Event, KeyboardEnhancementFlags,
+    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode, size,
 };
+use ratatui::layout::Size;
+
+use crate::console::Console;
+
+/// The process's own terminal, taken over for as long as this lives.
+pub struct Local {
+    _session: Session,
+}
+
+impl Local {
+    /// Takes the terminal over.
+    pub fn enter() -> io::Result<Local> {
+        Ok(Local { _session: enter()? })
+    }
+}
+
+impl Console for Local {
+    type Out = io::Stdout;
+
+    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+        if event::poll(timeout)? {
+            event::read().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The window's size, from the kernel (no query to the terminal).
+    fn size(&mut self) -> io::Result<Size> {
+        let (w, h) = size()?;
+        Ok(Size::new(w, h))
+    }
+
+    fn redraw_wanted(&mut self) -> bool {
+        redraw_wanted()
+    }
+
+    fn output(&mut self) -> io::Stdout {
+        io::stdout()
+    }
+}
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static GUARDS: Once = Once::new();

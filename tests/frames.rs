@@ -6,11 +6,9 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
-use ratatui::backend::CrosstermBackend;
-use ratatui::layout::Rect;
-use ratatui::{Terminal, TerminalOptions, Viewport};
+use ratatui::layout::Size;
 use skid::app::{App, Options};
-use skid::game::{FrameWriter, draw_frame};
+use skid::game::{draw_frame, frame_terminal};
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
@@ -54,12 +52,7 @@ fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
 fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec<u8>>, App) {
     let mut app = app(track, model, size);
     let tap = Tap::default();
-    let (writer, wire) = FrameWriter::new(tap.clone());
-    // A fixed viewport: there is no terminal to ask for its size.
-    let viewport = Viewport::Fixed(Rect::new(0, 0, size.0, size.1));
-    let mut terminal =
-        Terminal::with_options(CrosstermBackend::new(writer), TerminalOptions { viewport })
-            .unwrap();
+    let (mut terminal, wire) = frame_terminal(tap.clone(), Size::new(size.0, size.1)).unwrap();
     let mut frames = Vec::new();
     let mut n = 0u64;
     while !app.race.as_ref().unwrap().view(0).replay_done() {

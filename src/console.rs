@@ -1,0 +1,187 @@
+//! A player's screen and keyboard, wherever they are: the events they
+//! send, the size of their screen and where its frames go. The local
+//! terminal is one [`Console`] (`term::Local`, the only code that touches
+//! raw mode, signals and the process's tty); an SSH channel can be
+//! another, as can a test's script of events and buffer of bytes.
+//!
+//! Frames are drawn by ratatui through a [`SizedBackend`], which knows the
+//! screen's size from its console and so never asks a terminal anything
+//! (TERMINAL.md: a terminal that answers nothing still gets its first
+//! frame at once), into a [`FrameWriter`] that sends each frame whole.
+
+use std::cell::Cell;
+use std::io::{self, BufWriter, Write};
+use std::rc::Rc;
+use std::time::Duration;
+
+use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
+use ratatui::buffer::Cell as ScreenCell;
+use ratatui::crossterm::event::Event;
+use ratatui::layout::{Position, Size};
+
+/// Where a game's events come from and its frames go.
+pub trait Console {
+    /// Where the frames' bytes go.
+    type Out: Write;
+
+    /// The next event, waiting up to `timeout` for one; `None` if none
+    /// came.
+    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<Event>>;
+
+    /// The screen's size in cells (columns, rows), as it is now.
+    fn size(&mut self) -> io::Result<Size>;
+
+    /// Whether what is on the screen was lost (the local terminal back
+    /// from a job-control stop) and everything must be drawn anew.
+    fn redraw_wanted(&mut self) -> bool {
+        false
+    }
+
+    /// The writer of the frames (asked once, when the game starts).
+    fn output(&mut self) -> Self::Out;
+}
+
+/// What the game loop and its frame writer share.
+#[derive(Debug, Default)]
+pub struct Wire {
+    bytes: Cell<u64>,
+    send: Cell<bool>,
+}
+
+impl Wire {
+    /// Bytes written to the screen so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.get()
+    }
+}
+
+/// The frame writer: one 64 KiB buffer that counts the bytes through it
+/// and sends them only when a frame is complete. ratatui flushes its
+/// backend at the end of a draw, before the frame's end-of-synchronized-
+/// output marker; this writer waits for [`commit`].
+pub struct FrameWriter<W: Write> {
+    inner: BufWriter<W>,
+    wire: Rc<Wire>,
+}
+
+impl<W: Write> FrameWriter<W> {
+    pub fn new(inner: W) -> (Self, Rc<Wire>) {
+        let wire = Rc::new(Wire::default());
+        let w = FrameWriter {
+            inner: BufWriter::with_capacity(1 << 16, inner),
+            wire: wire.clone(),
+        };
+        (w, wire)
+    }
+}
+
+impl<W: Write> Write for FrameWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.wire.bytes.set(self.wire.bytes.get() + n as u64);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.wire.send.get() {
+            self.inner.flush()
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Sends everything written to the backend so far.
+pub fn commit<B: Write>(backend: &mut B, wire: &Wire) -> io::Result<()> {
+    wire.send.set(true);
+    let sent = backend.flush();
+    wire.send.set(false);
+    sent
+}
+
+/// ratatui's crossterm backend writing to any writer, with the screen's
+/// size given to it ([`SizedBackend::set_size`]) rather than read from the
+/// process's terminal, and the cursor's position remembered rather than
+/// asked for (crossterm's answer waits up to 2 s on a terminal that does
+/// not reply; an SSH channel has no terminal to ask).
+pub struct SizedBackend<W: Write> {
+    inner: CrosstermBackend<W>,
+    size: Size,
+    cursor: Position,
+}
+
+impl<W: Write> SizedBackend<W> {
+    pub fn new(out: W, size: Size) -> Self {
+        SizedBackend {
+            inner: CrosstermBackend::new(out),
+            size,
+            cursor: Position::ORIGIN,
+        }
+    }
+
+    /// The screen's new size: the next draw clears it and draws it whole.
+    pub fn set_size(&mut self, size: Size) {
+        self.size = size;
+    }
+}
+
+impl<W: Write> Write for SizedBackend<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Write::flush(&mut self.inner)
+    }
+}
+
+impl<W: Write> Backend for SizedBackend<W> {
+    type Error = io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a ScreenCell)>,
+    {
+        self.inner.draw(content)
+    }
+
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        self.inner.hide_cursor()
+    }
+
+    fn show_cursor(&mut self) -> io::Result<()> {
+        self.inner.show_cursor()
+    }
+
+    fn get_cursor_position(&mut self) -> io::Result<Position> {
+        Ok(self.cursor)
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+        self.cursor = position.into();
+        self.inner.set_cursor_position(self.cursor)
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        self.inner.clear()
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.inner.clear_region(clear_type)
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        Ok(self.size)
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        Ok(WindowSize {
+            columns_rows: self.size,
+            pixels: Size::default(),
+        })
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Backend::flush(&mut self.inner)
+    }
+}

@@ -4,11 +4,11 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Widget};
 
-use super::fg;
+use super::theme::THEME;
 use crate::race::Lap;
 
 /// Which of a lap's traces to chart.
@@ -62,13 +62,13 @@ pub fn draw(
             .name(if color { "best" } else { "best •" })
             .marker(best_marker)
             .graph_type(GraphType::Line)
-            .style(fg(color, Color::DarkGray))
+            .style(Style::new().fg(THEME.faint))
             .data(&then),
         Dataset::default()
             .name("this lap")
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
-            .style(fg(color, Color::Yellow))
+            .style(Style::new().fg(THEME.accent))
             .data(&now),
     ];
     if then.is_empty() {

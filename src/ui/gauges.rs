@@ -12,10 +12,10 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Color;
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use super::fg;
+use super::theme::THEME;
 
 /// `x` as a fraction 0..=1, with NaN as 0.
 pub fn unit(x: f64) -> f64 {
@@ -40,7 +40,6 @@ pub struct Bar<'a> {
     pub fill: f64,
     /// Where the warning zone starts, 0..=1.
     pub warn: f64,
-    pub color: bool,
 }
 
 impl Widget for Bar<'_> {
@@ -54,7 +53,7 @@ impl Widget for Bar<'_> {
             area.y,
             &label,
             area.width as usize,
-            fg(self.color, Color::White),
+            Style::new().fg(THEME.text),
         );
         if area.height < 2 {
             return;
@@ -64,25 +63,29 @@ impl Widget for Bar<'_> {
         let warn_at = (unit(self.warn) * width as f64).round() as usize;
         for i in 0..width {
             let (symbol, color) = match (i < filled, i >= warn_at) {
-                (true, false) => ("█", Color::Green),
-                (true, true) => ("▓", Color::Red),
-                (false, false) => ("░", Color::DarkGray),
-                (false, true) => ("▒", Color::Red),
+                (true, false) => ("█", THEME.good),
+                (true, true) => ("▓", THEME.bad),
+                (false, false) => ("░", THEME.faint),
+                (false, true) => ("▒", THEME.bad),
             };
-            buf.set_string(area.x + i as u16, area.y + 1, symbol, fg(self.color, color));
+            buf.set_string(
+                area.x + i as u16,
+                area.y + 1,
+                symbol,
+                Style::new().fg(color),
+            );
         }
     }
 }
 
 /// The tachometer: rpm against the redline, the last tenth before it red.
-pub fn tachometer(rpm: f64, redline: f64, color: bool) -> Bar<'static> {
+pub fn tachometer(rpm: f64, redline: f64) -> Bar<'static> {
     let scale = finite(redline).max(1.0) * 1.05;
     Bar {
         label: "RPM",
         text: format!("{:>5.0}", finite(rpm).clamp(0.0, 99_999.0)),
         fill: rpm / scale,
         warn: 0.9 * redline / scale,
-        color,
     }
 }
 
@@ -102,14 +105,13 @@ pub fn shown_rpm(rpm: f64, throttle: f64, speed: f64, gear: i32, idle: f64, redl
 
 /// `strafe`'s speed: Quake units a second against twice the ground speed
 /// cap, the part past the cap (reached only by air strafing) red.
-pub fn strafe_speed(ups: f64, cap: f64, color: bool) -> Bar<'static> {
+pub fn strafe_speed(ups: f64, cap: f64) -> Bar<'static> {
     let scale = 2.0 * finite(cap).max(1.0);
     Bar {
         label: "SPEED",
         text: format!("{:>4.0} u/s", finite(ups).clamp(0.0, 99_999.0)),
         fill: ups / scale,
         warn: 0.5,
-        color,
     }
 }
 
@@ -122,7 +124,6 @@ pub struct SlipBar<'a> {
     pub label: &'a str,
     pub degrees: f64,
     pub sliding: bool,
-    pub color: bool,
 }
 
 impl Widget for SlipBar<'_> {
@@ -137,7 +138,7 @@ impl Widget for SlipBar<'_> {
             _ => "",
         };
         let label = format!("{:<7}{:>5.1}°{side}", self.label, d.abs());
-        let style = fg(self.color, Color::White);
+        let style = Style::new().fg(THEME.text);
         buf.set_stringn(area.x, area.y, &label, area.width as usize, style);
         if area.height < 2 {
             return;
@@ -147,9 +148,9 @@ impl Widget for SlipBar<'_> {
         let a = finite(self.degrees).abs();
         let filled = (a / (a + SLIP_HALF) * half as f64).round() as usize;
         let (full, full_color) = if self.sliding {
-            ("▓", Color::Red)
+            ("▓", THEME.bad)
         } else {
-            ("█", Color::Green)
+            ("█", THEME.good)
         };
         for i in 0..half {
             // The i-th cell out from the centre, on each side.
@@ -159,12 +160,12 @@ impl Widget for SlipBar<'_> {
                 let (symbol, color) = if lit {
                     (full, full_color)
                 } else {
-                    ("░", Color::DarkGray)
+                    ("░", THEME.faint)
                 };
-                buf.set_string(x, area.y + 1, symbol, fg(self.color, color));
+                buf.set_string(x, area.y + 1, symbol, Style::new().fg(color));
             }
         }
-        buf.set_string(mid, area.y + 1, "│", fg(self.color, Color::Gray));
+        buf.set_string(mid, area.y + 1, "│", Style::new().fg(THEME.dim));
     }
 }
 
@@ -189,15 +190,14 @@ mod tests {
             for &b in &weird {
                 for (w, h) in [(0, 0), (3, 1), (20, 2), (1, 5)] {
                     let mut buf = Buffer::empty(Rect::new(0, 0, 20, 3));
-                    tachometer(a, b, true).render(Rect::new(0, 0, w, h), &mut buf);
-                    strafe_speed(a, b, true).render(Rect::new(0, 0, w, h), &mut buf);
+                    tachometer(a, b).render(Rect::new(0, 0, w, h), &mut buf);
+                    strafe_speed(a, b).render(Rect::new(0, 0, w, h), &mut buf);
                     let _ = shown_rpm(a, b, a, 1, b, a);
                     for sliding in [false, true] {
                         let bar = SlipBar {
                             label: "SLIP F",
                             degrees: a,
                             sliding,
-                            color: true,
                         };
                         bar.render(Rect::new(0, 0, w, h), &mut buf);
                     }
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn the_tachometer_fills_to_the_rpm_and_marks_the_redline() {
         let mut buf = Buffer::empty(Rect::new(0, 0, 20, 2));
-        tachometer(3150.0, 6000.0, false).render(Rect::new(0, 0, 20, 2), &mut buf);
+        tachometer(3150.0, 6000.0).render(Rect::new(0, 0, 20, 2), &mut buf);
         // 3150 of 6300 fills half; the redline zone starts at 90% of 6000.
         assert_eq!(buffer_text(&buf), "RPM     3150\n██████████░░░░░░░▒▒▒\n");
     }
@@ -220,7 +220,6 @@ mod tests {
             label: "SLIP R",
             degrees,
             sliding,
-            color: false,
         };
         bar.render(Rect::new(0, 0, 17, 2), &mut buf);
         buffer_text(&buf)

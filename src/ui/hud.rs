@@ -5,11 +5,11 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
-use super::fg;
 use super::gauges::{self, finite};
+use super::theme::THEME;
 use crate::app::SeatView;
 use crate::physics::ModelKind;
 
@@ -78,7 +78,7 @@ pub fn input_line(v: SeatView<'_>) -> String {
 }
 
 /// Draws the panel; returns the first row below what it drew.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
     }
@@ -88,7 +88,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
     let mut y = area.y;
     let line = |buf: &mut Buffer, y: &mut u16, text: &str, c: Color| {
         if *y < bottom {
-            buf.set_stringn(x, *y, text, w, fg(color, c));
+            buf.set_stringn(x, *y, text, w, Style::new().fg(c));
         }
         *y += 1;
     };
@@ -97,12 +97,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
     let track = &v.race.world.track;
 
     let title = format!("skid · {}", track.name);
-    line(buf, &mut y, &title, Color::White);
+    line(buf, &mut y, &title, THEME.text);
     line(
         buf,
         &mut y,
         &format!("{} · {}", car.kind, car.spec().name),
-        Color::Gray,
+        THEME.dim,
     );
     y += 1;
     let lap = (v.seat.log.ends.len() as u32 + 1).min(v.laps());
@@ -123,23 +123,23 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
             standings.len()
         )
     };
-    line(buf, &mut y, &lap_line, Color::White);
+    line(buf, &mut y, &lap_line, THEME.text);
     line(
         buf,
         &mut y,
         &format!("TIME  {}", clock(Some(v.lap_time()))),
-        Color::White,
+        THEME.text,
     );
     line(
         buf,
         &mut y,
         &format!("BEST  {}", clock(v.best_time())),
-        Color::White,
+        THEME.text,
     );
     let (split, split_color) = match v.split_delta() {
-        Some(d) if d <= 0.0 => (delta(d), Color::Green),
-        Some(d) => (delta(d), Color::Red),
-        None => ("--".into(), Color::Gray),
+        Some(d) if d <= 0.0 => (delta(d), THEME.good),
+        Some(d) => (delta(d), THEME.bad),
+        None => ("--".into(), THEME.dim),
     };
     line(buf, &mut y, &format!("SPLIT {split}"), split_color);
     y += 1;
@@ -152,13 +152,13 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
         // against the ground cap, and the hop.
         let ups = finite(tel.speed) * crate::physics::strafe::UNITS;
         if y + 2 <= bottom {
-            gauges::strafe_speed(ups, spec.strafe.maxspeed, color).render(bar_area(y), buf);
+            gauges::strafe_speed(ups, spec.strafe.maxspeed).render(bar_area(y), buf);
         }
         y += 2;
-        line(buf, &mut y, &format!("      {kmh:>3.0} km/h"), Color::White);
+        line(buf, &mut y, &format!("      {kmh:>3.0} km/h"), THEME.text);
         let hop = if v.seat.last.jump { "on " } else { "off" };
         let air = if car.airborne() { "AIR" } else { "GROUND" };
-        line(buf, &mut y, &format!("HOP   {hop} {air}"), Color::White);
+        line(buf, &mut y, &format!("HOP   {hop} {air}"), THEME.text);
     } else {
         let e = &spec.engine;
         let rpm = gauges::shown_rpm(
@@ -170,7 +170,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
             e.redline_rpm,
         );
         if y + 2 <= bottom {
-            gauges::tachometer(rpm, e.redline_rpm, color).render(bar_area(y), buf);
+            gauges::tachometer(rpm, e.redline_rpm).render(bar_area(y), buf);
         }
         y += 2;
         let gear = match tel.gear {
@@ -189,11 +189,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
                 y,
                 format!("GEAR  {gear:<2} {mode}"),
                 w,
-                fg(color, Color::White).add_modifier(Modifier::BOLD),
+                Style::new().fg(THEME.text).add_modifier(Modifier::BOLD),
             );
         }
         y += 1;
-        line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), Color::White);
+        line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), THEME.text);
         if car.kind == ModelKind::Kinematic {
             // Bicycle geometry never slips: where the wheels point, and the
             // circle they drive (`R = L / tan(delta)`).
@@ -207,7 +207,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
                 buf,
                 &mut y,
                 &format!("STEER {:>4.1}° {side}", deg.abs()),
-                Color::White,
+                THEME.text,
             );
             let radius = spec.body.wheelbase / tel.steer.abs().tan();
             let turn = if radius.is_finite() && radius < 1000.0 {
@@ -215,9 +215,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
             } else {
                 "TURN  straight".into()
             };
-            line(buf, &mut y, &turn, Color::White);
+            line(buf, &mut y, &turn, THEME.text);
         } else {
-            line(buf, &mut y, "SLIP  ◀ left│right ▶", Color::Gray);
+            line(buf, &mut y, "SLIP  ◀ left│right ▶", THEME.dim);
             let s = tel.sliding;
             for (label, slip, sliding) in [
                 ("SLIP F", tel.slip_front, s[0] || s[1]),
@@ -228,7 +228,6 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
                         label,
                         degrees: slip,
                         sliding,
-                        color,
                     };
                     bar.render(bar_area(y), buf);
                 }
@@ -237,7 +236,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
         }
     }
     if y + 1 < bottom {
-        line(buf, &mut y, &input_line(v), Color::Gray);
+        line(buf, &mut y, &input_line(v), THEME.dim);
     }
     if !standings.is_empty() {
         // As many standings as fit above the key line, the player's always.
@@ -250,18 +249,14 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) -> u16 {
         };
         for i in shown {
             let s = &all[i];
-            let c = if s.car == 0 {
-                Color::White
-            } else {
-                Color::Gray
-            };
+            let c = if s.car == 0 { THEME.text } else { THEME.dim };
             line(buf, &mut y, &standing_line(i + 1, s, v.laps()), c);
         }
     }
     let below = y;
     if bottom > area.y + 1 {
         let mut y = bottom - 1;
-        line(buf, &mut y, "? help  p pause  q quit", Color::DarkGray);
+        line(buf, &mut y, "? help  p pause  q quit", THEME.faint);
     }
     below.min(bottom)
 }

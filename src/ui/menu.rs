@@ -2,10 +2,10 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier};
+use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Widget};
 
-use super::fg;
+use super::theme::THEME;
 use crate::app::App;
 
 const TITLE: [&str; 3] = [
@@ -30,7 +30,6 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// the record lap for the selection, and the selected track's outline at
 /// the box's right), the key hint under it.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
-    let color = app.color;
     let r = centred(area, 50, 20);
     let mut y = r.y;
     for line in TITLE.iter().chain(std::iter::once(&TITLE_LAST)) {
@@ -40,7 +39,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
                 y,
                 line,
                 r.width as usize,
-                fg(color, Color::LightRed),
+                Style::new().fg(THEME.you),
             );
         }
         y += 1;
@@ -52,7 +51,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
             y,
             sub,
             r.width as usize,
-            fg(color, Color::Gray),
+            Style::new().fg(THEME.dim),
         );
     }
     y += 2;
@@ -83,12 +82,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         (rows.len() as u16 + 6).min(r.bottom().saturating_sub(y)),
     );
     Block::bordered()
-        .border_style(fg(color, Color::DarkGray))
+        .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);
     // The selected track's course, at the box's right.
     let outline =
         Rect::new(r.x + 34, box_area.y + 1, 14, rows.len() as u16 + 1).intersection(box_area);
-    super::minimap::course(buf, outline, &choice.track, fg(color, Color::Gray));
+    super::minimap::course(buf, outline, &choice.track, Style::new().fg(THEME.dim));
     let mut y = y + 1;
     for (i, (label, value)) in rows.iter().enumerate() {
         let selected = app.menu.row == i;
@@ -99,9 +98,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
             value
         );
         let style = if selected {
-            fg(color, Color::Yellow).add_modifier(Modifier::BOLD)
+            Style::new().fg(THEME.accent).add_modifier(Modifier::BOLD)
         } else {
-            fg(color, Color::White)
+            Style::new().fg(THEME.text)
         };
         if y < box_area.bottom().saturating_sub(1) {
             buf.set_stringn(r.x + 2, y, &text, r.width.saturating_sub(4) as usize, style);
@@ -119,7 +118,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
                 y,
                 &text,
                 r.width.saturating_sub(6) as usize,
-                fg(color, Color::Gray),
+                Style::new().fg(THEME.dim),
             );
         }
         y += 1;
@@ -132,9 +131,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         "  [ Start race ]"
     };
     let style = if start_selected {
-        fg(color, Color::Yellow).add_modifier(Modifier::BOLD | Modifier::REVERSED)
+        Style::new()
+            .fg(THEME.accent)
+            .add_modifier(Modifier::BOLD | Modifier::REVERSED)
     } else {
-        fg(color, Color::White)
+        Style::new().fg(THEME.text)
     };
     if y < box_area.bottom().saturating_sub(1) {
         buf.set_stringn(r.x + 2, y, start, r.width.saturating_sub(4) as usize, style);
@@ -144,11 +145,23 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         match &app.planner {
             Some(p) if p.wanted => {
                 let wait = "Planning the racing line…  Esc back  q quit";
-                buf.set_stringn(r.x, hy, wait, r.width as usize, fg(color, Color::Yellow));
+                buf.set_stringn(
+                    r.x,
+                    hy,
+                    wait,
+                    r.width as usize,
+                    Style::new().fg(THEME.accent),
+                );
             }
             _ => {
                 let hint = "↑↓ choose  ←→ change  Enter start  ? help  q quit";
-                buf.set_stringn(r.x, hy, hint, r.width as usize, fg(color, Color::DarkGray));
+                buf.set_stringn(
+                    r.x,
+                    hy,
+                    hint,
+                    r.width as usize,
+                    Style::new().fg(THEME.faint),
+                );
             }
         }
     }

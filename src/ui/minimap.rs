@@ -14,7 +14,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
-use super::fg;
+use super::theme::THEME;
 use crate::app::SeatView;
 use crate::track::{Mark, Track};
 
@@ -95,13 +95,13 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
 }
 
 /// Draws the minimap into `area`: the course, the next mark, the cars.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
-    let Some(map) = course(buf, area, &v.race.world.track, fg(color, Color::Gray)) else {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
+    let Some(map) = course(buf, area, &v.race.world.track, Style::new().fg(THEME.dim)) else {
         return;
     };
     let mut mark = |p: DVec2, text: &str, c: Color| {
         if let Some((x, y)) = map.cell_of(p) {
-            buf.set_string(x, y, text, fg(color, c).add_modifier(Modifier::BOLD));
+            buf.set_string(x, y, text, Style::new().fg(c).add_modifier(Modifier::BOLD));
         }
     };
     let next = v.next_mark();
@@ -111,12 +111,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         } else {
             next.to_string()
         };
-        mark(at, &label, Color::LightGreen);
+        mark(at, &label, THEME.next_mark);
     }
     for car in v.rivals() {
-        mark(car.state.body.pos, "o", Color::LightBlue);
+        mark(car.state.body.pos, "o", THEME.rival);
     }
-    mark(v.car().state.body.pos, "@", Color::LightRed);
+    mark(v.car().state.body.pos, "@", THEME.you);
 }
 
 /// Braille dot positions (column, row) in bit order 0..8: Unicode's
@@ -163,7 +163,7 @@ mod tests {
             let race = crate::app::Race::new(world, 3, None, None);
             for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
                 let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
-                draw(&mut buf, Rect::new(0, 0, w, h), race.view(0), true);
+                draw(&mut buf, Rect::new(0, 0, w, h), race.view(0));
                 let text = crate::ui::buffer_text(&buf);
                 assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");
             }

@@ -9,27 +9,25 @@ pub mod menu;
 pub mod minimap;
 pub mod overlay;
 pub mod results;
+pub mod theme;
 pub mod track;
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
 
 use crate::app::{App, LOCAL, Screen};
 use crate::layout::race_areas;
 
-/// A style with a foreground colour, or none in monochrome.
-pub fn fg(color: bool, c: Color) -> Style {
-    if color {
-        Style::new().fg(c)
-    } else {
-        Style::new()
+/// Draws the whole screen, in colour unless the player asked for none.
+pub fn draw(frame: &mut Frame, app: &App) {
+    draw_in_colour(frame, app);
+    if !app.color {
+        theme::monochrome(frame.buffer_mut());
     }
 }
 
-/// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+fn draw_in_colour(frame: &mut Frame, app: &App) {
     let area = frame.area();
     if app.screen != Screen::Menu && app.too_small() {
         overlay::too_small(frame.buffer_mut(), area, app.size);
@@ -41,8 +39,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
             if let Some(race) = &app.race {
                 let v = race.view(LOCAL);
                 let (view, panel) = race_areas(area);
-                track::draw(frame.buffer_mut(), view, v, app.color);
-                let below = hud::draw(frame.buffer_mut(), panel, v, app.color);
+                track::draw(frame.buffer_mut(), view, v);
+                let below = hud::draw(frame.buffer_mut(), panel, v);
                 // The minimap between the panel's figures and its key line,
                 // on tracks the view does not show whole.
                 if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
@@ -52,7 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
                         panel.width.saturating_sub(1),
                         panel.bottom() - below - 2,
                     );
-                    minimap::draw(frame.buffer_mut(), map, v, app.color);
+                    minimap::draw(frame.buffer_mut(), map, v);
                 }
                 overlay::race(frame.buffer_mut(), view, v, app.paused, app.color);
             }

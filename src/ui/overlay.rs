@@ -3,12 +3,12 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Clear, Widget};
 
-use super::fg;
 use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
+use super::theme::THEME;
 use crate::app::{MIN_SIZE, Phase, SeatView};
 
 /// Lines in a bordered box centred in `area`.
@@ -40,13 +40,13 @@ type Line = (String, Style);
 
 /// The start lights: one more lit each second of the countdown, all out
 /// and GO! for the first second of the race.
-fn lights(v: SeatView<'_>, color: bool) -> Option<Line> {
+fn lights(v: SeatView<'_>) -> Option<Line> {
     let secs = match v.race.phase {
         Phase::Countdown(n) => ((n as f64 * v.race.world.dt).ceil() as u32).clamp(1, 3),
         Phase::Running if v.race.world.time() < 1.0 => {
             return Some((
                 "○ ○ ○  GO!".into(),
-                fg(color, Color::Green).add_modifier(Modifier::BOLD),
+                Style::new().fg(THEME.good).add_modifier(Modifier::BOLD),
             ));
         }
         Phase::Running => return None,
@@ -55,18 +55,18 @@ fn lights(v: SeatView<'_>, color: bool) -> Option<Line> {
     let bulbs: Vec<&str> = (0..3).map(|i| if i < lit { "●" } else { "○" }).collect();
     Some((
         format!("{}  {secs}", bulbs.join(" ")),
-        fg(color, Color::Red).add_modifier(Modifier::BOLD),
+        Style::new().fg(THEME.bad).add_modifier(Modifier::BOLD),
     ))
 }
 
 /// What the race says over the track now: the lights, a lap's time and
 /// delta (and NEW RECORD), a missed checkpoint, WRONG WAY.
-fn banner_lines(v: SeatView<'_>, color: bool) -> Vec<Line> {
-    let mut lines: Vec<Line> = lights(v, color).into_iter().collect();
+fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
+    let mut lines: Vec<Line> = lights(v).into_iter().collect();
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
         lines.push((
             format!("ROOM FOR {placed} OF {asked} RIVALS"),
-            fg(color, Color::Yellow),
+            Style::new().fg(THEME.accent),
         ));
     }
     if let Some((time, delta)) = v.lap_banner() {
@@ -80,27 +80,27 @@ fn banner_lines(v: SeatView<'_>, color: bool) -> Vec<Line> {
                 };
                 (
                     format!("{what}  {}  {}", clock(Some(time)), delta_text(d)),
-                    Color::Green,
+                    THEME.good,
                 )
             }
             Some(d) => (
                 format!("LAP {n}  {}  {}", clock(Some(time)), delta_text(d)),
-                Color::Red,
+                THEME.bad,
             ),
-            None => (format!("LAP {n}  {}", clock(Some(time))), Color::White),
+            None => (format!("LAP {n}  {}", clock(Some(time))), THEME.text),
         };
-        lines.push((text, fg(color, c).add_modifier(Modifier::BOLD)));
+        lines.push((text, Style::new().fg(c).add_modifier(Modifier::BOLD)));
     }
     if let Some(n) = v.missed_checkpoint() {
         lines.push((
             format!("MISSED CHECKPOINT {n}"),
-            fg(color, Color::Yellow).add_modifier(Modifier::BOLD),
+            Style::new().fg(THEME.accent).add_modifier(Modifier::BOLD),
         ));
     }
     if v.wrong_way() {
         lines.push((
             "WRONG WAY".into(),
-            fg(color, Color::Red).add_modifier(Modifier::BOLD),
+            Style::new().fg(THEME.bad).add_modifier(Modifier::BOLD),
         ));
     }
     lines
@@ -116,7 +116,8 @@ fn car_high(view: Rect, v: SeatView<'_>) -> bool {
 /// Everything over the race, on the side of the view away from the car:
 /// for five seconds after a lap its speed chart against the best lap's,
 /// then a box with the start lights, the lap's time and delta, a missed
-/// checkpoint or WRONG WAY. Paused, a box in the middle instead.
+/// checkpoint or WRONG WAY. Paused, a box in the middle instead. Without
+/// `color`, the chart draws its two laps in different dots.
 pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: bool) {
     if paused {
         boxed(
@@ -160,7 +161,7 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
             free.y += h;
         }
     }
-    let lines = banner_lines(v, color);
+    let lines = banner_lines(v);
     if lines.is_empty() || free.height < 3 {
         return;
     }

@@ -3,11 +3,11 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier};
+use ratatui::style::{Color, Modifier, Style};
 
-use super::fg;
 use super::hud::{clock, delta};
 use super::menu::centred;
+use super::theme::THEME;
 use crate::app::SeatView;
 
 /// 1st, 2nd, 3rd, 4th ...
@@ -61,7 +61,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     let mut y = r.y;
     let mut put = |y: &mut u16, text: &str, c: Color, bold: bool| {
         if *y < r.bottom() {
-            let mut style = fg(color, c);
+            let mut style = Style::new().fg(c);
             if bold {
                 style = style.add_modifier(Modifier::BOLD);
             }
@@ -69,7 +69,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         }
         *y += 1;
     };
-    put(&mut y, "RESULTS", Color::Yellow, true);
+    put(&mut y, "RESULTS", THEME.accent, true);
     let car = &v.car();
     put(
         &mut y,
@@ -79,11 +79,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
             car.kind,
             car.spec().name
         ),
-        Color::Gray,
+        THEME.dim,
         false,
     );
     y += 1;
-    put(&mut y, "LAP   TIME      DELTA", Color::White, true);
+    put(&mut y, "LAP   TIME      DELTA", THEME.text, true);
     for (i, t) in times.iter().enumerate().take(shown) {
         let d = if *t == best {
             "best".to_string()
@@ -93,7 +93,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         put(
             &mut y,
             &format!("{:>3}   {:<9} {}", i + 1, clock(Some(*t)), d),
-            Color::White,
+            THEME.text,
             false,
         );
     }
@@ -106,7 +106,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
             clock(best.is_finite().then_some(best)),
             clock(Some(total))
         ),
-        Color::Green,
+        THEME.good,
         true,
     );
     if order.len() > 1 {
@@ -115,16 +115,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         put(
             &mut y,
             &format!("FINISHED {} OF {}", ordinal(place), order.len()),
-            Color::Yellow,
+            THEME.accent,
             true,
         );
         for (i, s) in order.iter().enumerate() {
             let line = super::hud::standing_line(i + 1, s, v.laps());
-            let c = if s.car == 0 {
-                Color::White
-            } else {
-                Color::Gray
-            };
+            let c = if s.car == 0 { THEME.text } else { THEME.dim };
             put(&mut y, &line, c, s.car == 0);
         }
     }
@@ -132,7 +128,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     put(
         &mut y,
         "Enter menu   r race again   q quit",
-        Color::DarkGray,
+        THEME.faint,
         false,
     );
 }

@@ -23,11 +23,12 @@
 use glam::DVec2;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Color;
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Painter, Shape};
 
+use super::theme::THEME;
 use crate::app::{Camera, SeatView};
 use crate::physics::ModelKind;
 use crate::track::{Mark, Obb, Track};
@@ -57,7 +58,6 @@ struct View {
     cam: Camera,
     cell: DVec2,
     dots: (usize, usize),
-    color: bool,
 }
 
 impl View {
@@ -71,11 +71,7 @@ impl View {
 
     fn paint(&self, painter: &mut Painter, x: i64, y: i64, c: Color) {
         if x >= 0 && y >= 0 && (x as usize) < self.dots.0 && (y as usize) < self.dots.1 {
-            painter.paint(
-                x as usize,
-                y as usize,
-                if self.color { c } else { Color::Reset },
-            );
+            painter.paint(x as usize, y as usize, c);
         }
     }
 
@@ -144,23 +140,23 @@ fn pattern(track: &Track, col: i64, row: i64, next: u8) -> Option<(Pattern, Colo
             })
         });
         return (faces_course && track.is_wall(col as isize, row as isize))
-            .then_some((WALL, Color::White));
+            .then_some((WALL, THEME.text));
     }
     match track.mark_of(c, r) {
-        Mark::Finish if next == 0 => return Some((FINISH, Color::LightGreen)),
-        Mark::Finish => return Some((FINISH, Color::White)),
-        Mark::Checkpoint(n) if n == next => return Some((CHECKPOINT, Color::LightGreen)),
-        Mark::Checkpoint(_) => return Some((CHECKPOINT, Color::Magenta)),
+        Mark::Finish if next == 0 => return Some((FINISH, THEME.next_mark)),
+        Mark::Finish => return Some((FINISH, THEME.finish)),
+        Mark::Checkpoint(n) if n == next => return Some((CHECKPOINT, THEME.next_mark)),
+        Mark::Checkpoint(_) => return Some((CHECKPOINT, THEME.checkpoint)),
         Mark::None => {}
     }
     let s = track.surface_of(c, r)?;
     match s.name.as_str() {
         "asphalt" => None,
-        "grass" => Some((GRASS, Color::Green)),
-        "gravel" => Some((GRAVEL, Color::Yellow)),
-        "ice" => Some((ICE, Color::Cyan)),
-        _ if s.grip < 0.3 => Some((ICE, Color::LightCyan)),
-        _ if s.grip < 0.9 => Some((GRAVEL, Color::LightYellow)),
+        "grass" => Some((GRASS, THEME.grass)),
+        "gravel" => Some((GRAVEL, THEME.gravel)),
+        "ice" => Some((ICE, THEME.ice)),
+        _ if s.grip < 0.3 => Some((ICE, THEME.slick)),
+        _ if s.grip < 0.9 => Some((GRAVEL, THEME.loose)),
         _ => None,
     }
 }
@@ -203,12 +199,8 @@ impl Shape for Skids<'_> {
     fn draw(&self, painter: &mut Painter) {
         for p in self.points {
             let d = self.view.dot(*p);
-            self.view.paint(
-                painter,
-                d.x.round() as i64,
-                d.y.round() as i64,
-                Color::DarkGray,
-            );
+            self.view
+                .paint(painter, d.x.round() as i64, d.y.round() as i64, THEME.faint);
         }
     }
 }
@@ -235,14 +227,14 @@ impl Shape for CarShape<'_> {
         self.view.line(painter, rear_left, rear_right, self.color);
         self.view.line(painter, rear_left, tip, self.color);
         self.view.line(painter, rear_right, tip, self.color);
-        self.view.line(painter, b.pos - f * hl, tip, Color::Yellow);
+        self.view.line(painter, b.pos - f * hl, tip, THEME.accent);
         if car.kind == ModelKind::Tire {
             let steer = crate::trig::dir(car.state.steer);
             let wheels = crate::physics::wheel_positions(b.pos, (f, r), car.spec());
             for (i, at) in wheels.into_iter().enumerate() {
                 let dir = if i < 2 { steer.rotate(f) } else { f };
                 self.view
-                    .line(painter, at - dir * 0.35, at + dir * 0.35, Color::Gray);
+                    .line(painter, at - dir * 0.35, at + dir * 0.35, THEME.dim);
             }
         }
     }
@@ -263,7 +255,7 @@ impl Shape for GhostShape<'_> {
         };
         let spec = &self.v.car().spec().body;
         let ghost = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
-        self.view.outline(painter, &ghost, Color::DarkGray, true);
+        self.view.outline(painter, &ghost, THEME.faint, true);
     }
 }
 
@@ -282,7 +274,7 @@ pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
 }
 
 /// Draws the race's track view into `area`.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     if area.width == 0 || area.height == 0 {
         return;
     }
@@ -293,7 +285,6 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         cam,
         cell: track.cell_size(),
         dots,
-        color,
     };
     Canvas::default()
         .marker(Marker::Braille)
@@ -313,13 +304,13 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
             for car in v.rivals() {
                 ctx.draw(&CarShape {
                     car,
-                    color: Color::LightBlue,
+                    color: THEME.rival,
                     view,
                 });
             }
             ctx.draw(&CarShape {
                 car: v.car(),
-                color: Color::LightRed,
+                color: THEME.you,
                 view,
             });
         })
@@ -334,7 +325,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
                 area.x + x as u16,
                 area.y + y as u16,
                 next.to_string(),
-                super::fg(color, Color::LightGreen).add_modifier(ratatui::style::Modifier::BOLD),
+                Style::new()
+                    .fg(THEME.next_mark)
+                    .add_modifier(Modifier::BOLD),
             );
         }
     }

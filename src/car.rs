@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::diag::{self, Diagnostics};
-use crate::physics::ModelKind;
+use crate::models::ModelKind;
 
 /// (name, TOML) of every bundled preset.
 pub const PRESETS: &[(&str, &str)] = &[

@@ -5,7 +5,27 @@
 //! terminal's crossterm events are turned into a [`KeyName`] in
 //! `game.rs`, and an SSH channel's bytes can be too.
 
-use crate::app::Command;
+/// What a key press asks of the game (a held driving key is not a
+/// command: [`crate::input`] reads those).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Pause,
+    Restart,
+    SwitchModel,
+    Help,
+    Quit,
+    ToggleManual,
+    ShiftUp,
+    ShiftDown,
+    ToggleAutostrafe,
+    ToggleGhost,
+    Back,
+}
 
 /// A key as skid names it. Letters are lower case: `W` and `w` are one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

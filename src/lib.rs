@@ -13,6 +13,7 @@ pub mod game;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod models;
 pub mod physics;
 pub mod race;
 pub mod records;

@@ -18,6 +18,7 @@ use crate::script::Script;
 use crate::track::{Track, bundled};
 use crate::world::World;
 
+pub use crate::keys::Command;
 pub use camera::Camera;
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, GRID_GAP, Phase, Race, Standing};
@@ -29,27 +30,6 @@ pub const LOCAL: usize = 0;
 /// The smallest terminal the race is drawn in; below it a message shows
 /// and the race pauses.
 pub const MIN_SIZE: (u16, u16) = (60, 16);
-
-/// Commands from single key presses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
-    Up,
-    Down,
-    Left,
-    Right,
-    Enter,
-    Pause,
-    Restart,
-    SwitchModel,
-    Help,
-    Quit,
-    ToggleManual,
-    ShiftUp,
-    ShiftDown,
-    ToggleAutostrafe,
-    ToggleGhost,
-    Back,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -67,7 +47,8 @@ pub struct TrackChoice {
 /// What the title menu has selected.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Menu {
-    pub row: usize,
+    /// The row the cursor is on.
+    pub row: Row,
     pub track: usize,
     pub model: ModelKind,
     /// 0: the model's own preset; then the presets in order.
@@ -78,7 +59,34 @@ pub struct Menu {
     pub opponents: usize,
 }
 
-pub const MENU_ROWS: usize = 6;
+/// The title menu's rows, top to bottom: the menu's keys move through
+/// them in this order and the screen draws them in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Track,
+    Model,
+    Car,
+    Laps,
+    Rivals,
+    Start,
+}
+
+impl Row {
+    pub const ALL: [Row; 6] = [
+        Row::Track,
+        Row::Model,
+        Row::Car,
+        Row::Laps,
+        Row::Rivals,
+        Row::Start,
+    ];
+
+    /// The row `d` rows down (up if negative), wrapping.
+    fn moved(self, d: i64) -> Row {
+        let i = Row::ALL.iter().position(|&r| r == self).unwrap_or(0);
+        Row::ALL[wrap(i, d, Row::ALL.len())]
+    }
+}
 
 /// How the game was started.
 #[derive(Debug, Clone, Default)]
@@ -179,7 +187,7 @@ impl App {
         let mut app = App {
             screen: Screen::Menu,
             menu: Menu {
-                row: MENU_ROWS - 1,
+                row: Row::Start,
                 track,
                 model,
                 car: car_index,
@@ -490,23 +498,23 @@ impl App {
         let m = &mut self.menu;
         let step = |cmd| if cmd == Command::Left { -1 } else { 1 };
         match cmd {
-            Command::Up => m.row = (m.row + MENU_ROWS - 1) % MENU_ROWS,
-            Command::Down => m.row = (m.row + 1) % MENU_ROWS,
+            Command::Up => m.row = m.row.moved(-1),
+            Command::Down => m.row = m.row.moved(1),
             Command::Left | Command::Right => {
                 let d = step(cmd);
                 match m.row {
-                    0 => m.track = wrap(m.track, d, self.choices.len()),
-                    1 => {
+                    Row::Track => m.track = wrap(m.track, d, self.choices.len()),
+                    Row::Model => {
                         let i = ModelKind::ALL
                             .iter()
                             .position(|&k| k == m.model)
                             .unwrap_or(0);
                         m.model = ModelKind::ALL[wrap(i, d, ModelKind::ALL.len())];
                     }
-                    2 => m.car = wrap(m.car, d, self.cars.len() + 1),
-                    3 => m.laps = wrap(m.laps as usize, d, 100) as u32,
-                    4 => m.opponents = wrap(m.opponents, d, 8),
-                    _ => {}
+                    Row::Car => m.car = wrap(m.car, d, self.cars.len() + 1),
+                    Row::Laps => m.laps = wrap(m.laps as usize, d, 100) as u32,
+                    Row::Rivals => m.opponents = wrap(m.opponents, d, 8),
+                    Row::Start => {}
                 }
             }
             Command::Enter => self.start_race(),

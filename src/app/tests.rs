@@ -53,9 +53,9 @@ fn the_menu_cycles_rows_and_values() {
         hz: 120,
         ..Options::default()
     });
-    assert_eq!(app.menu.row, MENU_ROWS - 1, "Start is selected");
+    assert_eq!(app.menu.row, Row::Start, "Start is selected");
     app.command(Command::Down);
-    assert_eq!(app.menu.row, 0);
+    assert_eq!(app.menu.row, Row::Track);
     app.command(Command::Left);
     assert_eq!(
         app.menu.track,
@@ -194,7 +194,7 @@ fn the_menu_shows_the_record_for_its_selection() {
         ..Options::default()
     });
     assert_eq!(app.menu_best, Some(21.25));
-    app.menu.row = 1;
+    app.menu.row = Row::Model;
     app.command(Command::Right);
     assert_eq!(app.menu.model, ModelKind::Dynamic);
     assert_eq!(app.menu_best, None, "no record for dynamic");

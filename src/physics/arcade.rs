@@ -26,7 +26,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Frame, G, Model};
+use super::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug)]
@@ -50,7 +50,7 @@ impl Arcade {
 }
 
 impl Model for Arcade {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
         let p = &spec.arcade;
         let ease = (dt * p.input_lerp).min(1.0);
         self.steer += (c.steer - self.steer) * ease;
@@ -59,9 +59,9 @@ impl Model for Arcade {
         let body = &mut car.body;
         let v = body.vel;
         let speed = v.length();
-        let forward = frame.fwd;
+        let forward = at.fwd;
         // The motion along and across the car as the step begins.
-        let (v_fwd, v_right) = (v.dot(forward), v.dot(frame.right));
+        let (v_fwd, v_right) = (v.dot(forward), v.dot(at.right));
         let turn = self.steer * p.steer_factor * (speed * self.per_max_speed).min(1.0);
         let turn = if v_fwd < 0.0 { -turn } else { turn };
         // lerp(forward, rotate(forward, turn), a) is forward turned to
@@ -78,7 +78,7 @@ impl Model for Arcade {
         // (`lat`) the car.
         let mut lon = v_fwd * u.x + v_right * u.y;
         let mut lat = v_right * u.x - v_fwd * u.y;
-        let grip = frame.grip;
+        let grip = at.grip;
         let lat_factor = if c.handbrake {
             p.handbrake_lateral
         } else {
@@ -87,8 +87,8 @@ impl Model for Arcade {
         lat -= lat * (lat_factor * grip * dt).min(1.0);
         let speed = (lon * lon + lat * lat).sqrt();
         if speed > 0.0 {
-            let drag = p.backwards_friction + frame.drag;
-            let drop = (speed * drag + frame.rolling * G) * dt;
+            let drag = p.backwards_friction + at.drag;
+            let drop = (speed * drag + at.rolling * G) * dt;
             let keep = (speed - drop).max(0.0) / speed;
             (lon, lat) = (lon * keep, lat * keep);
         }

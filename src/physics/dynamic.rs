@@ -32,7 +32,7 @@
 //! (`|F| dt <= 0.5 |v_axle| / (1/m + d^2/I)`), so a standing car is still
 //! instead of shivering.
 
-use super::{CarState, Controls, Frame, G, Model};
+use super::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug)]
@@ -70,19 +70,19 @@ impl Dynamic {
 }
 
 impl Model for Dynamic {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
         let (body_spec, e, p) = (&spec.body, &spec.engine, &spec.dynamic);
         let m = body_spec.mass;
         let (b, cr) = (body_spec.cg_to_front, spec.cg_to_rear());
         car.turn_wheels(body_spec, c.steer, dt);
         let delta = car.steer;
         let (drive, brake) = car.drive.pedals(c.throttle, c.brake);
-        let w = &frame.wheels;
+        let w = &at.wheels;
         let grip_f = 0.5 * (w[0].grip + w[1].grip);
         let grip_r = 0.5 * (w[2].grip + w[3].grip);
 
         let body = &mut car.body;
-        let (fwd, right) = (frame.fwd, frame.right);
+        let (fwd, right) = (at.fwd, at.right);
         let (v_long, v_lat, yaw) = (body.vel.dot(fwd), body.vel.dot(right), body.yaw_rate);
         let (sin_d, cos_d) = self.trig.of(delta);
 
@@ -131,10 +131,10 @@ impl Model for Dynamic {
         // resistance stop the car at most; drag is smooth.
         let brake_cap = p.mu * (grip_f * load_f + grip_r * load_r);
         let handbrake = if c.handbrake { grip_max_r } else { 0.0 };
-        let resist = (brake * p.brake_force).min(brake_cap) + handbrake + frame.rolling * m * G;
+        let resist = (brake * p.brake_force).min(brake_cap) + handbrake + at.rolling * m * G;
         let resist = resist.min(m * v_long.abs() * inv_dt);
         let speed = body.vel.length();
-        let surface_drag = frame.drag * m;
+        let surface_drag = at.drag * m;
         let f_long = f_drive
             - v_long.signum() * resist
             - p.c_drag * v_long * speed

@@ -35,7 +35,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Frame, G, Model};
+use super::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug, Default)]
@@ -48,12 +48,12 @@ pub struct Kinematic {
 }
 
 impl Model for Kinematic {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
         let (bs, p) = (&spec.body, &spec.kinematic);
         car.turn_wheels(bs, c.steer, dt);
         let (drive, brake) = car.drive.pedals(c.throttle, c.brake);
-        let grip = frame.grip;
-        let forward = frame.fwd;
+        let grip = at.grip;
+        let forward = at.fwd;
         if car.body.vel != self.gave {
             self.speed = car.body.vel.dot(forward);
         }
@@ -61,9 +61,9 @@ impl Model for Kinematic {
 
         let limit = p.mu * grip * G;
         let a_drive = (car.drive.traction(&spec.engine, drive) / bs.mass).clamp(-limit, limit);
-        let smooth = -p.c_drag * v * v.abs() / bs.mass - frame.drag * v;
+        let smooth = -p.c_drag * v * v.abs() / bs.mass - at.drag * v;
         let v = v + (a_drive + smooth) * dt;
-        let resist = (brake * p.brake_decel * grip + frame.rolling * G) * dt;
+        let resist = (brake * p.brake_decel * grip + at.rolling * G) * dt;
         let speed = v - v.signum() * resist.min(v.abs());
 
         let body = &mut car.body;

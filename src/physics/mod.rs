@@ -16,13 +16,11 @@ pub mod strafe;
 pub mod tire;
 pub mod walls;
 
-use std::fmt;
-use std::str::FromStr;
-
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
 use crate::car::CarSpec;
+pub use crate::models::ModelKind;
 use crate::track::{Surface, Track};
 pub use drivetrain::Drivetrain;
 
@@ -60,73 +58,6 @@ pub struct Controls {
     pub shift: Option<Shift>,
     /// Switch the gearbox to manual (`Some(true)`) or automatic.
     pub manual: Option<bool>,
-}
-
-/// The five physics models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum ModelKind {
-    #[default]
-    Arcade,
-    Dynamic,
-    Strafe,
-    Kinematic,
-    Tire,
-}
-
-impl ModelKind {
-    pub const ALL: [ModelKind; 5] = [
-        ModelKind::Arcade,
-        ModelKind::Dynamic,
-        ModelKind::Strafe,
-        ModelKind::Kinematic,
-        ModelKind::Tire,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Arcade => "arcade",
-            ModelKind::Dynamic => "dynamic",
-            ModelKind::Strafe => "strafe",
-            ModelKind::Kinematic => "kinematic",
-            ModelKind::Tire => "tire",
-        }
-    }
-
-    /// What driving it feels like, in one line for the title menu.
-    pub fn feel(self) -> &'static str {
-        match self {
-            ModelKind::Arcade => "no mass, turns on rails; handbrake drifts",
-            ModelKind::Dynamic => "rear drive, six gears, wheelspin, slip",
-            ModelKind::Strafe => "Quake hover: hop and air-strafe for speed",
-            ModelKind::Kinematic => "bicycle geometry: no slip, exact turns",
-            ModelKind::Tire => "Box2D car: four tires, grip that gives",
-        }
-    }
-
-    /// The next model in [`ModelKind::ALL`], wrapping: the game's `m` key.
-    pub fn next(self) -> ModelKind {
-        let i = ModelKind::ALL.iter().position(|&k| k == self).unwrap_or(0);
-        ModelKind::ALL[(i + 1) % ModelKind::ALL.len()]
-    }
-}
-
-impl fmt::Display for ModelKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for ModelKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        ModelKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                format!("unknown model {s:?} (models: arcade, dynamic, strafe, kinematic, tire)")
-            })
-    }
 }
 
 /// The rigid body every model moves: world frame, metres, radians.
@@ -214,9 +145,9 @@ pub struct CarState {
     pub contact: Contact,
 }
 
-/// What a model sees of one step: the car's axes as the step begins and
-/// the ground under each wheel.
-pub struct Frame<'a> {
+/// Where the car stands as a step begins, all a model sees of the world:
+/// its axes and the ground under each wheel.
+pub struct Footing<'a> {
     pub fwd: DVec2,
     pub right: DVec2,
     pub wheels: [&'a Surface; 4],
@@ -230,7 +161,14 @@ pub struct Frame<'a> {
 /// One physics model: advances a car's velocity and yaw rate by one step.
 /// Moving the car and its walls are done after, by the caller.
 pub trait Model {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64);
+    fn step(
+        &mut self,
+        car: &mut CarState,
+        spec: &CarSpec,
+        c: &Controls,
+        footing: &Footing,
+        dt: f64,
+    );
 
     /// Front and rear slip angles in degrees after a step.
     fn slips(&self, body: &Body, spec: &CarSpec, steer: f64) -> (f64, f64) {
@@ -478,7 +416,7 @@ impl Car {
                 wheels.iter().map(|&w| f(w)).sum::<f64>() * 0.25
             }
         };
-        let frame = Frame {
+        let footing = Footing {
             fwd: f,
             right: r,
             grip: mean(|w| w.grip),
@@ -488,7 +426,7 @@ impl Car {
         };
         s.contact.sliding = [false; 4];
         s.contact.surface = surface;
-        self.model.step(s, &self.spec, c, &frame, dt);
+        self.model.step(s, &self.spec, c, &footing, dt);
         let size = DVec2::new(self.spec.body.length, self.spec.body.width);
         let room = around.clear - moved - self.half_diagonal;
         s.contact.hit_wall = walls::advance(&mut s.body, &mut f, size, room, track, dt);

@@ -29,7 +29,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Frame, G, Model};
+use super::{CarState, Controls, Footing, G, Model};
 use crate::car::{CarSpec, StrafeSpec};
 
 /// Quake units per metre.
@@ -96,11 +96,11 @@ impl Model for Strafe {
         self.airborne
     }
 
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
         let p = &spec.strafe;
         let body = &mut car.body;
         body.yaw_rate = c.steer * p.yaw_speed_deg.to_radians();
-        let look = crate::trig::turn(frame.fwd, body.yaw_rate * dt);
+        let look = crate::trig::turn(at.fwd, body.yaw_rate * dt);
         let mut v = body.vel * UNITS;
 
         let wish = look * (c.throttle - c.brake) * p.maxspeed + look.perp() * c.strafe * p.maxspeed;
@@ -115,7 +115,7 @@ impl Model for Strafe {
             self.vz = p.jump_speed;
             self.airborne = true;
         }
-        let grip = frame.grip;
+        let grip = at.grip;
         if self.airborne {
             if c.autostrafe {
                 wishspeed = p.maxspeed;
@@ -136,7 +136,7 @@ impl Model for Strafe {
         } else {
             let speed = v.length();
             if speed > 0.0 {
-                let rolling = frame.rolling * G * UNITS * dt + frame.drag * speed * dt;
+                let rolling = at.rolling * G * UNITS * dt + at.drag * speed * dt;
                 let new = (friction(speed, p, grip, dt) - rolling).max(0.0);
                 v *= new / speed;
             }

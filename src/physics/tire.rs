@@ -56,7 +56,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Frame, G, Model};
+use super::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 /// Passes over the four tires' lateral impulses each step.
@@ -171,7 +171,7 @@ impl Tire {
 }
 
 impl Model for Tire {
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, frame: &Frame, dt: f64) {
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
         let (bs, p) = (&spec.body, &spec.tire);
         car.turn_wheels(bs, c.steer, dt);
         if car.steer != self.steer {
@@ -179,7 +179,7 @@ impl Model for Tire {
         }
         let (m, inv_m, inv_i) = (bs.mass, self.inv_m, self.inv_i);
         let body = &mut car.body;
-        let (fwd, right) = (frame.fwd, frame.right);
+        let (fwd, right) = (at.fwd, at.right);
         // The car's motion in its own frame.
         let mut v = DVec2::new(body.vel.dot(fwd), body.vel.dot(right));
         let mut w = body.yaw_rate;
@@ -189,7 +189,7 @@ impl Model for Tire {
                 p.lateral_front
             } else {
                 p.lateral_rear
-            } * frame.wheels[i].grip
+            } * at.wheels[i].grip
                 * dt;
             if c.handbrake && !front {
                 cap * p.handbrake_lateral
@@ -255,7 +255,7 @@ impl Model for Tire {
         // a tire's speed by over 0.5 m/s. Only then are the pushes held to
         // their aims; the bundled presets never are, and keep the plain
         // arithmetic (and its speed).
-        let (grip, drag) = frame
+        let (grip, drag) = at
             .wheels
             .iter()
             .fold((0.0f64, 0.0f64), |(g, d), s| (g.max(s.grip), d.max(s.drag)));
@@ -266,7 +266,7 @@ impl Model for Tire {
         let mut dw = 0.0;
         for (i, pt) in self.points.iter().enumerate() {
             let front = i < 2;
-            let surface = frame.wheels[i];
+            let surface = at.wheels[i];
             let traction = surface.grip;
             let speed = pt.fwd.dot(v) + pt.long_lever * w;
             // Rolling resistance, and the handbrake on the rear: at most

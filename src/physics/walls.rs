@@ -7,10 +7,10 @@
 //! nearest exposed face, or refused when it is wedged. Then the car sweeps
 //! along `vel * dt` ([`Track::sweep`] cannot skip a wall, however thin and
 //! however fast the car). On contact with normal `n` it bounces with
-//! restitution `E` on the normal part of its velocity, loses tangential
-//! speed to wall friction `MU_WALL` in proportion to the impact (Coulomb:
-//! `dv_t <= MU_WALL * (1 + E) * |v_n|`), half its yaw rate, and slides on
-//! with what is left of the step.
+//! restitution `e` ([`RESTITUTION`]) on the normal part of its velocity,
+//! loses tangential speed to wall friction `mu` ([`WALL_FRICTION`]) in
+//! proportion to the impact (Coulomb: `dv_t <= mu * (1 + e) * |v_n|`),
+//! half its yaw rate, and slides on with what is left of the step.
 
 use std::f64::consts::{PI, TAU};
 
@@ -21,9 +21,9 @@ use crate::track::{Obb, Track};
 use crate::trig;
 
 /// Coefficient of restitution against walls.
-pub const E: f64 = 0.3;
+pub const RESTITUTION: f64 = 0.3;
 /// Friction coefficient of a wall on a sliding car.
-pub const MU_WALL: f64 = 0.3;
+pub const WALL_FRICTION: f64 = 0.3;
 
 /// Moves `body` by one step; returns whether it touched a wall. `fwd` is
 /// its forward vector, turned along with its heading ([`trig::turn`]).
@@ -101,10 +101,11 @@ fn near_walls(
     hit
 }
 
-/// Two cars (body, footprint, mass in kg) in contact: pushed apart along the shallowest axis (half each,
-/// a push into a wall refused), then an impulse along the normal with the
-/// walls' restitution, shared by mass (`j = -(1 + E) v_rel·n / (1/m_a +
-/// 1/m_b)`). Returns whether they touched.
+/// Two cars (body, footprint, mass in kg) in contact: pushed apart along
+/// the shallowest axis (half each, a push into a wall refused), then an
+/// impulse along the normal with the walls' restitution `e`, shared by
+/// mass (`j = -(1 + e) v_rel·n / (1/m_a + 1/m_b)`). Returns whether they
+/// touched.
 pub fn collide_cars(
     (a, box_a, mass_a): (&mut Body, Obb, f64),
     (b, box_b, mass_b): (&mut Body, Obb, f64),
@@ -122,7 +123,7 @@ pub fn collide_cars(
     }
     let closing = (a.vel - b.vel).dot(c.normal);
     if closing < 0.0 {
-        let j = -(1.0 + E) * closing / (1.0 / mass_a + 1.0 / mass_b);
+        let j = -(1.0 + RESTITUTION) * closing / (1.0 / mass_a + 1.0 / mass_b);
         a.vel += c.normal * (j / mass_a);
         b.vel -= c.normal * (j / mass_b);
     }
@@ -137,13 +138,13 @@ fn bounce(body: &mut Body, n: DVec2) {
     }
     let tangent = body.vel - n * vn;
     let t_len = tangent.length();
-    let loss = (MU_WALL * (1.0 + E) * -vn).min(t_len);
+    let loss = (WALL_FRICTION * (1.0 + RESTITUTION) * -vn).min(t_len);
     let tangent = if t_len > 0.0 {
         tangent * (1.0 - loss / t_len)
     } else {
         tangent
     };
-    body.vel = tangent - n * (E * vn);
+    body.vel = tangent - n * (RESTITUTION * vn);
     body.yaw_rate *= 0.5;
 }
 
@@ -205,7 +206,7 @@ mod tests {
         assert!(hits >= 1);
         assert!(body.vel.x <= 0.0, "bounced back: {:?}", body.vel);
         assert!(
-            body.vel.length() <= 60.0 * E + 1e-9,
+            body.vel.length() <= 60.0 * RESTITUTION + 1e-9,
             "lost speed: {:?}",
             body.vel
         );

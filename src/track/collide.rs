@@ -67,9 +67,9 @@ impl Obb {
     /// How two boxes overlap, if they do: the shallowest way to push
     /// `self` out of `other` (separating axis theorem over both boxes'
     /// axes), as a unit normal pointing from `other` to `self` and a depth.
-    pub fn overlap(&self, other: &Obb) -> Option<Contact> {
+    pub fn overlap(&self, other: &Obb) -> Option<Penetration> {
         let d = self.center - other.center;
-        let mut best: Option<Contact> = None;
+        let mut best: Option<Penetration> = None;
         for n in [self.axis, self.axis.perp(), other.axis, other.axis.perp()] {
             let depth = self.radius_along(n) + other.radius_along(n) - d.dot(n).abs();
             if depth <= 0.0 {
@@ -77,7 +77,7 @@ impl Obb {
             }
             if best.is_none_or(|b| depth < b.depth) {
                 let normal = if d.dot(n) >= 0.0 { n } else { -n };
-                best = Some(Contact { normal, depth });
+                best = Some(Penetration { normal, depth });
             }
         }
         best
@@ -125,7 +125,7 @@ impl RectTest {
 /// How a box overlapping a wall gets out: move it `depth` metres along
 /// `normal` (a unit vector pointing out of the wall).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Contact {
+pub struct Penetration {
     pub normal: DVec2,
     pub depth: f64,
 }
@@ -190,13 +190,13 @@ impl Track {
     /// wall cell it overlaps, the shallowest way out through an exposed face
     /// (one whose neighbour is not a wall); the map's border counts as a
     /// face of the wall beyond it.
-    pub fn contact(&self, b: &Obb) -> Option<Contact> {
+    pub fn contact(&self, b: &Obb) -> Option<Penetration> {
         let (min, max) = b.aabb();
         if !(min.is_finite() && max.is_finite()) {
             return None;
         }
-        let mut best: Option<Contact> = None;
-        let mut consider = |c: Contact| {
+        let mut best: Option<Penetration> = None;
+        let mut consider = |c: Penetration| {
             if c.depth > 0.0 && best.is_none_or(|b| c.depth > b.depth) {
                 best = Some(c);
             }
@@ -208,7 +208,7 @@ impl Track {
             (max.x - size.x, -DVec2::X),
             (max.y - size.y, -DVec2::Y),
         ] {
-            consider(Contact { normal, depth: out });
+            consider(Penetration { normal, depth: out });
         }
         let (_, [c0, c1, r0, r1]) = self.cells_under(min, max);
         let half = self.cell_size() * 0.5;
@@ -224,7 +224,7 @@ impl Track {
                 // the cell (the box's extent along the face's normal is its
                 // bounding box's).
                 let (ci, ri) = (c as isize, r as isize);
-                let mut way_out: Option<Contact> = None;
+                let mut way_out: Option<Penetration> = None;
                 for (dc, dr, normal, depth) in [
                     (1, 0, DVec2::X, (center.x + half.x) - min.x),
                     (-1, 0, -DVec2::X, max.x - (center.x - half.x)),
@@ -235,7 +235,7 @@ impl Track {
                         continue;
                     }
                     if way_out.is_none_or(|w| depth < w.depth) {
-                        way_out = Some(Contact { normal, depth });
+                        way_out = Some(Penetration { normal, depth });
                     }
                 }
                 if let Some(w) = way_out {

@@ -12,7 +12,7 @@ pub mod parse;
 
 use glam::DVec2;
 
-pub use collide::{Contact, Obb};
+pub use collide::{Obb, Penetration};
 pub use parse::parse;
 
 /// Cell value for a wall in [`Track`]'s grid; other values index `surfaces`.

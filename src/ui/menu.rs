@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Widget};
 
 use super::theme::THEME;
-use crate::app::App;
+use crate::app::{App, Row};
 
 const TITLE: [&str; 3] = [
     "     _    _    _ ",
@@ -64,16 +64,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     };
     let rows = [
         (
+            Row::Track,
             "Track",
             format!(
                 "{}  {}x{}",
                 choice.name, choice.track.width, choice.track.height
             ),
         ),
-        ("Model", app.menu.model.to_string()),
-        ("Car", car_name),
-        ("Laps", laps),
-        ("Rivals", app.menu.opponents.to_string()),
+        (Row::Model, "Model", app.menu.model.to_string()),
+        (Row::Car, "Car", car_name),
+        (Row::Laps, "Laps", laps),
+        (Row::Rivals, "Rivals", app.menu.opponents.to_string()),
     ];
     let box_area = Rect::new(
         r.x,
@@ -89,8 +90,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         Rect::new(r.x + 34, box_area.y + 1, 14, rows.len() as u16 + 1).intersection(box_area);
     super::minimap::course(buf, outline, &choice.track, Style::new().fg(THEME.dim));
     let mut y = y + 1;
-    for (i, (label, value)) in rows.iter().enumerate() {
-        let selected = app.menu.row == i;
+    for (row, label, value) in &rows {
+        let selected = app.menu.row == *row;
         let text = format!(
             "{} {:<6} ◀ {} ▶",
             if selected { "›" } else { " " },
@@ -124,7 +125,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         y += 1;
     }
     y += 1;
-    let start_selected = app.menu.row == rows.len();
+    let start_selected = app.menu.row == Row::Start;
     let start = if start_selected {
         "› [ Start race ]"
     } else {

@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
         let app = racing(size);
         let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         c.bench_function(&format!("build frame {}x{}", size.0, size.1), |b| {
-            b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap())
+            b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap());
         });
         let (mut terminal, wire) =
             frame_terminal(std::io::sink(), Size::new(size.0, size.1)).unwrap();
@@ -44,8 +44,8 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("frame to the wire {}x{}", size.0, size.1), |b| {
             b.iter(|| {
                 app.tick(0.0);
-                draw_frame(&mut terminal, &wire, &app).unwrap()
-            })
+                draw_frame(&mut terminal, &wire, &app).unwrap();
+            });
         });
     }
 }

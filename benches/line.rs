@@ -7,7 +7,7 @@
 //! 300 MB.
 //!
 //! Besides the times, prints the growth of the process's peak resident
-//! memory over one computation of each line (VmHWM, reset through
+//! memory over one computation of each line (`VmHWM`, reset through
 //! `/proc/self/clear_refs`; Linux only).
 
 #[path = "../tests/common/maps.rs"]
@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
             None => eprintln!("line {name}: peak memory not measurable here"),
         }
         g.bench_function(*name, |b| {
-            b.iter(|| Line::new(black_box(track), 8.0, 6.0, 60.0))
+            b.iter(|| Line::new(black_box(track), 8.0, 6.0, 60.0));
         });
     }
     g.finish();

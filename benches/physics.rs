@@ -61,7 +61,7 @@ fn bench_hour(c: &mut Criterion) {
     // Ten seconds of varied driving, over and over.
     let pattern: Vec<Controls> = (0..1200)
         .map(|i| {
-            let t = i as f64 / 120.0;
+            let t = f64::from(i) / 120.0;
             Controls {
                 throttle: if (t as u32) % 5 == 4 { 0.0 } else { 0.8 },
                 brake: if (t as u32) % 5 == 4 { 0.6 } else { 0.0 },

@@ -45,11 +45,11 @@ fn bench(c: &mut Criterion) {
         .unwrap()
         .1;
     c.bench_function("parse grandprix (446x130)", |b| {
-        b.iter(|| parse("grandprix", black_box(gp.as_bytes())).unwrap())
+        b.iter(|| parse("grandprix", black_box(gp.as_bytes())).unwrap());
     });
     let wide = wide_map();
     c.bench_function("parse 8000x60 generated", |b| {
-        b.iter(|| parse("wide", black_box(wide.as_bytes())).unwrap())
+        b.iter(|| parse("wide", black_box(wide.as_bytes())).unwrap());
     });
     let field = parse("field", maps::field(8192, 8192, 1..4096, None).as_bytes()).unwrap();
     let mut g = c.benchmark_group("lap checks");
@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             assert!(laps::no_lap(black_box(&field)).is_none());
             laps::drive_arounds(&field, "field")
-        })
+        });
     });
     g.finish();
 }

@@ -345,7 +345,7 @@ impl Setup {
 /// right-aligned. Every cell is printed with control characters escaped.
 fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
     use unicode_width::UnicodeWidthStr;
-    let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(|h| h.to_string()).collect())
+    let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(ToString::to_string).collect())
         .chain(
             rows.iter()
                 .map(|r| r.iter().map(|c| diag::printable(c)).collect()),
@@ -403,7 +403,7 @@ fn load_script(path: &str) -> Result<Script, Diagnostics> {
     Script::parse(path, text)
 }
 
-/// Whether colour is wanted: not when NO_COLOR is set (no-color.org).
+/// Whether colour is wanted: not when `NO_COLOR` is set (no-color.org).
 fn colour() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }

@@ -4,7 +4,7 @@
 //! reports its problems through [`Diagnostic`], so the command line prints
 //! them all the same way and exits with status 2.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A 1-based line and column; columns count characters, not bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -217,7 +217,7 @@ pub fn printable(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() || is_bidi_control(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
         } else {
             out.push(c);
         }

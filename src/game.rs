@@ -183,8 +183,8 @@ pub fn run<C: Console>(
     app.resize(size.width, size.height);
 
     let start = Instant::now();
-    let dt = Duration::from_secs_f64(1.0 / settings.hz.max(1) as f64);
-    let frame = Duration::from_secs_f64(1.0 / settings.fps.max(1) as f64);
+    let dt = Duration::from_secs_f64(1.0 / f64::from(settings.hz.max(1)));
+    let frame = Duration::from_secs_f64(1.0 / f64::from(settings.fps.max(1)));
     let mut stats = Stats::default();
     let mut acc = Duration::ZERO;
     let mut last = start;

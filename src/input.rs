@@ -95,12 +95,10 @@ impl Key {
         match self {
             Key::Up | Key::W => Action::Throttle,
             Key::Down | Key::S => Action::Brake,
-            Key::Left => Action::Left,
-            Key::Right => Action::Right,
             Key::A if strafe => Action::StrafeLeft,
             Key::D if strafe => Action::StrafeRight,
-            Key::A => Action::Left,
-            Key::D => Action::Right,
+            Key::Left | Key::A => Action::Left,
+            Key::Right | Key::D => Action::Right,
             Key::Space => Action::Space,
         }
     }
@@ -511,12 +509,12 @@ mod tests {
         .enumerate()
         {
             let m = l.event(7, t);
-            if i < 9 {
-                assert_eq!(m, None, "not before {} repeats", Learner::RUN);
-            } else if i == 9 {
-                got = m;
-            } else {
-                assert_eq!(m, None, "once per run");
+            match i.cmp(&9) {
+                std::cmp::Ordering::Less => {
+                    assert_eq!(m, None, "not before {} repeats", Learner::RUN);
+                }
+                std::cmp::Ordering::Equal => got = m,
+                std::cmp::Ordering::Greater => assert_eq!(m, None, "once per run"),
             }
         }
         let r = got.expect("learned");
@@ -532,11 +530,11 @@ mod tests {
         let mut l = Learner::default();
         // A key tapped at 8 Hz: no pause before a fast run.
         for i in 0..20 {
-            assert_eq!(l.event(1, i as f64 * 0.125), None);
+            assert_eq!(l.event(1, f64::from(i) * 0.125), None);
         }
         // Keys in turn: each a new stream.
         for i in 0..20 {
-            assert_eq!(l.event(i % 2, i as f64 * 0.03), None);
+            assert_eq!(l.event(i % 2, f64::from(i) * 0.03), None);
         }
     }
 
@@ -549,7 +547,7 @@ mod tests {
                 if i == 0 {
                     0.0
                 } else {
-                    0.2 + (i - 1) as f64 * 0.025
+                    0.2 + f64::from(i - 1) * 0.025
                 },
             );
         }

@@ -90,7 +90,7 @@ impl Lap {
         if from == to || from == 0 || to == 0 {
             return self;
         }
-        let scale = to as f64 / from as f64;
+        let scale = f64::from(to) / f64::from(from);
         let ticks = |t: u64| (t as f64 * scale).round() as u64;
         let n = ticks(self.ticks).div_ceil(GHOST_EVERY) as usize + 1;
         let ghost = if self.ghost.is_empty() {
@@ -280,7 +280,7 @@ mod tests {
         let lap = Lap {
             ticks: 4860,
             splits: vec![1200, 3000],
-            ghost: (0..=1215).map(|i| [i as f64, 0.0, 0.0]).collect(),
+            ghost: (0..=1215).map(|i| [f64::from(i), 0.0, 0.0]).collect(),
             trace: vec![],
         };
         let fast = lap.clone().at_rate(120, 10_000);

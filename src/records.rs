@@ -15,6 +15,7 @@
 //!   `records.toml.damaged-N` (never overwritten) and the game goes on with
 //!   an empty table.
 
+use std::fmt::Write as _;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -83,7 +84,7 @@ impl Record {
     }
 
     /// The ghost's file name: the car's name made safe for a file name,
-    /// and a hash of the exact name, so that "my car" and "my_car" keep
+    /// and a hash of the exact name, so that "my car" and "`my_car`" keep
     /// ghosts of their own.
     fn ghost_file(&self) -> String {
         let legacy = self.legacy_ghost_file();
@@ -258,7 +259,7 @@ impl Store {
     /// Moves a damaged table aside as `records.toml.damaged-N` (never
     /// overwriting one). The caller holds the lock.
     fn move_aside(&self) -> io::Result<Loaded> {
-        let aside = (1..)
+        let aside = (1..u64::MAX)
             .map(|n| self.dir.join(format!("records.toml.damaged-{n}")))
             .find(|p| fs::symlink_metadata(p).is_err())
             .expect("some name is free");
@@ -324,7 +325,7 @@ impl Store {
                     .or_else(|| read(r.legacy_ghost_file()))
                     .map(|t| parse_ghost(&t))
                     .unwrap_or_default();
-                let trace = trace_of(&ghost, GHOST_EVERY as f64 / r.hz.max(1) as f64);
+                let trace = trace_of(&ghost, GHOST_EVERY as f64 / f64::from(r.hz.max(1)));
                 let lap = Lap {
                     ticks: r.ticks,
                     splits: r.splits.clone(),
@@ -395,7 +396,7 @@ fn trace_of(ghost: &[[f64; 3]], dt: f64) -> Vec<[f64; 3]> {
 fn ghost_text(ghost: &[[f64; 3]]) -> String {
     let mut s = format!("# x,y,heading every {GHOST_EVERY} ticks\n");
     for [x, y, h] in ghost {
-        s.push_str(&format!("{x:.3},{y:.3},{h:.4}\n"));
+        let _ = writeln!(s, "{x:.3},{y:.3},{h:.4}");
     }
     s
 }
@@ -528,7 +529,7 @@ mod tests {
         assert_eq!(s.load().unwrap().records[0].time, 20.0);
         let leftovers: Vec<_> = fs::read_dir(&s.dir)
             .unwrap()
-            .filter_map(|e| e.ok())
+            .filter_map(std::result::Result::ok)
             .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
             .collect();
         assert!(leftovers.is_empty(), "no temporary file left behind");

@@ -22,10 +22,13 @@ pub enum Gearbox {
     Auto,
 }
 
+// serde's `skip_serializing_if` hands over a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_false(v: &bool) -> bool {
     !*v
 }
@@ -182,7 +185,7 @@ impl Script {
                         ..last.clone()
                     } == tick =>
             {
-                last.ticks += 1
+                last.ticks += 1;
             }
             _ => self.hold.push(tick),
         }
@@ -306,7 +309,7 @@ mod tests {
         Script::parse("s.toml", text)
             .unwrap_err()
             .iter()
-            .map(|d| d.to_string())
+            .map(ToString::to_string)
             .collect()
     }
 

@@ -160,7 +160,7 @@ fn hang_up() -> ! {
         };
         // SAFETY: one valid pollfd; a write of a static buffer to fd 1.
         unsafe {
-            if libc::poll(&mut fd, 1, 0) == 1 && fd.revents & libc::POLLOUT != 0 {
+            if libc::poll(&raw mut fd, 1, 0) == 1 && fd.revents & libc::POLLOUT != 0 {
                 let _ = libc::write(1, RESTORE.as_ptr().cast(), RESTORE.len());
             }
         }
@@ -184,13 +184,13 @@ fn suspend() {
 }
 
 fn install_guards() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
     GUARDS.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
             previous(info);
         }));
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
         if let Ok(mut signals) =
             signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP])
         {
@@ -215,7 +215,7 @@ fn install_guards() {
                     revents: 0,
                 };
                 // SAFETY: one valid pollfd, for the duration of the call.
-                let n = unsafe { libc::poll(&mut fd, 1, -1) };
+                let n = unsafe { libc::poll(&raw mut fd, 1, -1) };
                 if n > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
                     hang_up();
                 }

@@ -37,7 +37,7 @@ pub fn sin_cos(x: f64) -> (f64, f64) {
         const PIO2_1: f64 = f64::from_bits(0x3ff9_21fb_5440_0000);
         const PIO2_1T: f64 = f64::from_bits(0x3dd0_b461_1a62_6331);
         let quarters: i32 = if high <= 0x4002_d97c { 1 } else { 2 };
-        let (q, qt) = (quarters as f64 * PIO2_1, quarters as f64 * PIO2_1T);
+        let (q, qt) = (f64::from(quarters) * PIO2_1, f64::from(quarters) * PIO2_1T);
         let (n, y0, y1) = if bits >> 63 == 0 {
             let z = x - q;
             let y0 = z - qt;
@@ -214,7 +214,7 @@ mod tests {
         let (mut v, mut angle) = (DVec2::X, 0.0f64);
         for i in 0..432_000 {
             // Turns of up to 0.1 rad, both sides of the series' cut-off.
-            let a = 0.1 * ((i as f64) * 0.37).sin();
+            let a = 0.1 * (f64::from(i) * 0.37).sin();
             v = turn(v, a);
             angle += a;
         }

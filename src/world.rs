@@ -84,7 +84,7 @@ impl World {
             laps: track.laps,
             track,
             tick: 0,
-            dt: 1.0 / hz as f64,
+            dt: 1.0 / f64::from(hz),
             events: Vec::new(),
         };
         world.enter(
@@ -271,7 +271,7 @@ mod tests {
         let (mut a, mut b) = (oval(ModelKind::Tire), oval(ModelKind::Tire));
         for i in 0..300 {
             let c = Controls {
-                steer: (i as f64 / 40.0).sin(),
+                steer: (f64::from(i) / 40.0).sin(),
                 ..throttle()
             };
             a.drive(&c);

@@ -1,3 +1,6 @@
+// The courses below that once defeated the driver are kept digit for
+// digit as proptest printed them.
+#![allow(clippy::unreadable_literal)]
 //! The computer driver finishes every bundled track with every model, in a
 //! simulated-time limit, never inside a wall; and `skid sim --driver ai`
 //! runs it from the command line.
@@ -20,7 +23,7 @@ fn finishes(name: &str, track: Track, kind: ModelKind) -> Result<(), String> {
     let spec = CarSpec::default_for(kind);
     let driver = Driver::new(&track, &spec, kind, 1.0);
     let laps = track.laps;
-    let limit = laps as f64 * driver.line.length() / 4.0 + 60.0;
+    let limit = f64::from(laps) * driver.line.length() / 4.0 + 60.0;
     let mut sim = World::new(track, spec, kind, 120);
     sim.cars[0].source = Source::Driver(Box::new(driver));
     while sim.cars[0].laps.lap < laps {

@@ -112,9 +112,9 @@ impl Racer {
         let keys = &mut p.keys;
         let set = |keys: &mut Keyboard, code, on: bool| {
             if on {
-                keys.down(code, t)
+                keys.down(code, t);
             } else {
-                keys.up(code, t)
+                keys.up(code, t);
             }
         };
         if let Some(code) = self.again.take() {
@@ -130,15 +130,15 @@ impl Racer {
             // A pedal pressed: any steering still read has ended.
             self.tap_until = t;
         }
-        let wait = braking && self.owed.abs() < 0.05;
+        let hold_off = braking && self.owed.abs() < 0.05;
         let tap = self.waits && t < self.tap_until;
-        let right = !wait
+        let right = !hold_off
             && if keys.is_down(self.right) {
                 self.owed > 0.0
             } else {
                 self.owed > 0.02 && !(tap && read < 0.0)
             };
-        let left = !wait
+        let left = !hold_off
             && if keys.is_down(self.left) {
                 self.owed < 0.0
             } else {

@@ -60,6 +60,8 @@ use skid::world::World;
 const EVERY: &str = "4";
 
 /// What a replay of a script showed.
+// One flag per thing a replay should show.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Default, Debug)]
 struct Seen {
     hit_wall: bool,

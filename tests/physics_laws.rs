@@ -110,7 +110,7 @@ fn corvette_run() -> (f64, f64) {
         }
         let kmh = car.telemetry().speed * 3.6;
         if kmh >= 100.0 && to_100.is_none() {
-            to_100 = Some(i as f64 * DT);
+            to_100 = Some(f64::from(i) * DT);
         }
         top = top.max(kmh);
     }
@@ -221,7 +221,7 @@ fn strafe_best_air_gain_matches_the_exact_formula() {
             );
             // No other direction does better.
             for k in 0..360 {
-                let other = DVec2::from_angle((k as f64).to_radians());
+                let other = DVec2::from_angle(f64::from(k).to_radians());
                 assert!(air_gain(v, other, hz) <= gain + 1e-6);
             }
         }
@@ -293,7 +293,7 @@ fn strafe_ground_friction_stops_a_running_player_in_about_054_s_at_72_hz() {
         v = strafe::friction(v, &p, 1.0, 1.0 / 72.0);
         steps += 1;
     }
-    let t = steps as f64 / 72.0;
+    let t = f64::from(steps) / 72.0;
     assert!((0.52..=0.56).contains(&t), "stopped in {t:.3} s");
     // The whole car on asphalt (whose rolling resistance adds a little).
     let track = arena('.', 200, 40);
@@ -304,7 +304,7 @@ fn strafe_ground_friction_stops_a_running_player_in_about_054_s_at_72_hz() {
         car.step(&Controls::default(), &track, 1.0 / 72.0);
         steps += 1;
     }
-    let t = steps as f64 / 72.0;
+    let t = f64::from(steps) / 72.0;
     assert!((0.48..=0.56).contains(&t), "stopped in {t:.3} s");
 }
 
@@ -490,7 +490,7 @@ fn the_ground_under_the_wheels_follows_the_car_and_the_track() {
     for r in 1..9 {
         let row: String = (0..400)
             .map(|c| match (r, c) {
-                (_, 0) | (_, 399) => '#',
+                (_, 0 | 399) => '#',
                 (4, 5) => '>',
                 (_, 3) => '|',
                 (_, c) if c >= 200 => ',',

@@ -47,8 +47,8 @@ impl Pty {
         // SAFETY: openpty writes two fds; null name, termios and winsize.
         let rc = unsafe {
             libc::openpty(
-                &mut master,
-                &mut slave,
+                &raw mut master,
+                &raw mut slave,
                 std::ptr::null_mut(),
                 std::ptr::null(),
                 std::ptr::null(),
@@ -93,13 +93,13 @@ impl Pty {
     /// out; returns whether it held.
     fn read_until(&mut self, limit: Duration, done: impl Fn(&[u8]) -> bool) -> bool {
         let end = Instant::now() + limit;
-        let mut buf = [0u8; 65536];
+        let mut buf = vec![0u8; 65536];
         while Instant::now() < end {
             match self.master.read(&mut buf) {
                 Ok(0) => return done(&self.out),
                 Ok(n) => self.out.extend_from_slice(&buf[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    std::thread::sleep(Duration::from_millis(2))
+                    std::thread::sleep(Duration::from_millis(2));
                 }
                 // EIO: the slave side closed.
                 Err(_) => return done(&self.out),

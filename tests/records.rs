@@ -173,7 +173,7 @@ fn listings_racing_saves_over_a_damaged_table_lose_nothing() {
                 let (saver, lister) = (store.clone(), store.clone());
                 s.spawn(move || {
                     saver
-                        .save(record(&format!("car{i}"), 20.0 + i as f64), &[[0.0; 3]])
+                        .save(record(&format!("car{i}"), 20.0 + f64::from(i)), &[[0.0; 3]])
                         .unwrap();
                 });
                 s.spawn(move || {
@@ -184,7 +184,7 @@ fn listings_racing_saves_over_a_damaged_table_lose_nothing() {
         let loaded = store.load().unwrap();
         assert_eq!(loaded.moved_aside, None);
         let mut cars: Vec<&str> = loaded.records.iter().map(|r| r.car.as_str()).collect();
-        cars.sort();
+        cars.sort_unstable();
         assert_eq!(
             cars,
             ["car0", "car1", "car2"],

@@ -4,10 +4,10 @@
 //! reviewed again (CI never blesses).
 //!
 //! What was checked when they were blessed (2026-11-22), looking at each:
-//! * title_80x24: the logo, the five rows with pocket 53x19, arcade, the
+//! * `title_80x24`: the logo, the five rows with pocket 53x19, arcade, the
 //!   model's own car (hatch), the track's 5 laps and 0 rivals; "Start race"
 //!   selected; the key hint under the box.
-//! * countdown_80x24: the whole pocket track (walls facing the course,
+//! * `countdown_80x24`: the whole pocket track (walls facing the course,
 //!   grass runoff dots, the checkered finish at column 27, checkpoint bars
 //!   1 and 2), the car on its start slot at the top straight, "3" boxed in
 //!   the middle; the panel reads LAP 1/5, TIME 0:00.00, RPM at idle.
@@ -20,8 +20,8 @@
 //! * pause and help: the boxes over the race, every key listed.
 //! * results: three laps, the best marked "best", the others' deltas
 //!   (+1.50, +0.75), BEST and TOTAL under them.
-//! * too_small: the message with the size and the minimum, nothing else.
-//! * results_charts_100x30: a real race (the computer's three laps of the
+//! * `too_small`: the message with the size and the minimum, nothing else.
+//! * `results_charts_100x30`: a real race (the computer's three laps of the
 //!   figure eight, replayed through the game): the lap table on the left
 //!   with each lap and its delta, on the right the speed chart of the last
 //!   lap (yellow) over the best (grey; laps 2 and 3 differ by 0.02 s, so
@@ -42,18 +42,18 @@
 //! the panel. Nothing else moved.
 //!
 //! Later the same day, for the overlays away from the car, each looked at:
-//! countdown_80x24 now shows the start lights (one of three lit, "3") in a
+//! `countdown_80x24` now shows the start lights (one of three lit, "3") in a
 //! box at the bottom of the view, the car being on the top straight; the
-//! new ones: lap_banner_80x24 (the computer's kinematic race on pocket
+//! new ones: `lap_banner_80x24` (the computer's kinematic race on pocket
 //! replayed, a second into lap 3: "BEST LAP 0:17.43 -2.42" over the lap
 //! chart, both in the lower half, the car on the top straight; BEST reads
 //! 0:17.43 and SPLIT has cleared; a replay says BEST LAP, never NEW
-//! RECORD); lap_banner_160x48 and its colour map (the banner green);
-//! missed_checkpoint_80x24 (the car put back on the grid and over the
-//! finish again: "MISSED CHECKPOINT 1" at the bottom); wrong_way_80x24 and
+//! RECORD); `lap_banner_160x48` and its colour map (the banner green);
+//! `missed_checkpoint_80x24` (the car put back on the grid and over the
+//! finish again: "MISSED CHECKPOINT 1" at the bottom); `wrong_way_80x24` and
 //! _160x48 (grand prix start straight driven west at 72 km/h: "WRONG WAY"
 //! in red in the lower half, the view looking ahead westwards, and held
-//! inside the map at its top edge); start_lights_160x48 (two lights lit,
+//! inside the map at its top edge); `start_lights_160x48` (two lights lit,
 //! "2", below the car).
 //!
 //! Re-blessed for the panel per model and the car's shape, each looked at:
@@ -63,31 +63,31 @@
 //! legend line and two bars from a centre mark: tire at tick 300 reads
 //! "SLIP F 15.8° ▶" with its right half `▓` (its front tires slide while
 //! braking with full left), "SLIP R 0.0°" empty; arcade's -23.6° fills
-//! three quarters of the left half. New: race_strafe_80x24 at tick 400
+//! three quarters of the left half. New: `race_strafe_80x24` at tick 400
 //! reads 353 u/s (the trace's 11.02 m/s x 32), past the 320 u/s ground cap
 //! where the bar turns `▓`, 40 km/h, "HOP off GROUND", no RPM, gear or
-//! slip; race_kinematic_80x24 at tick 240 reads STEER 21.0° ▶ (the trace's
+//! slip; `race_kinematic_80x24` at tick 240 reads STEER 21.0° ▶ (the trace's
 //! 0.3665 rad) and a 3 m turning circle (the kart's wheelbase over tan 21°)
 //! instead of slip, which bicycle geometry never has.
 //!
 //! Re-blessed for the next mark and the minimap, each looked at: the next
 //! checkpoint's bar is drawn green with its number on it (pocket: "1" on
 //! checkpoint 1's bar at the right of the infield, until it is crossed);
-//! on the grand prix (wrong_way_*, start_lights_160x48), which the view
+//! on the grand prix (`wrong_way`_*, `start_lights_160x48`), which the view
 //! does not show whole, the panel's lower part holds the minimap: the
 //! course's outline, `@` for the player on the start straight, and the
 //! next checkpoint's "1" on it. Tracks shown whole have no minimap.
 //!
-//! New for opponents, looked at: standings_80x24 (three computer tire cars
+//! New for opponents, looked at: `standings_80x24` (three computer tire cars
 //! 8 s into a race on pocket while the player has not moved: POS 4/4 and
 //! the standings P1 to P3 the computer cars 4 and 12 m apart, "P4 YOU
-//! +76 m", everyone on L1); results_positions_80x24 (the computer's
+//! +76 m", everyone on L1); `results_positions_80x24` (the computer's
 //! kinematic race replayed against three slower computer cars: "FINISHED
 //! 1st OF 4" and each car's gap at the player's finish, all on lap 5).
 //! Pocket's and rally's grids were respaced (slots 6 m apart in a row) so
 //! no two cars start touching; no other screen moved for it.
 //!
-//! title_80x24 re-blessed, looked at: the box now also holds the selected
+//! `title_80x24` re-blessed, looked at: the box now also holds the selected
 //! model's one-line feel ("no mass, turns on rails; handbrake drifts" for
 //! arcade), "no record yet" (no records in the test), and pocket's outline
 //! in braille at the right (its oval with the infield hairpin), the rows
@@ -99,19 +99,19 @@
 //! so the two lines tell apart; the lap charts over the track gained the
 //! dots too (too small there for the legend).
 //!
-//! Added in colour at 160x48, looked at: title_160x48 (strafe selected:
+//! Added in colour at 160x48, looked at: `title_160x48` (strafe selected:
 //! its line "Quake hover: hop and air-strafe for speed"; logo red, rows
 //! white, the selected Start row yellow, the outline grey, the box dark
-//! grey) and standings_160x48 (the standings as at 80x24, the computer
+//! grey) and `standings_160x48` (the standings as at 80x24, the computer
 //! cars' lines grey and the player's white).
 //!
-//! help_80x24 re-blessed at the review, looked at: its lines on terminals
+//! `help_80x24` re-blessed at the review, looked at: its lines on terminals
 //! without releases now say what the controls do: W, then a steering key,
 //! keeps the throttle while steering; steering ends the brake (reverse at a
 //! crawl stays). The earlier text said the brake was kept too, which it is
 //! not. The box still fits 80x24.
 //!
-//! help_80x24 re-blessed when taps began to steer lightly, looked at: one
+//! `help_80x24` re-blessed when taps began to steer lightly, looked at: one
 //! line more ("pressed steers; a tap steers briefly, fading."), the text
 //! otherwise the same; the box is 20 rows and still fits 80x24 above the
 //! key line. Read again when its key lines came to be built from the key

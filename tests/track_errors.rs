@@ -11,7 +11,7 @@ fn errors(src: &str) -> Vec<String> {
 fn errors_of(bytes: &[u8]) -> Vec<String> {
     match parse("t.track", bytes) {
         Ok(_) => panic!("expected errors"),
-        Err(e) => e.iter().map(|d| d.to_string()).collect(),
+        Err(e) => e.iter().map(ToString::to_string).collect(),
     }
 }
 

@@ -426,7 +426,7 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
         let near: Vec<DVec2> = (-3..=4).map(|d| pts[wrap(i, d, n)]).collect();
         (1..=5).all(|s| {
             [-1.0, 1.0].iter().all(|side| {
-                let off = normal * (side * GATE_SLACK * s as f64 / 5.0);
+                let off = normal * (side * GATE_SLACK * f64::from(s) / 5.0);
                 near.windows(2)
                     .any(|w| passes(w[0] + off, w[1] + off, &blocked))
             })

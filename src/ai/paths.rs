@@ -26,7 +26,7 @@ pub fn mark_cells(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
 fn penalties(track: &Track) -> Vec<f64> {
     let mut table = Vec::with_capacity(256 * track.surfaces.len());
     for clear in 0..=255u8 {
-        let clear = clear.max(1) as f64;
+        let clear = f64::from(clear.max(1));
         for s in &track.surfaces {
             table.push((1.0 + 6.0 / clear) * (1.0 + 3.0 * (1.0 - s.grip).max(0.0)));
         }

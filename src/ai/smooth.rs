@@ -121,7 +121,7 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
     let around = |pts: &[DVec2], i: usize| [-2, -1, 0, 1, 2].map(|d| pts[wrap(i, d, n)]);
     // The pass in which a point last moved, and the pass that last put it
     // in `active`.
-    let mut moved = vec![0u8; n];
+    let mut moved_in = vec![0u8; n];
     let mut seen = vec![0u8; n];
     let mut active: Vec<u32> = Vec::new();
     let mut moves: Vec<(u32, DVec2)> = Vec::new();
@@ -143,7 +143,7 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
                     && p != window[2]
                 {
                     pts[i] = p;
-                    moved[i] = pass;
+                    moved_in[i] = pass;
                     count += 1;
                 }
                 window = [window[1], window[2], window[3], window[4], next];
@@ -160,7 +160,7 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
             }
             for &(i, p) in &moves {
                 pts[i as usize] = p;
-                moved[i as usize] = pass;
+                moved_in[i as usize] = pass;
             }
             count = moves.len();
         }
@@ -182,9 +182,11 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
             }
         };
         if was_dense {
-            (0..n).filter(|&i| moved[i] == pass).for_each(&mut near);
+            (0..n).filter(|&i| moved_in[i] == pass).for_each(&mut near);
         } else {
-            moves.iter().for_each(|&(i, _)| near(i as usize));
+            for &(i, _) in &moves {
+                near(i as usize);
+            }
         }
     }
 }
@@ -206,7 +208,7 @@ fn off_wall(track: &Track, p: DVec2) -> Option<DVec2> {
     let away = away.normalize_or_zero();
     let most = track.cell_size().min_element();
     (1..=8)
-        .map(|k| p + away * (most * k as f64 / 8.0))
+        .map(|k| p + away * (most * f64::from(k) / 8.0))
         .find(|&q| !near_wall(track, q, WALL_GAP))
 }
 
@@ -252,11 +254,11 @@ mod tests {
         // moves, as walls do: the same points, bit for bit, as the plain
         // pass over every point, for a fraction of the visits.
         let mut pts: Vec<DVec2> = (0..2000)
-            .map(|i| DVec2::new(i as f64 * SPACING, 0.0))
+            .map(|i| DVec2::new(f64::from(i) * SPACING, 0.0))
             .chain(
                 (0..2000)
                     .rev()
-                    .map(|i| DVec2::new(i as f64 * SPACING, 40.0)),
+                    .map(|i| DVec2::new(f64::from(i) * SPACING, 40.0)),
             )
             .collect();
         for (k, i) in [7usize, 500, 1999, 2600, 3990].into_iter().enumerate() {
@@ -296,8 +298,8 @@ mod tests {
         // first points' old places at the end of the loop).
         let mut pts: Vec<DVec2> = (0..37)
             .map(|i| {
-                let a = i as f64 * std::f64::consts::TAU / 37.0;
-                DVec2::from_angle(a) * (30.0 + 7.0 * (i % 3) as f64)
+                let a = f64::from(i) * std::f64::consts::TAU / 37.0;
+                DVec2::from_angle(a) * (30.0 + 7.0 * f64::from(i % 3))
             })
             .collect();
         let n = pts.len();

@@ -42,7 +42,7 @@ impl Camera {
         car: DVec2,
         vel: DVec2,
     ) -> Camera {
-        let (cols, rows) = (view.0 as i64, view.1 as i64);
+        let (cols, rows) = (i64::from(view.0), i64::from(view.1));
         let (w, h) = (track.width as i64, track.height as i64);
         if let Some(zoom) = (1..=4).rev().find(|z| w * z <= cols && h * z <= rows) {
             return Camera {
@@ -95,7 +95,7 @@ impl Camera {
 
     /// The terminal row, from the view's top, of the world point `p`.
     pub fn row_of(&self, track: &Track, p: DVec2) -> i64 {
-        ((p.y / track.cell_size().y).floor() as i64 - self.origin.1) * self.zoom as i64
+        ((p.y / track.cell_size().y).floor() as i64 - self.origin.1) * i64::from(self.zoom)
     }
 }
 
@@ -171,7 +171,7 @@ mod tests {
             if c.fixed {
                 continue;
             }
-            let (cols, rows) = (view.0 as i64, view.1 as i64);
+            let (cols, rows) = (i64::from(view.0), i64::from(view.1));
             if w >= cols {
                 assert!(c.origin.0 >= 0 && c.origin.0 + cols <= w, "{view:?} {c:?}");
             }

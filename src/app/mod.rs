@@ -107,6 +107,9 @@ pub struct Options {
     pub skill: f64,
 }
 
+// The game's switches (paused, help, quit, colour...) are independent of
+// one another: no state machine hides among them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     pub screen: Screen,
     pub menu: Menu,
@@ -159,23 +162,23 @@ impl App {
             .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
             .collect();
         let track = match opts.track {
-            Some((name, track)) => match choices.iter().position(|c| c.name == name) {
-                Some(i) => i,
-                None => {
+            Some((name, track)) => {
+                if let Some(i) = choices.iter().position(|c| c.name == name) {
+                    i
+                } else {
                     choices.push(TrackChoice { name, track });
                     choices.len() - 1
                 }
-            },
+            }
             None => 0,
         };
         let car_index = match &opts.car {
             Some((name, spec)) => {
-                1 + match cars.iter().position(|(n, _)| n == name) {
-                    Some(i) => i,
-                    None => {
-                        cars.push((name.clone(), spec.clone()));
-                        cars.len() - 1
-                    }
+                1 + if let Some(i) = cars.iter().position(|(n, _)| n == name) {
+                    i
+                } else {
+                    cars.push((name.clone(), spec.clone()));
+                    cars.len() - 1
                 }
             }
             None => 0,

@@ -7,7 +7,7 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::input::Held;
-use crate::physics::Car;
+use crate::physics::{Car, Controls};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
 use crate::world::{Source, World};
@@ -93,7 +93,7 @@ impl Race {
     /// Puts a person in the race: `car` enters the world driven by a new
     /// seat's keys, against `record` if any; returns the seat's index.
     pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> usize {
-        let i = self.world.enter(car, Source::Seat(Default::default()));
+        let i = self.world.enter(car, Source::Seat(Controls::default()));
         self.at.push(0);
         self.seats.push(Seat::new(i, record));
         self.seats.len() - 1
@@ -169,8 +169,9 @@ impl Race {
             .collect();
         // Stable: on equal progress, the player before the computer cars.
         cars.sort_by_key(|c| std::cmp::Reverse(c.1));
-        let metres =
-            |(lap, _, at): (u32, u8, i64)| (lap as f64 * n + at as f64) * crate::ai::line::SPACING;
+        let metres = |(lap, _, at): (u32, u8, i64)| {
+            (f64::from(lap) * n + at as f64) * crate::ai::line::SPACING
+        };
         let lead = cars.first().map_or(0.0, |c| metres(c.1));
         cars.into_iter()
             .map(|(car, p)| Standing {

@@ -104,7 +104,7 @@ impl Seat {
     pub(super) fn on_grid(&mut self, world: &World, held: &Held, now: f64) {
         if !self.is_replay(world) {
             self.last = Controls {
-                throttle: held.is_held(Action::Throttle, now) as u8 as f64,
+                throttle: f64::from(u8::from(held.is_held(Action::Throttle, now))),
                 ..Controls::default()
             };
         }
@@ -137,7 +137,7 @@ impl Seat {
                 Latch::WhileSteering
             },
         );
-        let on = |a| held.is_held(a, now) as u8 as f64;
+        let on = |a| f64::from(u8::from(held.is_held(a, now)));
         let mut c = Controls {
             throttle: on(Action::Throttle),
             brake: on(Action::Brake),

@@ -155,7 +155,7 @@ fn driving_against_the_course_warns_after_a_second() {
 #[test]
 fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
     let (dir, store, track) = stored("skid-app-ghost");
-    let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + i as f64, 10.0, 0.0]).collect();
+    let ghost: Vec<[f64; 3]> = (0..100).map(|i| [50.0 + f64::from(i), 10.0, 0.0]).collect();
     let record = arcade_record(&track, 20.0, 2400, vec![]);
     store.save(record, &ghost).unwrap();
     let mut app = App::new(Options {
@@ -282,7 +282,7 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
         app.tick(now);
         let r = app.race.as_ref().unwrap();
         let mut boxes = vec![r.view(0).car().footprint()];
-        boxes.extend(r.view(0).rivals().map(|car| car.footprint()));
+        boxes.extend(r.view(0).rivals().map(Car::footprint));
         for (i, a) in boxes.iter().enumerate() {
             assert!(!r.world.track.box_hits_wall(a));
             for b in &boxes[i + 1..] {

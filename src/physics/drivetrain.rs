@@ -3,8 +3,9 @@
 //! * `torque_engine(rpm)`: a lookup in the torque curve, linearly
 //!   interpolated, held at the first point's value below it and at the last
 //!   above it.
-//! * Drive force at the wheels: `traction = torque_engine(rpm) * gear_ratio
-//!   * differential * efficiency / wheel_radius` (formula 7).
+//! * Drive force at the wheels (formula 7):
+//!   `traction = torque_engine(rpm) * gear_ratio * differential *
+//!   efficiency / wheel_radius`.
 //! * `rpm = v_long / wheel_radius * gear_ratio * differential * 60 / 2π`,
 //!   floored at idle and never above the redline (the rev limiter cuts the
 //!   drive there).
@@ -70,7 +71,7 @@ impl Gearing {
             ratio,
             rpm_per_speed: ratio * e.differential * RPM_PER_RAD_S / e.wheel_radius,
             force_per_torque: ratio * e.differential * e.efficiency / e.wheel_radius
-                * gear.signum() as f64,
+                * f64::from(gear.signum()),
             down_below: if gear > 1 {
                 DOWNSHIFT_AT * Drivetrain::top_speed(e, gear as usize - 1)
             } else {

@@ -17,8 +17,9 @@
 //! * Wheelspin: traction above `mu * grip * W_r` spins the rear wheels; they
 //!   then push with 90% of that and keep less lateral grip (friction circle:
 //!   `F_lat_max = sqrt((mu W_r)^2 - F_long^2)`).
-//! * Slip angles (formulas 8, 9): `alpha_f = atan((v_lat + w b) / |v_long|)
-//!   - sgn(v_long) delta`, `alpha_r = atan((v_lat - w c) / |v_long|)`.
+//! * Slip angles (formulas 8, 9):
+//!   `alpha_f = atan((v_lat + w b) / |v_long|) - sgn(v_long) delta`,
+//!   `alpha_r = atan((v_lat - w c) / |v_long|)`.
 //! * Lateral force per axle: `F = clamp(-C alpha, -mu, mu) * grip * W`,
 //!   linear up to about 5 degrees, then saturated.
 //! * Front force rotated by `delta` into the car frame; sum with drag and

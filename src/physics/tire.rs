@@ -1,6 +1,6 @@
-//! `tire`: seed 004 (a Chinese translation of iforce2d's Box2D "top-down
+//! `tire`: seed 004 (a Chinese translation of iforce2d's `Box2D` "top-down
 //! car"). One rigid chassis with four tire contact points; forces and
-//! impulses applied at points, in the style of Box2D. Front tires turn up to
+//! impulses applied at points, in the style of `Box2D`. Front tires turn up to
 //! the lock angle at a limited rate; rear tires are fixed.
 //!
 //! Per tire, in the tutorial's order (`updateFriction`, then `updateDrive`):
@@ -9,7 +9,7 @@
 //!   `k = 1/m + (r × right)^2 / I` (the impulse that stops it exactly), its
 //!   length capped at `max_lateral_impulse * traction`: above the cap the
 //!   tire skids. The tutorial's tires are bodies of their own; here they
-//!   share one chassis, so their impulses are solved together as Box2D
+//!   share one chassis, so their impulses are solved together as `Box2D`
 //!   solves contacts: a few passes of sequential impulses, each tire's
 //!   accumulated impulse clamped to its cap. The two rear tires share one
 //!   axis and one lever arm, so as constraints they are one, the rear

@@ -195,7 +195,7 @@ mod tests {
         let mut hits = 0;
         // A quarter second: into the wall and back, short of the far wall.
         for _ in 0..30 {
-            hits += step(&mut body, &t) as usize;
+            hits += usize::from(step(&mut body, &t));
             assert!(
                 body.pos.x + 1.0 <= 10.0 + 1e-9,
                 "passed through at {:?}",

@@ -418,7 +418,7 @@ mod tests {
         let t = arena();
         // Pressed 0.1 m into the top wall (y < 2 is wall), anywhere along it.
         for i in 0..100 {
-            let b = Obb::new(DVec2::new(3.0 + i as f64 * 0.13, 2.4), 0.0, 2.0, 1.0);
+            let b = Obb::new(DVec2::new(3.0 + f64::from(i) * 0.13, 2.4), 0.0, 2.0, 1.0);
             let c = t.contact(&b).unwrap();
             assert_eq!(c.normal, DVec2::Y, "at step {i}");
             assert!((c.depth - 0.1).abs() < 1e-9);

@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(no_lap(&t), None);
         let warnings: Vec<String> = drive_arounds(&t, "ring.track")
             .iter()
-            .map(|d| d.to_string())
+            .map(ToString::to_string)
             .collect();
         assert_eq!(
             warnings,
@@ -297,7 +297,7 @@ mod tests {
         let t = parse("ring.track", wide.replace("#1 #", "#11#").as_bytes()).unwrap();
         let warnings: Vec<String> = drive_arounds(&t, "ring.track")
             .iter()
-            .map(|d| d.to_string())
+            .map(ToString::to_string)
             .collect();
         assert_eq!(
             warnings,

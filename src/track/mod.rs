@@ -162,8 +162,8 @@ impl Track {
         // saturation (a map is at most `MAX_SIDE` cells a side).
         let inside = c.x >= 0.0
             && c.y >= 0.0
-            && c.x < self.width as u32 as f64
-            && c.y < self.height as u32 as f64;
+            && c.x < f64::from(self.width as u32)
+            && c.y < f64::from(self.height as u32);
         inside.then_some((c.x as i32 as usize, c.y as i32 as usize))
     }
 
@@ -242,7 +242,7 @@ impl Track {
         match self.cell_at(p) {
             Some((c, r)) => {
                 let i = r * self.width + c;
-                let radius = |k: u8| (k as f64 - 2.0).max(0.0) * self.cell;
+                let radius = |k: u8| (f64::from(k) - 2.0).max(0.0) * self.cell;
                 Around {
                     surface: self.ground_of(i),
                     same_within: radius(self.uniform[i]),
@@ -378,7 +378,7 @@ impl Track {
             if dd == 0.0 {
                 f64::INFINITY
             } else {
-                ((c + (s > 0.0) as u8 as f64) - p) / dd
+                ((c + f64::from(u8::from(s > 0.0))) - p) / dd
             }
         };
         let mut t_max = DVec2::new(next(pa.x, col, step.x, d.x), next(pa.y, row, step.y, d.y));
@@ -481,6 +481,6 @@ pub(crate) fn each_neighbour(i: usize, w: usize, h: usize, mut f: impl FnMut(usi
 /// FNV-1a, 64 bits: a stable content hash with no dependency.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }

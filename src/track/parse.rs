@@ -214,11 +214,11 @@ fn valid<T: PartialOrd + Copy + std::fmt::Display>(
     t: &Toml,
     report: &mut Report,
     key: &str,
-    v: &Option<Spanned<T>>,
+    v: Option<&Spanned<T>>,
     range: &std::ops::RangeInclusive<T>,
     what: &str,
 ) -> Option<T> {
-    let v = v.as_ref()?;
+    let v = v?;
     let x = *v.get_ref();
     if range.contains(&x) {
         return Some(x);
@@ -253,11 +253,18 @@ fn settings(
             track.name = name.get_ref().trim().to_string();
         }
     }
-    if let Some(laps) = valid(t, report, "laps", &fm.laps, &LAPS, "a whole number of laps") {
+    if let Some(laps) = valid(
+        t,
+        report,
+        "laps",
+        fm.laps.as_ref(),
+        &LAPS,
+        "a whole number of laps",
+    ) {
         track.laps = laps as u32;
     }
     let metres = "a positive finite number of metres";
-    if let Some(cell) = valid(t, report, "cell", &fm.cell, &CELL, metres) {
+    if let Some(cell) = valid(t, report, "cell", fm.cell.as_ref(), &CELL, metres) {
         track.cell = cell;
     }
 
@@ -270,15 +277,14 @@ fn settings(
             );
             continue;
         }
-        let idx = match track.surfaces.iter().position(|s| &s.name == n) {
-            Some(i) => i,
-            None => {
-                // A new surface starts from asphalt's numbers.
-                let mut s = track.surfaces[0].clone();
-                s.name = n.clone();
-                track.surfaces.push(s);
-                track.surfaces.len() - 1
-            }
+        let idx = if let Some(i) = track.surfaces.iter().position(|s| &s.name == n) {
+            i
+        } else {
+            // A new surface starts from asphalt's numbers.
+            let mut s = track.surfaces[0].clone();
+            s.name.clone_from(n);
+            track.surfaces.push(s);
+            track.surfaces.len() - 1
         };
         let s = &mut track.surfaces[idx];
         for (key, v, range, field) in [
@@ -286,7 +292,7 @@ fn settings(
             ("rolling", &o.rolling, &ROLLING, &mut s.rolling),
             ("drag", &o.drag, &DRAG, &mut s.drag),
         ] {
-            if let Some(v) = valid(t, report, key, v, range, "a finite number") {
+            if let Some(v) = valid(t, report, key, v.as_ref(), range, "a finite number") {
                 *field = v;
             }
         }
@@ -467,7 +473,7 @@ mod tests {
     fn errors(src: &str) -> Vec<String> {
         match parse("t.track", src.as_bytes()) {
             Ok(_) => vec![],
-            Err(e) => e.iter().map(|d| d.to_string()).collect(),
+            Err(e) => e.iter().map(ToString::to_string).collect(),
         }
     }
 

@@ -44,7 +44,7 @@ impl Placed {
     pub fn cell_of(&self, p: DVec2) -> Option<(u16, u16)> {
         let (dx, dy) = dot_of(p, self.s);
         let (cx, cy) = (dx.div_euclid(2), dy.div_euclid(4));
-        (cx >= 0 && cy >= 0 && cx < self.used.0 as i64 && cy < self.used.1 as i64)
+        (cx >= 0 && cy >= 0 && cx < i64::from(self.used.0) && cy < i64::from(self.used.1))
             .then(|| (self.x0 + cx as u16, self.y0 + cy as u16))
     }
 }
@@ -56,7 +56,7 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
         return None;
     }
     let size = track.size_m();
-    let (dw, dh) = (area.width as f64 * 2.0, area.height as f64 * 4.0);
+    let (dw, dh) = (f64::from(area.width) * 2.0, f64::from(area.height) * 4.0);
     let s = (size.x / dw).max(size.y / dh);
     if !(s.is_finite() && s > 0.0) {
         return None;
@@ -73,7 +73,10 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
         for cx in 0..used.0 {
             let mut bits = 0u32;
             for (i, (px, py)) in BRAILLE.iter().enumerate() {
-                let (dx, dy) = (cx as f64 * 2.0 + *px as f64, cy as f64 * 4.0 + *py as f64);
+                let (dx, dy) = (
+                    f64::from(cx) * 2.0 + f64::from(*px),
+                    f64::from(cy) * 4.0 + f64::from(*py),
+                );
                 // The cells under this dot's square.
                 let (c0, r0) = ((dx * s / cs.x) as usize, (dy * s / cs.y) as usize);
                 if c0 >= track.width || r0 >= track.height {

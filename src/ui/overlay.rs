@@ -42,7 +42,7 @@ type Line = (String, Style);
 /// and GO! for the first second of the race.
 fn lights(v: SeatView<'_>) -> Option<Line> {
     let secs = match v.race.phase {
-        Phase::Countdown(n) => ((n as f64 * v.race.world.dt).ceil() as u32).clamp(1, 3),
+        Phase::Countdown(n) => ((f64::from(n) * v.race.world.dt).ceil() as u32).clamp(1, 3),
         Phase::Running if v.race.world.time() < 1.0 => {
             return Some((
                 "○ ○ ○  GO!".into(),
@@ -110,7 +110,7 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
 /// the lower half, and the other way round).
 fn car_high(view: Rect, v: SeatView<'_>) -> bool {
     let cam = super::track::camera(v, view);
-    cam.row_of(&v.race.world.track, v.car().state.body.pos) < view.height as i64 / 2
+    cam.row_of(&v.race.world.track, v.car().state.body.pos) < i64::from(view.height) / 2
 }
 
 /// Everything over the race, on the side of the view away from the car:

@@ -23,6 +23,7 @@ fn ordinal(n: usize) -> String {
 }
 
 pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
+    use super::charts::{self, Series};
     // Charts of the last lap against the best on the right, room allowing.
     let area = match v.seat.log.last.as_ref() {
         Some(lap) if area.width >= 78 && area.height >= 16 => {
@@ -30,7 +31,6 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
             let half = area.height / 2;
             let right = Rect::new(area.x + 40, area.y, w, half);
             let best = v.seat.log.best.as_ref();
-            use super::charts::{self, Series};
             charts::draw(
                 buf,
                 right,

@@ -62,7 +62,7 @@ struct View {
 
 impl View {
     fn dot(&self, p: DVec2) -> DVec2 {
-        let z = self.cam.zoom as f64;
+        let z = f64::from(self.cam.zoom);
         DVec2::new(
             (p.x / self.cell.x - self.cam.origin.0 as f64) * z * 2.0,
             (p.y / self.cell.y - self.cam.origin.1 as f64) * z * 4.0,
@@ -164,7 +164,7 @@ fn pattern(track: &Track, col: i64, row: i64, next: u8) -> Option<(Pattern, Colo
 impl Shape for Ground<'_> {
     fn draw(&self, painter: &mut Painter) {
         let v = self.view;
-        let z = v.cam.zoom as i64;
+        let z = i64::from(v.cam.zoom);
         let (cols, rows) = ((v.dots.0 / 2) as i64, (v.dots.1 / 4) as i64);
         for ty in 0..rows {
             for tx in 0..cols {
@@ -320,7 +320,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let d = view.dot(at);
         let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
-        if x >= 0.0 && y >= 0.0 && x < area.width as f64 && y < area.height as f64 {
+        if x >= 0.0 && y >= 0.0 && x < f64::from(area.width) && y < f64::from(area.height) {
             buf.set_string(
                 area.x + x as u16,
                 area.y + y as u16,

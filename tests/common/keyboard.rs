@@ -139,7 +139,7 @@ impl Player {
     /// A race from `opts`, its countdown run through (keys planned before
     /// t = 0 are sent during it).
     pub fn racing(opts: Options, keys: Keyboard) -> Player {
-        let hz = opts.hz as f64;
+        let hz = f64::from(opts.hz);
         let mut app = App::new(opts);
         app.start_race();
         let Some(Phase::Countdown(n)) = app.race.as_ref().map(|r| r.phase) else {
@@ -147,7 +147,7 @@ impl Player {
         };
         let mut keys = keys;
         for k in 0..n {
-            let t = (k as f64 - n as f64) / hz;
+            let t = (f64::from(k) - f64::from(n)) / hz;
             for (at, ev) in keys.sent(t) {
                 game::handle(&mut app, ev, at);
             }

@@ -12,7 +12,7 @@ use std::ops::Range;
 /// loop round the lines' ends.
 pub fn field(w: usize, h: usize, finish: Range<usize>, checkpoint: Option<Range<usize>>) -> String {
     let x = w / 2;
-    let start = (finish.start + finish.end) / 2;
+    let start = usize::midpoint(finish.start, finish.end);
     let mut map = String::from("+++\nlaps = 2\n+++\n");
     for r in 0..h {
         for c in 0..w {

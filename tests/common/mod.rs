@@ -43,10 +43,10 @@ pub fn ring(cols: usize, rows: usize) -> Track {
             let edge = r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
             let island = (12..cols - 12).contains(&c) && (rows / 3..rows - rows / 3).contains(&r);
             s.push(match () {
-                _ if edge || island => '#',
-                _ if r < rows / 3 && c == finish => '|',
-                _ if r == rows / 6 && c == finish + 3 => '>',
-                _ => '.',
+                () if edge || island => '#',
+                () if r < rows / 3 && c == finish => '|',
+                () if r == rows / 6 && c == finish + 3 => '>',
+                () => '.',
             });
         }
         s.push('\n');

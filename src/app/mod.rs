@@ -5,6 +5,7 @@
 //! The race steps the same [`World`] as `skid sim`.
 
 pub mod camera;
+mod menu;
 pub mod planner;
 mod race;
 mod seat;
@@ -20,6 +21,7 @@ use crate::world::World;
 
 pub use crate::keys::Command;
 pub use camera::Camera;
+pub use menu::{Menu, Row};
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, GRID_GAP, Phase, Race, Standing};
 pub use seat::{Kept, Seat, SeatView};
@@ -42,50 +44,6 @@ pub enum Screen {
 pub struct TrackChoice {
     pub name: String,
     pub track: Track,
-}
-
-/// What the title menu has selected.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Menu {
-    /// The row the cursor is on.
-    pub row: Row,
-    pub track: usize,
-    pub model: ModelKind,
-    /// 0: the model's own preset; then the presets in order.
-    pub car: usize,
-    /// 0: the track's own number of laps.
-    pub laps: u32,
-    /// Computer cars, 0 to 7.
-    pub opponents: usize,
-}
-
-/// The title menu's rows, top to bottom: the menu's keys move through
-/// them in this order and the screen draws them in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Row {
-    Track,
-    Model,
-    Car,
-    Laps,
-    Rivals,
-    Start,
-}
-
-impl Row {
-    pub const ALL: [Row; 6] = [
-        Row::Track,
-        Row::Model,
-        Row::Car,
-        Row::Laps,
-        Row::Rivals,
-        Row::Start,
-    ];
-
-    /// The row `d` rows down (up if negative), wrapping.
-    fn moved(self, d: i64) -> Row {
-        let i = Row::ALL.iter().position(|&r| r == self).unwrap_or(0);
-        Row::ALL[wrap(i, d, Row::ALL.len())]
-    }
 }
 
 /// How the game was started.
@@ -498,32 +456,12 @@ impl App {
     }
 
     fn menu_command(&mut self, cmd: Command) {
-        let m = &mut self.menu;
-        let step = |cmd| if cmd == Command::Left { -1 } else { 1 };
-        match cmd {
-            Command::Up => m.row = m.row.moved(-1),
-            Command::Down => m.row = m.row.moved(1),
-            Command::Left | Command::Right => {
-                let d = step(cmd);
-                match m.row {
-                    Row::Track => m.track = wrap(m.track, d, self.choices.len()),
-                    Row::Model => {
-                        let i = ModelKind::ALL
-                            .iter()
-                            .position(|&k| k == m.model)
-                            .unwrap_or(0);
-                        m.model = ModelKind::ALL[wrap(i, d, ModelKind::ALL.len())];
-                    }
-                    Row::Car => m.car = wrap(m.car, d, self.cars.len() + 1),
-                    Row::Laps => m.laps = wrap(m.laps as usize, d, 100) as u32,
-                    Row::Rivals => m.opponents = wrap(m.opponents, d, 8),
-                    Row::Start => {}
-                }
-            }
-            Command::Enter => self.start_race(),
-            _ => {}
-        }
-        if matches!(cmd, Command::Left | Command::Right) {
+        if cmd == Command::Enter {
+            self.start_race();
+        } else if self
+            .menu
+            .apply(cmd, self.choices.len(), self.cars.len() + 1)
+        {
             self.refresh_best();
         }
     }
@@ -548,11 +486,6 @@ impl App {
             _ => {}
         }
     }
-}
-
-/// `i + d` wrapped into `0..n`.
-fn wrap(i: usize, d: i64, n: usize) -> usize {
-    (i as i64 + d).rem_euclid(n as i64) as usize
 }
 
 #[cfg(test)]

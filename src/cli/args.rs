@@ -1,0 +1,193 @@
+//! The command line's words (DESIGN.md, "Command line"): every command,
+//! option and default as clap reads them, with the help text they print.
+
+use clap::{Parser, Subcommand};
+
+use crate::models::ModelKind;
+use crate::physics::DEFAULT_HZ;
+use crate::track::bundled;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skid",
+    version,
+    about = "A top-down racing game for the terminal"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Race in the terminal (with no command: the title menu).
+    Play(Play),
+    /// The exact screen the game would show at a tick of a script, as
+    /// plain text.
+    Render {
+        #[command(flatten)]
+        setup: Setup,
+        /// The input script (TOML holds).
+        #[arg(long, value_name = "FILE")]
+        inputs: String,
+        /// Terminal size, columns x rows (for example 80x24).
+        #[arg(long, value_name = "WxH", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Race tick to show (default: the script's end).
+        #[arg(long, value_name = "N")]
+        tick: Option<u64>,
+        #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+        hz: u32,
+    },
+    /// List the bundled tracks: name, size, laps and surfaces.
+    Tracks,
+    /// Validate track files: `ok` for each valid file, its errors otherwise.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+    /// The best laps kept, per track, model and car.
+    Records {
+        /// Only this track's (a bundled track's name or a track file).
+        #[arg(long, value_name = "T")]
+        track: Option<String>,
+        /// Where records are kept (default: the user's data directory).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<String>,
+    },
+    /// List the car presets, or print one as TOML ready to copy and edit.
+    Cars {
+        /// A preset's name (or a car file) to print in full.
+        #[arg(long, value_name = "NAME")]
+        show: Option<String>,
+    },
+    /// Run an input script (or the computer driver) headless: a CSV trace
+    /// on stdout, a row per tick.
+    Sim {
+        #[command(flatten)]
+        setup: Setup,
+        /// The input script (TOML holds).
+        #[arg(long, value_name = "FILE")]
+        inputs: Option<String>,
+        /// Who drives: the script given with --inputs, or the computer.
+        #[arg(long, value_enum, default_value_t = DriverArg::Script)]
+        driver: DriverArg,
+        /// The computer driver's skill, 0.5 to 1.
+        #[arg(long, default_value_t = 1.0)]
+        skill: f64,
+        /// With --driver ai: stop after N ticks if the race is not over.
+        #[arg(long, value_name = "N", default_value_t = 120 * 3600)]
+        max_ticks: u64,
+        /// Save the run's best lap to the records, as the game would.
+        #[arg(long)]
+        save: bool,
+        /// Where records and ghosts are kept (default: the user's data
+        /// directory).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<String>,
+        /// Physics steps per second.
+        #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+        hz: u32,
+        /// Print only every Nth tick's row.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
+    },
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Difficulty {
+    Easy,
+    #[default]
+    Medium,
+    Hard,
+}
+
+impl Difficulty {
+    /// The computer driver's skill.
+    pub fn skill(self) -> f64 {
+        match self {
+            Difficulty::Easy => 0.6,
+            Difficulty::Medium => 0.8,
+            Difficulty::Hard => 1.0,
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DriverArg {
+    Script,
+    Ai,
+}
+
+/// `skid play`'s options.
+#[derive(clap::Args, Debug, Default)]
+pub struct Play {
+    #[command(flatten)]
+    pub setup: Setup,
+    /// Laps in the race (default: the track's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub laps: Option<u32>,
+    /// Play an input script back on screen instead of the keyboard.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<String>,
+    /// With --replay: quit when the script ends (or the race does).
+    #[arg(long)]
+    pub quit_at_end: bool,
+    /// Save the race's inputs as an input script.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<String>,
+    /// Frames drawn per second at most.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub fps: u32,
+    /// Physics steps per second.
+    #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+    pub hz: u32,
+    /// After the game, print frames, bytes, steps and fps on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Where records and ghosts are kept (default: the user's data
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+    /// Computer cars to race against, 0 to 7.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
+    pub opponents: u8,
+    /// How well the computer drives.
+    #[arg(long, value_enum, default_value_t = Difficulty::Medium)]
+    pub difficulty: Difficulty,
+    /// Open the title menu instead of racing at once.
+    #[arg(skip)]
+    pub menu: bool,
+}
+
+/// `WxH` as a terminal size.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or("expected WxH, for example 80x24")?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+    };
+    match (n(w), n(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err("expected WxH with each side 1 to 1000, for example 80x24".into()),
+    }
+}
+
+/// What every driving command takes: track, model and car.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Setup {
+    /// A bundled track's name or a track file.
+    #[arg(long, value_name = "T", default_value = bundled::DEFAULT)]
+    pub track: String,
+    /// The physics model: arcade, dynamic, strafe, kinematic or tire
+    /// (default: the car's own, or arcade).
+    #[arg(long, value_name = "M")]
+    pub model: Option<ModelKind>,
+    /// A car preset's name or a car file (default: the model's preset).
+    #[arg(long, value_name = "C")]
+    pub car: Option<String>,
+}

@@ -19,6 +19,35 @@ use ratatui::buffer::Cell as ScreenCell;
 use ratatui::crossterm::event::Event;
 use ratatui::layout::{Position, Size};
 
+/// What takes a terminal over for the game, as bytes: the alternate
+/// screen, no cursor, focus events, and the kitty keyboard flags (releases
+/// reported, for the terminals that can; the others ignore them). Nothing
+/// in it asks the terminal anything.
+pub fn take_over() -> Vec<u8> {
+    use ratatui::crossterm::cursor::Hide;
+    use ratatui::crossterm::event::{
+        EnableFocusChange, KeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+    };
+    use ratatui::crossterm::terminal::EnterAlternateScreen;
+    let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
+        | KeyboardEnhancementFlags::REPORT_EVENT_TYPES
+        | KeyboardEnhancementFlags::REPORT_ALL_KEYS_AS_ESCAPE_CODES;
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = ratatui::crossterm::queue!(
+        out,
+        EnterAlternateScreen,
+        Hide,
+        EnableFocusChange,
+        PushKeyboardEnhancementFlags(flags)
+    );
+    out
+}
+
+/// What gives the terminal back, as bytes: the kitty flags popped, focus
+/// events off, the cursor shown, the main screen back.
+pub const RESTORE: &[u8] = b"\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+
 /// Where a game's events come from and its frames go.
 pub trait Console {
     /// Where the frames' bytes go.

@@ -70,20 +70,30 @@ pub fn frame_terminal<W: Write>(
     Ok((Terminal::new(SizedBackend::new(writer, size))?, wire))
 }
 
-/// Draws one frame inside synchronized output and sends it at once.
+/// Draws the game's screen as one frame and sends it at once.
 pub fn draw_frame<W: Write>(
     terminal: &mut FrameTerminal<W>,
     wire: &Wire,
     app: &App,
 ) -> io::Result<()> {
+    send_frame(terminal, wire, |f| ui::draw(f, app))
+}
+
+/// Draws one frame with `draw` inside synchronized output (so no
+/// terminal shows half of it) and sends it at once.
+pub fn send_frame<W: Write>(
+    terminal: &mut FrameTerminal<W>,
+    wire: &Wire,
+    draw: impl FnOnce(&mut ratatui::Frame),
+) -> io::Result<()> {
     queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    terminal.draw(|f| ui::draw(f, app))?;
+    terminal.draw(draw)?;
     queue!(terminal.backend_mut(), EndSynchronizedUpdate)?;
     commit(terminal.backend_mut(), wire)
 }
 
 /// The key a terminal event names, as [`crate::keys`] knows keys.
-fn key_name(k: &KeyEvent) -> Option<KeyName> {
+pub fn key_name(k: &KeyEvent) -> Option<KeyName> {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {
         KeyCode::Up => KeyName::Up,
@@ -102,7 +112,7 @@ fn key_name(k: &KeyEvent) -> Option<KeyName> {
 }
 
 /// Tells keys apart for learning the terminal's key repeat.
-fn key_id(code: KeyCode) -> u32 {
+pub fn key_id(code: KeyCode) -> u32 {
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
     code.hash(&mut h);
@@ -160,7 +170,7 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
 /// link or an SSH channel may never send (TERMINAL.md). Resizing to the
 /// current size clears through the backend (`Clear(All)`) and resets the
 /// previous frame instead.
-fn redraw_all<W: Write>(terminal: &mut FrameTerminal<W>, wire: &Wire) -> io::Result<()> {
+pub fn redraw_all<W: Write>(terminal: &mut FrameTerminal<W>, wire: &Wire) -> io::Result<()> {
     let size = terminal.size()?;
     terminal.resize(Rect::new(0, 0, size.width, size.height))?;
     commit(terminal.backend_mut(), wire)

@@ -26,18 +26,11 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ratatui::crossterm::cursor::{Hide, Show};
-use ratatui::crossterm::event::{
-    self, DisableFocusChange, EnableFocusChange, Event, KeyboardEnhancementFlags,
-    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
-};
-use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode, size,
-};
+use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, size};
 use ratatui::layout::Size;
 
-use crate::console::Console;
+use crate::console::{Console, RESTORE};
 
 /// The process's own terminal, taken over for as long as this lives.
 pub struct Local {
@@ -112,17 +105,9 @@ pub fn enter() -> io::Result<Session> {
 fn take() -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
-    let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
-        | KeyboardEnhancementFlags::REPORT_EVENT_TYPES
-        | KeyboardEnhancementFlags::REPORT_ALL_KEYS_AS_ESCAPE_CODES;
     let mut out = io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        Hide,
-        EnableFocusChange,
-        PushKeyboardEnhancementFlags(flags)
-    )
+    out.write_all(&crate::console::take_over())?;
+    out.flush()
 }
 
 /// Gives the terminal back; does nothing if it was not taken or was given
@@ -130,21 +115,11 @@ fn take() -> io::Result<()> {
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = io::stdout();
-        let _ = execute!(
-            out,
-            PopKeyboardEnhancementFlags,
-            DisableFocusChange,
-            Show,
-            LeaveAlternateScreen
-        );
+        let _ = out.write_all(RESTORE);
         let _ = out.flush();
         let _ = disable_raw_mode();
     }
 }
-
-/// What [`restore`] sends, as bytes: the kitty flags popped, focus events
-/// off, the cursor shown, the main screen back.
-const RESTORE: &[u8] = b"\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
 
 /// Ends the process at once, skipping every exit handler (a handler could
 /// wait on a dead pty). A terminal that is still there gets itself back

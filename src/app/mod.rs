@@ -13,7 +13,7 @@ mod seat;
 use crate::ai::Line;
 use crate::car::{self, CarSpec};
 use crate::input::{Action, Held, Key};
-use crate::physics::{ModelKind, Shift};
+use crate::physics::ModelKind;
 use crate::records::{Loaded, Record, Store};
 use crate::script::Script;
 use crate::track::{Track, bundled};
@@ -469,7 +469,9 @@ impl App {
     fn race_command(&mut self, cmd: Command) {
         let Some(race) = &mut self.race else { return };
         let car = &mut race.world.cars[race.seats[LOCAL].car].car;
-        let seat = &mut race.seats[LOCAL];
+        if race.seats[LOCAL].command(cmd, car) {
+            return;
+        }
         match cmd {
             Command::Pause | Command::Back => {
                 self.paused = !self.paused;
@@ -477,11 +479,6 @@ impl App {
             }
             Command::Restart => self.start_race(),
             Command::SwitchModel => car.switch_model(car.kind.next()),
-            Command::ToggleManual => seat.pending_manual = Some(!car.state.drive.manual),
-            Command::ShiftUp => seat.pending_shift = Some(Shift::Up),
-            Command::ShiftDown => seat.pending_shift = Some(Shift::Down),
-            Command::ToggleAutostrafe => seat.autostrafe = !seat.autostrafe,
-            Command::ToggleGhost => seat.show_ghost = !seat.show_ghost,
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

@@ -55,6 +55,10 @@ pub struct Race {
     pub short_of: Option<(usize, usize)>,
     /// The people in the race.
     pub seats: Vec<Seat>,
+    /// The cars' names where people race each other (`skid serve`), by
+    /// car index; a car with none is `YOU` to its own seat and `CPU n`
+    /// to the others.
+    pub names: Vec<String>,
 }
 
 impl Race {
@@ -86,6 +90,7 @@ impl Race {
             marks: world.track.mark_centres(),
             short_of: None,
             seats: vec![Seat::new(0, record)],
+            names: Vec::new(),
             world,
         }
     }
@@ -97,6 +102,38 @@ impl Race {
         self.at.push(0);
         self.seats.push(Seat::new(i, record));
         self.seats.len() - 1
+    }
+
+    /// Takes seat `i` and its car out of the race (a player who left): the
+    /// race goes on for the others; the seats after it move down one.
+    pub fn remove_seat(&mut self, i: usize) {
+        let gone = self.seats.remove(i).car;
+        self.world.cars.remove(gone);
+        self.at.remove(gone);
+        if gone < self.names.len() {
+            self.names.remove(gone);
+        }
+        for seat in &mut self.seats {
+            if seat.car > gone {
+                seat.car -= 1;
+            }
+            if let Some(order) = &mut seat.final_standings {
+                order.retain(|s| s.car != gone);
+                for s in order.iter_mut().filter(|s| s.car > gone) {
+                    s.car -= 1;
+                }
+            }
+        }
+    }
+
+    /// What car `car` is called on the screen of the seat driving
+    /// `viewer`.
+    pub fn name(&self, car: usize, viewer: usize) -> String {
+        match self.names.get(car) {
+            _ if car == viewer => "YOU".to_string(),
+            Some(name) if !name.is_empty() => name.clone(),
+            _ => format!("CPU {car}"),
+        }
     }
 
     /// Seat `i` reading this race.
@@ -184,7 +221,7 @@ impl Race {
 
     /// One physics tick of the race: each seat's held keys (`held[i]`
     /// for seat `i`) drive its car, unless it replays a script.
-    pub(super) fn tick(&mut self, held: &mut [Held], now: f64) {
+    pub fn tick(&mut self, held: &mut [Held], now: f64) {
         match self.phase {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {

@@ -93,6 +93,22 @@ impl Seat {
         }
     }
 
+    /// Applies one of a seat's own commands to it and its car `car`:
+    /// gears, the gearbox, autostrafe, the ghost. Returns whether `cmd`
+    /// was one.
+    pub fn command(&mut self, cmd: crate::keys::Command, car: &Car) -> bool {
+        use crate::keys::Command;
+        match cmd {
+            Command::ToggleManual => self.pending_manual = Some(!car.state.drive.manual),
+            Command::ShiftUp => self.pending_shift = Some(Shift::Up),
+            Command::ShiftDown => self.pending_shift = Some(Shift::Down),
+            Command::ToggleAutostrafe => self.autostrafe = !self.autostrafe,
+            Command::ToggleGhost => self.show_ghost = !self.show_ghost,
+            _ => return false,
+        }
+        true
+    }
+
     /// Whether this seat's car replays a script (it then takes no keys and
     /// sets no records).
     pub fn is_replay(&self, world: &World) -> bool {

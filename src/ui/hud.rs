@@ -31,12 +31,7 @@ pub fn delta(d: f64) -> String {
 
 /// One car's line in the standings: place, name, gap to the leader,
 /// the lap it is on. `P1 YOU          L2`, `P2 CPU 1  +12 m L2`.
-pub fn standing_line(place: usize, s: &crate::app::Standing, laps: u32) -> String {
-    let name = if s.car == 0 {
-        "YOU".to_string()
-    } else {
-        format!("CPU {}", s.car)
-    };
+pub fn standing_line(place: usize, s: &crate::app::Standing, laps: u32, name: &str) -> String {
     let gap = if s.gap >= 1.0 {
         format!("+{:.0} m", s.gap.min(99_999.0))
     } else {
@@ -112,7 +107,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     } else {
         v.race.standings()
     };
-    let me = standings.iter().position(|s| s.car == 0).unwrap_or(0);
+    let me = standings
+        .iter()
+        .position(|s| s.car == v.seat.car)
+        .unwrap_or(0);
     let lap_line = if standings.is_empty() {
         format!("LAP   {lap}/{}", v.laps())
     } else {
@@ -249,8 +247,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
         };
         for i in shown {
             let s = &all[i];
-            let c = if s.car == 0 { THEME.text } else { THEME.dim };
-            line(buf, &mut y, &standing_line(i + 1, s, v.laps()), c);
+            let c = if s.car == v.seat.car {
+                THEME.text
+            } else {
+                THEME.dim
+            };
+            line(
+                buf,
+                &mut y,
+                &standing_line(i + 1, s, v.laps(), &v.race.name(s.car, v.seat.car)),
+                c,
+            );
         }
     }
     let below = y;

@@ -16,7 +16,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::app::{App, LOCAL, Screen};
+use crate::app::{App, LOCAL, Screen, SeatView};
 use crate::layout::race_areas;
 
 /// Draws the whole screen, in colour unless the player asked for none.
@@ -37,22 +37,13 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
         Screen::Menu => menu::draw(frame.buffer_mut(), area, app),
         Screen::Race => {
             if let Some(race) = &app.race {
-                let v = race.view(LOCAL);
-                let (view, panel) = race_areas(area);
-                track::draw(frame.buffer_mut(), view, v);
-                let below = hud::draw(frame.buffer_mut(), panel, v);
-                // The minimap between the panel's figures and its key line,
-                // on tracks the view does not show whole.
-                if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
-                    let map = Rect::new(
-                        panel.x + 1,
-                        below + 1,
-                        panel.width.saturating_sub(1),
-                        panel.bottom() - below - 2,
-                    );
-                    minimap::draw(frame.buffer_mut(), map, v);
-                }
-                overlay::race(frame.buffer_mut(), view, v, app.paused, app.color);
+                race_screen(
+                    frame.buffer_mut(),
+                    area,
+                    race.view(LOCAL),
+                    app.paused,
+                    app.color,
+                );
             }
         }
         Screen::Results => {
@@ -64,6 +55,28 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
     if app.help {
         overlay::help(frame.buffer_mut(), area);
     }
+}
+
+/// One seat's race screen: the track view with its overlays (countdown,
+/// banners, pause) and the side panel with the minimap where the view
+/// does not show the whole track. Local play draws its one seat with
+/// this; a server draws each player's seat with it.
+pub fn race_screen(buf: &mut Buffer, area: Rect, v: SeatView<'_>, paused: bool, color: bool) {
+    let (view, panel) = race_areas(area);
+    track::draw(buf, view, v);
+    let below = hud::draw(buf, panel, v);
+    // The minimap between the panel's figures and its key line, on tracks
+    // the view does not show whole.
+    if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
+        let map = Rect::new(
+            panel.x + 1,
+            below + 1,
+            panel.width.saturating_sub(1),
+            panel.bottom() - below - 2,
+        );
+        minimap::draw(buf, map, v);
+    }
+    overlay::race(buf, view, v, paused, color);
 }
 
 /// A buffer as plain text: one line per row, trailing spaces trimmed.

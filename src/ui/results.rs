@@ -111,7 +111,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     );
     if order.len() > 1 {
         y += 1;
-        let place = 1 + order.iter().position(|s| s.car == 0).unwrap_or(0);
+        let place = 1 + order.iter().position(|s| s.car == v.seat.car).unwrap_or(0);
         put(
             &mut y,
             &format!("FINISHED {} OF {}", ordinal(place), order.len()),
@@ -119,9 +119,14 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
             true,
         );
         for (i, s) in order.iter().enumerate() {
-            let line = super::hud::standing_line(i + 1, s, v.laps());
-            let c = if s.car == 0 { THEME.text } else { THEME.dim };
-            put(&mut y, &line, c, s.car == 0);
+            let line =
+                super::hud::standing_line(i + 1, s, v.laps(), &v.race.name(s.car, v.seat.car));
+            let c = if s.car == v.seat.car {
+                THEME.text
+            } else {
+                THEME.dim
+            };
+            put(&mut y, &line, c, s.car == v.seat.car);
         }
     }
     y += 1;

@@ -1,0 +1,93 @@
+//! A terminal's key repeat, learned from the keys a player holds
+//! (TERMINAL.md: delays of 200 to 660 ms, rates of 15 to 50 Hz).
+
+/// A terminal's key repeat: the pause before the first repeat, the time
+/// between repeats, and how much those wander (over SSH, the network's
+/// jitter), all in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Repeat {
+    pub delay: f64,
+    pub period: f64,
+    pub jitter: f64,
+}
+
+impl Repeat {
+    /// Allowance for lateness: three times the jitter, 25 to 100 ms.
+    fn margin(&self) -> f64 {
+        (3.0 * self.jitter).clamp(0.025, 0.1)
+    }
+
+    /// Seconds a fresh press counts as held while its first repeat may
+    /// still come.
+    pub fn first_window(&self) -> f64 {
+        self.delay + self.margin()
+    }
+
+    /// Seconds a key counts as held after one of its repeats.
+    pub fn after_window(&self) -> f64 {
+        2.0 * self.period + self.margin()
+    }
+}
+
+/// Seconds a fresh press (not yet repeated, so perhaps a tap) steers
+/// fully in a terminal without releases.
+pub const TAP_FULL: f64 = 0.15;
+/// The share of full steering a fresh press has eased to when its repeat
+/// delay ends (linearly from [`TAP_FULL`]).
+pub const TAP_EASED: f64 = 0.5;
+
+/// Seconds held after a press before any repeat has been learned: longer
+/// than most terminals' repeat delay.
+pub const ASSUMED_FIRST: f64 = 0.6;
+/// Seconds held after a repeat before any repeat has been learned.
+pub const ASSUMED_AFTER: f64 = 0.15;
+
+/// Learns a terminal's [`Repeat`] from the stream of key events: one key's
+/// press, a pause of 0.1 to 1 s, then at least [`Learner::RUN`] repeats
+/// at a steady rate between 10 and 70 Hz. Any key counts, in the menu too.
+#[derive(Debug, Clone, Default)]
+pub struct Learner {
+    key: Option<u32>,
+    last: f64,
+    first: Option<f64>,
+    gaps: Vec<f64>,
+}
+
+impl Learner {
+    /// Repeats seen before a rate is trusted.
+    pub const RUN: usize = 8;
+
+    /// One press or repeat of the key `id` at `now`; returns a measurement
+    /// when a run of repeats completes one.
+    pub fn event(&mut self, id: u32, now: f64) -> Option<Repeat> {
+        let gap = now - self.last;
+        self.last = now;
+        if self.key != Some(id) || !(0.0..=1.0).contains(&gap) {
+            self.key = Some(id);
+            self.first = None;
+            self.gaps.clear();
+            return None;
+        }
+        let Some(first) = self.first else {
+            self.first = Some(gap);
+            return None;
+        };
+        if self.gaps.len() >= Self::RUN {
+            return None;
+        }
+        self.gaps.push(gap);
+        if self.gaps.len() < Self::RUN {
+            return None;
+        }
+        let mut sorted = self.gaps.clone();
+        sorted.sort_by(f64::total_cmp);
+        let period = sorted[sorted.len() / 2];
+        let jitter = self.gaps.iter().map(|g| (g - period).abs()).sum::<f64>() / Self::RUN as f64;
+        let steady = (1.0 / 70.0..=0.1).contains(&period) && jitter < 0.5 * period;
+        (steady && (0.1..=1.0).contains(&first) && first > 2.0 * period).then_some(Repeat {
+            delay: first,
+            period,
+            jitter,
+        })
+    }
+}

@@ -1,0 +1,212 @@
+use super::*;
+
+const T: Action = Action::Throttle;
+const B: Action = Action::Brake;
+const L: Action = Action::Left;
+const R: Action = Action::Right;
+
+/// A terminal's autorepeat of one action: a press at `from`, then
+/// repeats every `rate` seconds after a `delay`, until `until`.
+fn hold(h: &mut Held, a: Action, from: f64, delay: f64, rate: f64, until: f64) {
+    h.press(a, from);
+    let mut t = from + delay;
+    while t <= until {
+        h.press(a, t);
+        t += rate;
+    }
+}
+
+#[test]
+fn a_single_tap_is_held_across_the_assumed_repeat_delay_then_lets_go() {
+    let mut h = Held::new();
+    h.press(L, 10.0);
+    assert!(h.is_held(L, 10.0));
+    assert!(h.is_held(L, 10.59), "bridges a 600 ms repeat delay");
+    assert!(!h.is_held(L, 10.61));
+}
+
+#[test]
+fn a_held_key_stays_held_through_its_repeats_and_drops_soon_after() {
+    let mut h = Held::new();
+    hold(&mut h, R, 0.0, 0.5, 1.0 / 30.0, 3.0);
+    for t in [0.2, 0.45, 0.6, 1.5, 2.99] {
+        assert!(h.is_held(R, t), "at {t}");
+    }
+    let last = 0.5 + ((3.0 - 0.5) * 30.0f64).floor() / 30.0;
+    assert!(h.is_held(R, last + 0.14));
+    assert!(!h.is_held(R, last + 0.16), "let go 150 ms after the last");
+}
+
+#[test]
+fn the_repeat_is_learned_from_the_first_held_key() {
+    let mut l = Learner::default();
+    let mut got = None;
+    for (i, t) in [
+        0.0, 0.25, 0.27, 0.29, 0.31, 0.33, 0.35, 0.37, 0.39, 0.41, 0.43,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let m = l.event(7, t);
+        match i.cmp(&9) {
+            std::cmp::Ordering::Less => {
+                assert_eq!(m, None, "not before {} repeats", Learner::RUN);
+            }
+            std::cmp::Ordering::Equal => got = m,
+            std::cmp::Ordering::Greater => assert_eq!(m, None, "once per run"),
+        }
+    }
+    let r = got.expect("learned");
+    assert!((r.delay - 0.25).abs() < 1e-9 && (r.period - 0.02).abs() < 1e-9);
+    assert!(r.jitter < 1e-9);
+    // Windows: the delay and two periods, each plus 25 ms.
+    assert!((r.first_window() - 0.275).abs() < 1e-9);
+    assert!((r.after_window() - 0.065).abs() < 1e-9);
+}
+
+#[test]
+fn typing_and_double_taps_teach_nothing() {
+    let mut l = Learner::default();
+    // A key tapped at 8 Hz: no pause before a fast run.
+    for i in 0..20 {
+        assert_eq!(l.event(1, f64::from(i) * 0.125), None);
+    }
+    // Keys in turn: each a new stream.
+    for i in 0..20 {
+        assert_eq!(l.event(i % 2, f64::from(i) * 0.03), None);
+    }
+}
+
+#[test]
+fn with_a_learned_repeat_a_tap_steers_for_one_delay() {
+    let mut h = Held::new();
+    for i in 0..12 {
+        h.observe(
+            3,
+            if i == 0 {
+                0.0
+            } else {
+                0.2 + f64::from(i - 1) * 0.025
+            },
+        );
+    }
+    let r = h.repeat().expect("learned");
+    assert!((r.delay - 0.2).abs() < 1e-9);
+    h.press(L, 5.0);
+    assert!(h.is_held(L, 5.2));
+    assert!(!h.is_held(L, 5.23), "a 200 ms delay: held 225 ms");
+}
+
+#[test]
+fn an_opposite_wins_at_once() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 2.0);
+    h.press(B, 2.01);
+    assert!(h.is_held(B, 2.01) && !h.is_held(T, 2.01));
+    hold(&mut h, R, 3.0, 0.5, 0.03, 4.0);
+    h.press(L, 4.0);
+    assert!(h.is_held(L, 4.0) && !h.is_held(R, 4.0));
+}
+
+#[test]
+fn the_throttle_is_kept_while_steering_and_ends_with_it() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+    assert!(h.is_held(T, 1.5) && h.latched(T, 1.5));
+    assert!(h.is_held(T, 2.0), "while A repeats");
+    assert!(!h.is_held(T, 2.2) && !h.latched(T, 2.2), "steering ended");
+    // Steering again later does not bring the throttle back.
+    hold(&mut h, R, 5.0, 0.5, 0.03, 6.0);
+    assert!(!h.is_held(T, 5.5) && !h.is_held(T, 5.0));
+}
+
+#[test]
+fn the_brake_ends_a_kept_throttle_at_once() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+    h.press(B, 1.8);
+    assert!(!h.is_held(T, 1.8) && h.is_held(B, 1.8));
+    assert!(!h.is_held(L, 1.8), "and the steering, pressed before it");
+}
+
+#[test]
+fn switching_steering_keys_keeps_the_throttle() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+    hold(&mut h, R, 2.02, 0.5, 0.03, 3.0);
+    assert!(h.is_held(T, 2.5) && h.is_held(T, 3.0));
+    assert!(!h.is_held(T, 3.3));
+}
+
+#[test]
+fn an_interrupted_steering_key_lets_go_at_once() {
+    let mut h = Held::new();
+    hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
+    h.press(T, 1.0);
+    assert!(!h.is_held(R, 1.0));
+    assert!(h.is_held(T, 1.0));
+}
+
+#[test]
+fn a_tap_of_w_then_steering_keeps_the_throttle_while_steering() {
+    let mut h = Held::new();
+    h.press(T, 0.0);
+    hold(&mut h, L, 0.1, 0.5, 0.03, 1.0);
+    assert!(h.is_held(T, 0.9) && h.latched(T, 0.9));
+}
+
+#[test]
+fn a_brake_at_speed_is_not_kept_but_the_handbrake_is() {
+    let mut h = Held::new();
+    h.set_latching(B, Latch::No);
+    hold(&mut h, B, 0.0, 0.5, 0.03, 1.0);
+    h.press(L, 1.0);
+    assert!(!h.is_held(B, 1.0), "turning in ends the brake");
+    hold(&mut h, Action::Space, 2.0, 0.5, 0.03, 3.0);
+    hold(&mut h, R, 3.0, 0.5, 0.03, 4.0);
+    assert!(h.is_held(Action::Space, 3.9), "a handbrake drift");
+    assert!(!h.is_held(Action::Space, 4.3));
+}
+
+#[test]
+fn latching_can_be_given_to_other_controls() {
+    let mut h = Held::new();
+    h.set_latching(Action::Space, Latch::Always);
+    hold(&mut h, Action::Space, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, R, 1.0, 0.5, 0.03, 2.0);
+    assert!(h.is_held(Action::Space, 3.0), "hopping survives turning");
+    h.set_latching(Action::Space, Latch::No);
+    h.press(Action::Space, 4.0);
+    h.press(L, 4.1);
+    assert!(!h.is_held(Action::Space, 4.1));
+}
+
+#[test]
+fn releases_switch_to_trusting_the_terminal() {
+    let mut h = Held::new();
+    h.press(T, 0.0);
+    h.press(L, 0.05);
+    h.press(R, 0.1);
+    h.release(R);
+    assert!(h.explicit());
+    assert!(!h.is_held(R, 0.1));
+    assert!(h.is_held(T, 30.0), "held until released, however long");
+    assert!(!h.latched(T, 99.0), "exact: nothing latches");
+    h.release(T);
+    assert!(!h.is_held(T, 30.0));
+    h.press(T, 31.0);
+    h.press(B, 31.0);
+    assert!(h.is_held(T, 31.0) && h.is_held(B, 31.0), "both pedals");
+}
+
+#[test]
+fn focus_lost_releases_everything() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 2.0);
+    h.press(R, 2.0);
+    h.release_all();
+    assert!(!h.is_held(T, 2.0) && !h.is_held(R, 2.0));
+}

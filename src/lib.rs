@@ -18,6 +18,8 @@ pub mod physics;
 pub mod race;
 pub mod records;
 pub mod script;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod term;
 pub mod track;
 pub mod trig;

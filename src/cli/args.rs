@@ -41,6 +41,10 @@ pub enum Command {
     },
     /// List the bundled tracks: name, size, laps and surfaces.
     Tracks,
+    /// Be an SSH server where people race each other: `ssh -p 2222
+    /// NAME@host` lands in the lobby (no install, no account).
+    #[cfg(feature = "serve")]
+    Serve(Serve),
     /// Validate track files: `ok` for each valid file, its errors otherwise.
     Check {
         #[arg(required = true, value_name = "FILE")]
@@ -190,4 +194,28 @@ pub struct Setup {
     /// A car preset's name or a car file (default: the model's preset).
     #[arg(long, value_name = "C")]
     pub car: Option<String>,
+}
+
+/// `skid serve`'s options (SERVE.md, "Command line").
+#[cfg(feature = "serve")]
+#[derive(clap::Args, Debug)]
+pub struct Serve {
+    /// Address and port to listen on (port 0: any free one); a public
+    /// server says 0.0.0.0:2222 on purpose.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
+    pub listen: std::net::SocketAddr,
+    /// Where the host key is kept (default: the user's data directory's
+    /// `serve` folder).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+    /// Players connected at once, at the most.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub max_players: u32,
+    /// Seconds without a key before a player is disconnected.
+    #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(5..=86_400))]
+    pub idle_timeout: u64,
+    /// A track the lobby offers (a bundled track's name or a file); again
+    /// for more. Default: every bundled track.
+    #[arg(long = "track", value_name = "T")]
+    pub tracks: Vec<String>,
 }

@@ -27,6 +27,8 @@ use crate::ui;
 use crate::world::{Source, TRACE_HEADER, World};
 
 mod args;
+#[cfg(feature = "serve")]
+mod serve;
 pub use args::{Cli, Command, Difficulty, DriverArg, Play, Setup};
 
 type Outcome = Result<(), Diagnostics>;
@@ -55,6 +57,8 @@ pub fn main() -> ExitCode {
             hz,
         }) => render(&setup, &inputs, size, tick, hz),
         Some(Command::Tracks) => tracks(),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve(s)) => serve::serve(s),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Cars { show }) => cars(show.as_deref()),
         Some(Command::Records { track, data_dir }) => {

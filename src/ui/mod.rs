@@ -5,6 +5,7 @@
 pub mod charts;
 pub mod gauges;
 pub mod hud;
+pub mod lobby;
 pub mod menu;
 pub mod minimap;
 pub mod overlay;

@@ -1,0 +1,52 @@
+//! `skid serve` on the command line: its options read, the tracks loaded,
+//! then the server run until a signal stops it (`crate::serve`).
+
+use std::time::Duration;
+
+use crate::app::TrackChoice;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::physics::DEFAULT_HZ;
+use crate::records;
+use crate::track::bundled;
+
+use super::args::Serve;
+use super::{Outcome, load_track};
+
+pub fn serve(s: Serve) -> Outcome {
+    let data_dir = match s.data_dir.map(std::path::PathBuf::from) {
+        Some(d) => d,
+        None => match records::default_dir() {
+            Some(d) => d.join("serve"),
+            None => {
+                return Err(Diagnostics::from(Diagnostic::file(
+                    "skid",
+                    "no data directory: set HOME or XDG_DATA_HOME, or give --data-dir",
+                )));
+            }
+        },
+    };
+    let names: Vec<String> = if s.tracks.is_empty() {
+        bundled::TRACKS
+            .iter()
+            .map(|(n, _)| (*n).to_string())
+            .collect()
+    } else {
+        s.tracks
+    };
+    let mut tracks = Vec::new();
+    for name in names {
+        let track = load_track(&name)?;
+        tracks.push(TrackChoice { name, track });
+    }
+    let opts = crate::serve::Options {
+        listen: s.listen,
+        data_dir,
+        max_players: s.max_players as usize,
+        idle: Duration::from_secs(s.idle_timeout),
+        tracks,
+        hz: DEFAULT_HZ,
+        fps: 30,
+    };
+    crate::serve::run(opts)
+        .map_err(|e| Diagnostics::from(Diagnostic::file("skid serve", e.to_string())))
+}

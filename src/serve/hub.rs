@@ -1,0 +1,587 @@
+//! The server's game: every connected player and every room, on one
+//! thread with a fixed-step clock, fed by the connections through a
+//! channel (SERVE.md, "Input and frames").
+//!
+//! Each turn takes the messages that came (players joining, their key
+//! events stamped with when they arrived, resizes, leaving), steps every
+//! room's race as many ticks as real time holds, and at up to `fps` draws
+//! each player's screen whose content changed. A frame goes to its
+//! player's connection through a channel of one frame: when that is still
+//! full (a slow client), the frame is not drawn at all, so ratatui's last
+//! buffer stays what the player actually got and the next frame sent is
+//! diffed against it ("drawn on credit"). No frames queue on the server.
+//!
+//! A panic in one room's tick or one player's frame ends that room or
+//! that player, not the server.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::layout::Size;
+use tokio::sync::mpsc::Sender;
+use tokio::sync::mpsc::error::TrySendError;
+
+use crate::app::{MIN_SIZE, TrackChoice};
+use crate::car::CarSpec;
+use crate::console::Wire;
+use crate::game::{FrameTerminal, frame_terminal, key_id, key_name, redraw_all, send_frame};
+use crate::input::{Held, Key};
+use crate::keys::{self, Command};
+use crate::ui::lobby;
+
+use super::room::{PlayerId, Room, seat_command};
+use super::screen::{self, Place};
+
+/// What a connection tells the hub.
+pub enum ToHub {
+    /// A player with a terminal of `size` is in; frames go to `out`.
+    Join {
+        id: PlayerId,
+        name: String,
+        size: (u16, u16),
+        out: Sender<Out>,
+    },
+    /// Key events from the player, as they arrived at `at`.
+    Input {
+        id: PlayerId,
+        events: Vec<Event>,
+        at: Instant,
+    },
+    Resize {
+        id: PlayerId,
+        size: (u16, u16),
+    },
+    /// The player's connection is gone.
+    Leave {
+        id: PlayerId,
+    },
+    /// The server is stopping: tell every player, then end.
+    Shutdown,
+}
+
+/// What the hub sends a connection.
+#[derive(Debug)]
+pub enum Out {
+    /// A frame's bytes.
+    Frame(Vec<u8>),
+    /// The end: give the terminal back, say this, close.
+    Close(String),
+}
+
+/// How the hub runs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Physics steps a second in every race.
+    pub hz: u32,
+    /// Frames a second at the most, per player.
+    pub fps: u32,
+    /// A player who sends no key for this long is disconnected.
+    pub idle: Duration,
+}
+
+/// A track the lobby offers, with its racing line.
+pub struct Offered {
+    pub choice: TrackChoice,
+    pub line: crate::ai::Line,
+}
+
+/// Where a player's frames are drawn: a buffer the hub empties into a
+/// message after each frame.
+#[derive(Clone, Default)]
+struct Sink(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One connected player.
+pub struct Player {
+    pub name: String,
+    pub size: (u16, u16),
+    pub place: Place,
+    pub help: bool,
+    /// Keys held outside a race: the terminal's repeat is learned here
+    /// and carried into the player's seat.
+    pub held: Held,
+    out: Sender<Out>,
+    terminal: FrameTerminal<Sink>,
+    wire: Rc<Wire>,
+    sink: Sink,
+    last_key: Instant,
+    dirty: bool,
+    clear: bool,
+}
+
+/// Every player and room.
+pub struct Hub {
+    pub tracks: Vec<Offered>,
+    pub cars: Vec<(String, CarSpec)>,
+    pub settings: Settings,
+    pub players: BTreeMap<PlayerId, Player>,
+    pub rooms: BTreeMap<u32, Room>,
+    next_room: u32,
+    start: Instant,
+}
+
+impl Hub {
+    pub fn new(tracks: Vec<Offered>, settings: Settings, start: Instant) -> Hub {
+        let cars = crate::car::PRESETS
+            .iter()
+            .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
+            .collect();
+        Hub {
+            tracks,
+            cars,
+            settings,
+            players: BTreeMap::new(),
+            rooms: BTreeMap::new(),
+            next_room: 1,
+            start,
+        }
+    }
+
+    /// Seconds since the hub started: the clock of every key event.
+    fn secs(&self, at: Instant) -> f64 {
+        at.saturating_duration_since(self.start).as_secs_f64()
+    }
+
+    /// Applies one message; returns false when the hub is to stop.
+    pub fn apply(&mut self, msg: ToHub, now: Instant) -> bool {
+        match msg {
+            ToHub::Join {
+                id,
+                name,
+                size,
+                out,
+            } => {
+                let sink = Sink::default();
+                let Ok((terminal, wire)) = frame_terminal(sink.clone(), to_size(size)) else {
+                    return true;
+                };
+                let name = self.unique_name(&name);
+                eprintln!("skid serve: {name} (player {id}) joined the lobby");
+                self.players.insert(
+                    id,
+                    Player {
+                        name,
+                        size,
+                        place: Place::Lobby { row: 0 },
+                        help: false,
+                        held: Held::new(),
+                        out,
+                        terminal,
+                        wire,
+                        sink,
+                        last_key: now,
+                        dirty: true,
+                        clear: true,
+                    },
+                );
+            }
+            ToHub::Input { id, events, at } => {
+                for ev in events {
+                    self.input(id, ev, at);
+                }
+            }
+            ToHub::Resize { id, size } => {
+                if let Some(p) = self.players.get_mut(&id) {
+                    p.size = size;
+                    p.terminal.backend_mut().set_size(to_size(size));
+                    p.clear = true;
+                    p.dirty = true;
+                }
+            }
+            ToHub::Leave { id } => self.drop_player(id, None),
+            ToHub::Shutdown => {
+                let ids: Vec<PlayerId> = self.players.keys().copied().collect();
+                for id in ids {
+                    self.drop_player(id, Some("server shutting down"));
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `name`, or `name` with a number after it if a player here has it
+    /// already: two players never show the same name.
+    fn unique_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.players.values().any(|p| p.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        // Fewer players than numbers: one of these is free.
+        (2..=100_000)
+            .map(|i| {
+                let tail = format!("~{i}");
+                let head: String = name.chars().take(16 - tail.len()).collect();
+                head + &tail
+            })
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    /// Takes a player off the server: out of their room, and their
+    /// connection closed with `why` if given.
+    pub fn drop_player(&mut self, id: PlayerId, why: Option<&str>) {
+        self.leave_room(id);
+        if let Some(p) = self.players.remove(&id) {
+            if let Some(why) = why {
+                let _ = p.out.try_send(Out::Close(why.to_string()));
+            }
+            eprintln!("skid serve: {} (player {id}) left", p.name);
+        }
+        self.lobby_changed();
+    }
+
+    /// Takes `id` out of the room they are in, if any.
+    fn leave_room(&mut self, id: PlayerId) {
+        let Some(p) = self.players.get_mut(&id) else {
+            return;
+        };
+        let Place::Room(r) = p.place else { return };
+        p.place = Place::Lobby { row: 0 };
+        if let Some(room) = self.rooms.get_mut(&r)
+            && room.leave(id)
+        {
+            self.rooms.remove(&r);
+        }
+        self.lobby_changed();
+    }
+
+    /// Something the lobby lists changed: every lobby screen is redrawn.
+    fn lobby_changed(&mut self) {
+        for p in self.players.values_mut() {
+            p.dirty = true;
+        }
+    }
+
+    /// One key event (or focus change) from player `id`.
+    fn input(&mut self, id: PlayerId, ev: Event, at: Instant) {
+        let now = self.secs(at);
+        let Some(p) = self.players.get_mut(&id) else {
+            return;
+        };
+        p.dirty = true;
+        let k = match ev {
+            Event::Key(k) => k,
+            Event::FocusLost => {
+                p.held.release_all();
+                if let Some((i, run)) = screen::running_mut(&mut self.rooms, p.place, id) {
+                    run.held[i].release_all();
+                }
+                return;
+            }
+            _ => return,
+        };
+        p.last_key = at;
+        let name = key_name(&k);
+        if name.is_some_and(keys::is_redraw) {
+            p.clear = true;
+            return;
+        }
+        let drive = name.and_then(Key::of);
+        // A driving key goes to the player's seat while their car races.
+        match (drive, screen::running_mut(&mut self.rooms, p.place, id)) {
+            (Some(key), Some((i, run))) if !p.help && !run.race.view(i).finished() => {
+                run.key(i, key, k.kind, key_id(k.code), now);
+            }
+            _ if k.kind != KeyEventKind::Release => p.held.observe(key_id(k.code), now),
+            _ => {}
+        }
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        let menu = screen::running_mut(&mut self.rooms, p.place, id).is_none();
+        if k.kind == KeyEventKind::Repeat && !menu {
+            return;
+        }
+        if let Some(cmd) = name.and_then(keys::command) {
+            self.command(id, cmd);
+        }
+    }
+
+    /// One command from player `id`.
+    fn command(&mut self, id: PlayerId, cmd: Command) {
+        let Some(p) = self.players.get_mut(&id) else {
+            return;
+        };
+        if p.help {
+            match cmd {
+                Command::Help | Command::Back | Command::Pause | Command::Enter => p.help = false,
+                Command::Quit => self.quit(id),
+                _ => {}
+            }
+            return;
+        }
+        if cmd == Command::Help {
+            p.help = true;
+            return;
+        }
+        match p.place {
+            Place::Lobby { row } => self.lobby_command(id, row, cmd),
+            Place::Room(r) => self.room_command(id, r, cmd),
+        }
+    }
+
+    /// q or Ctrl-C: out of a room to the lobby; in the lobby, goodbye.
+    fn quit(&mut self, id: PlayerId) {
+        match self.players.get(&id).map(|p| p.place) {
+            Some(Place::Room(_)) => self.leave_room(id),
+            Some(Place::Lobby { .. }) => self.drop_player(id, Some("bye")),
+            None => {}
+        }
+    }
+
+    fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
+        // Row 0 makes a room; the rooms follow in the order they were made.
+        let rows = self.rooms.len() + 1;
+        let place = match cmd {
+            Command::Up => Place::Lobby {
+                row: (row + rows - 1) % rows,
+            },
+            Command::Down => Place::Lobby {
+                row: (row + 1) % rows,
+            },
+            Command::Enter if row == 0 => {
+                let r = self.next_room;
+                self.next_room += 1;
+                let name = self
+                    .players
+                    .get(&id)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default();
+                self.rooms.insert(r, Room::new(r, id, name));
+                eprintln!("skid serve: room {r} made by player {id}");
+                self.lobby_changed();
+                Place::Room(r)
+            }
+            Command::Enter => {
+                let Some((&r, room)) = self.rooms.iter_mut().nth(row - 1) else {
+                    return;
+                };
+                let name = self
+                    .players
+                    .get(&id)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default();
+                room.members.push((id, name));
+                self.lobby_changed();
+                Place::Room(r)
+            }
+            Command::Quit => return self.quit(id),
+            _ => return,
+        };
+        if let Some(p) = self.players.get_mut(&id) {
+            p.place = place;
+            p.clear = true;
+        }
+    }
+
+    fn room_command(&mut self, id: PlayerId, r: u32, cmd: Command) {
+        if matches!(cmd, Command::Quit | Command::Back) {
+            return self.leave_room(id);
+        }
+        let Some(room) = self.rooms.get_mut(&r) else {
+            return;
+        };
+        let tracks = self.tracks.len();
+        let cars = self.cars.len() + 1;
+        match &mut room.running {
+            Some(run) if run.over() && cmd == Command::Enter => room.running = None,
+            Some(run) => {
+                if let Some(i) = run.seat_of(id) {
+                    seat_command(run, i, cmd);
+                }
+            }
+            None if room.creator != id => {}
+            None if cmd == Command::Enter => {
+                let offered = &self.tracks[room.menu.track.min(tracks - 1)];
+                let spec = match room.menu.car {
+                    0 => CarSpec::default_for(room.menu.model),
+                    i => self.cars[i - 1].1.clone(),
+                };
+                let players = &self.players;
+                room.start(
+                    &offered.choice.track,
+                    &offered.line,
+                    &spec,
+                    self.settings.hz,
+                    |d| players.get(&d).map(|p| p.held.clone()).unwrap_or_default(),
+                );
+                eprintln!(
+                    "skid serve: room {r} races on {} with {} players",
+                    offered.choice.name,
+                    room.running.as_ref().map_or(0, |run| run.drivers.len())
+                );
+            }
+            None => {
+                room.menu.apply(cmd, tracks, cars);
+            }
+        }
+        self.lobby_changed();
+    }
+
+    /// One physics tick of every room's race, at `at`.
+    pub fn tick(&mut self, at: Instant) {
+        let now = self.secs(at);
+        let mut broken = Vec::new();
+        for (&r, room) in &mut self.rooms {
+            if room.running.is_none() {
+                continue;
+            }
+            if catch_unwind(AssertUnwindSafe(|| room.tick(now))).is_err() {
+                broken.push(r);
+                continue;
+            }
+            for (m, _) in &room.members {
+                if let Some(p) = self.players.get_mut(m) {
+                    p.dirty = true;
+                }
+            }
+        }
+        for r in broken {
+            eprintln!("skid serve: room {r} failed and was closed");
+            if let Some(room) = self.rooms.remove(&r) {
+                for (m, _) in room.members {
+                    if let Some(p) = self.players.get_mut(&m) {
+                        p.place = Place::Lobby { row: 0 };
+                    }
+                }
+            }
+            self.lobby_changed();
+        }
+    }
+
+    /// Draws and sends each player's frame whose screen changed, and
+    /// disconnects idle players and players whose connection is gone.
+    pub fn frames(&mut self, now: Instant) {
+        let mut gone = Vec::new();
+        let idle = self.settings.idle;
+        for (&id, p) in &mut self.players {
+            if now.saturating_duration_since(p.last_key) >= idle {
+                gone.push((id, Some("idle too long: disconnected")));
+                continue;
+            }
+            if !p.dirty {
+                continue;
+            }
+            let permit = match p.out.try_reserve() {
+                Ok(permit) => permit,
+                // Still sending the last frame: this one is drawn later.
+                Err(TrySendError::Full(())) => continue,
+                Err(TrySendError::Closed(())) => {
+                    gone.push((id, None));
+                    continue;
+                }
+            };
+            let drawn = catch_unwind(AssertUnwindSafe(|| {
+                if p.clear {
+                    redraw_all(&mut p.terminal, &p.wire)?;
+                    p.clear = false;
+                }
+                let view = screen::View {
+                    id,
+                    name: &p.name,
+                    place: p.place,
+                    help: p.help,
+                    size: p.size,
+                    rooms: &self.rooms,
+                    tracks: &self.tracks,
+                    cars: &self.cars,
+                };
+                send_frame(&mut p.terminal, &p.wire, |f| view.draw(f))
+            }));
+            match drawn {
+                Ok(Ok(())) => {
+                    p.dirty = false;
+                    permit.send(Out::Frame(std::mem::take(&mut *p.sink.0.borrow_mut())));
+                }
+                _ => gone.push((id, Some("the server failed to draw your screen"))),
+            }
+        }
+        for (id, why) in gone {
+            self.drop_player(id, why);
+        }
+    }
+}
+
+/// A terminal size as ratatui's, clamped to what the game draws: at
+/// least 1 x 1 and at most 500 x 200 cells.
+fn to_size((w, h): (u16, u16)) -> Size {
+    Size::new(w.clamp(1, 500), h.clamp(1, 200))
+}
+
+/// Whether a screen of `size` is too small for the race.
+pub fn too_small(size: (u16, u16)) -> bool {
+    size.0 < MIN_SIZE.0 || size.1 < MIN_SIZE.1
+}
+
+/// Runs the hub until the server stops: messages in, fixed steps, frames
+/// out.
+pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
+    let dt = Duration::from_secs_f64(1.0 / f64::from(hub.settings.hz.max(1)));
+    let frame = Duration::from_secs_f64(1.0 / f64::from(hub.settings.fps.max(1)));
+    let mut next_tick = Instant::now();
+    let mut next_frame = next_tick;
+    loop {
+        let wait = next_tick
+            .min(next_frame)
+            .saturating_duration_since(Instant::now());
+        match rx.recv_timeout(wait) {
+            Ok(msg) => {
+                if !hub.apply(msg, Instant::now()) {
+                    return;
+                }
+                continue;
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+        let now = Instant::now();
+        // A stall does not fast-forward the races: at most a quarter
+        // second of ticks at once.
+        if now > next_tick + Duration::from_millis(250) {
+            next_tick = now;
+        }
+        while next_tick <= now {
+            hub.tick(next_tick);
+            next_tick += dt;
+        }
+        if now >= next_frame {
+            hub.frames(now);
+            next_frame = (next_frame + frame).max(now);
+        }
+    }
+}
+
+/// The lobby's rows, for its screen.
+pub fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby::RoomLine> {
+    hub_rooms
+        .values()
+        .map(|room| {
+            let t = &tracks[room.menu.track.min(tracks.len() - 1)].choice;
+            lobby::RoomLine {
+                id: room.id,
+                track: t.name.clone(),
+                model: room.menu.model.to_string(),
+                players: room.members.len(),
+                slots: Room::slots(&t.track),
+                racing: room.running.is_some(),
+            }
+        })
+        .collect()
+}

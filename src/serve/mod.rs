@@ -1,0 +1,319 @@
+//! `skid serve`: skid as an SSH server of its own, where people race each
+//! other with no install (SERVE.md).
+//!
+//! Three parts, one way round: the accept loop here (limits on players,
+//! on sessions from one address and on the time to log in, enforced
+//! before russh sees a connection), one [`ssh::Connection`] per client on
+//! tokio (authentication, the pty, bytes to key events, frames out), and
+//! the [`hub`]: one synchronous thread with a fixed-step clock that owns
+//! every player and room and steps their races, fed by a channel. The
+//! simulation never waits on the network.
+
+pub mod hub;
+mod keyboard;
+pub mod room;
+mod screen;
+mod ssh;
+
+use std::collections::HashMap;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read, Write};
+use std::net::{IpAddr, SocketAddr};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use russh::keys::{HashAlg, PrivateKey};
+use russh::{MethodKind, MethodSet};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use keyboard::Keyboard;
+pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, display_name};
+
+use crate::app::TrackChoice;
+use hub::{Hub, Offered, Settings, ToHub};
+
+/// Sessions from one address at once (SERVE.md).
+pub const PER_ADDRESS: usize = 4;
+/// Seconds a client has to log in.
+pub const AUTH_SECONDS: u64 = 30;
+
+/// How the server runs.
+pub struct Options {
+    pub listen: SocketAddr,
+    /// Where the host key lives.
+    pub data_dir: PathBuf,
+    pub max_players: usize,
+    pub idle: Duration,
+    /// The tracks the lobby offers (every bundled one by default).
+    pub tracks: Vec<TrackChoice>,
+    pub hz: u32,
+    pub fps: u32,
+}
+
+/// A running server.
+pub struct Server {
+    /// The address bound (port 0 asked for any free one).
+    pub addr: SocketAddr,
+    /// The host key's SHA256 fingerprint: the same at every start.
+    pub fingerprint: String,
+    stop: watch::Sender<bool>,
+    hub: Option<std::thread::JoinHandle<()>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Tells every player the server is shutting down, gives them their
+    /// terminals back and stops.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        let _ = (&mut self.accept).await;
+        if let Some(hub) = self.hub.take() {
+            let _ = tokio::task::spawn_blocking(move || hub.join()).await;
+        }
+        // Let the connections write their last words.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The host key in `dir`: read, or made on the first start (ed25519, mode
+/// 0600, created exclusively so that two servers starting at once cannot
+/// both write one).
+pub fn host_key(dir: &Path) -> io::Result<PrivateKey> {
+    fs::create_dir_all(dir)?;
+    let path = dir.join("host_ed25519");
+    let bad = |e: String| io::Error::other(format!("{}: {e}", path.display()));
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&path)
+    {
+        Ok(f) => {
+            if !f.metadata()?.is_file() {
+                return Err(bad("not a regular file".into()));
+            }
+            let mut text = String::new();
+            f.take(64 * 1024).read_to_string(&mut text)?;
+            PrivateKey::from_openssh(&text).map_err(|e| bad(e.to_string()))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut seed = [0u8; 32];
+            fs::File::open("/dev/urandom")?.read_exact(&mut seed)?;
+            let pair = russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&seed);
+            let key = PrivateKey::from(pair);
+            let text = key
+                .to_openssh(russh::keys::ssh_key::LineEnding::LF)
+                .map_err(|e| bad(e.to_string()))?;
+            let mut f = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&path)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+            Ok(key)
+        }
+        Err(e) => Err(bad(e.to_string())),
+    }
+}
+
+/// russh's settings: the host key, the two ways in, and timeouts set on
+/// purpose.
+fn config(key: PrivateKey) -> russh::server::Config {
+    let mut methods = MethodSet::empty();
+    methods.push(MethodKind::PublicKey);
+    methods.push(MethodKind::KeyboardInteractive);
+    russh::server::Config {
+        keys: vec![key],
+        methods,
+        // Nobody is refused for a wrong secret: no need to slow refusals.
+        auth_rejection_time: Duration::from_millis(10),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        max_auth_attempts: 6,
+        // A dead link is found by keepalives (15 s, three missed); the
+        // idle player is the hub's to disconnect, with a message.
+        inactivity_timeout: None,
+        keepalive_interval: Some(Duration::from_secs(15)),
+        keepalive_max: 3,
+        // Frames are small and wanted now.
+        nodelay: true,
+        // Flow control per channel: a frame is at most some kilobytes.
+        window_size: 256 * 1024,
+        ..Default::default()
+    }
+}
+
+/// Starts the server on the current tokio runtime: binds, then accepts
+/// until [`Server::shutdown`].
+pub async fn start(opts: Options) -> io::Result<Server> {
+    if opts.tracks.is_empty() {
+        return Err(io::Error::other("no tracks to offer"));
+    }
+    let key = host_key(&opts.data_dir)?;
+    let fingerprint = key.public_key().fingerprint(HashAlg::Sha256).to_string();
+    let listener = TcpListener::bind(opts.listen).await?;
+    let addr = listener.local_addr()?;
+    let tracks: Vec<Offered> = opts
+        .tracks
+        .into_iter()
+        .map(|choice| {
+            let line = crate::app::planner::race_line(&choice.track);
+            Offered { choice, line }
+        })
+        .collect();
+    let settings = Settings {
+        hz: opts.hz,
+        fps: opts.fps,
+        idle: opts.idle,
+    };
+    let (to_hub, from_conns) = mpsc::channel();
+    let hub = std::thread::Builder::new()
+        .name("skid-hub".into())
+        .spawn(move || hub::run(&from_conns, Hub::new(tracks, settings, Instant::now())))?;
+    let (stop, stopped) = watch::channel(false);
+    let shared = ssh::Shared {
+        hub: to_hub.clone(),
+        players: Arc::new(AtomicUsize::new(0)),
+    };
+    let accept = tokio::spawn(accept_loop(
+        listener,
+        Arc::new(config(key)),
+        shared,
+        opts.max_players,
+        stopped,
+    ));
+    Ok(Server {
+        addr,
+        fingerprint,
+        stop,
+        hub: Some(hub),
+        accept,
+    })
+}
+
+/// Accepts connections until told to stop, each within the limits; an
+/// accept error (out of file descriptors, a reset) is logged and the loop
+/// goes on after a pause.
+async fn accept_loop(
+    listener: TcpListener,
+    config: Arc<russh::server::Config>,
+    shared: ssh::Shared,
+    max_players: usize,
+    mut stop: watch::Receiver<bool>,
+) {
+    let next = AtomicU64::new(1);
+    let per_address: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = stop.changed() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("skid serve: accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let ip = peer.ip();
+        let full = shared.players.load(Ordering::SeqCst) >= max_players;
+        let crowded = {
+            let mut map = per_address
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let n = map.entry(ip).or_insert(0);
+            if *n >= PER_ADDRESS || full {
+                true
+            } else {
+                *n += 1;
+                false
+            }
+        };
+        if crowded {
+            eprintln!("skid serve: {peer} refused: server full or too many sessions from it");
+            drop(stream);
+            continue;
+        }
+        let id = next.fetch_add(1, Ordering::SeqCst);
+        eprintln!("skid serve: connection {id} from {peer}");
+        shared.players.fetch_add(1, Ordering::SeqCst);
+        let (config, shared, per_address) = (config.clone(), shared.clone(), per_address.clone());
+        tokio::spawn(async move {
+            let counted = shared.players.clone();
+            let handler = ssh::Connection::new(id, shared);
+            serve_one(config, stream, handler).await;
+            counted.fetch_sub(1, Ordering::SeqCst);
+            let mut map = per_address
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(n) = map.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(&ip);
+                }
+            }
+            eprintln!("skid serve: connection {id} closed");
+        });
+    }
+    let _ = shared.hub.send(ToHub::Shutdown);
+}
+
+/// One connection from its first byte to its end: it must have logged in
+/// [`AUTH_SECONDS`] after it connected, or it is closed.
+async fn serve_one(
+    config: Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    handler: ssh::Connection,
+) {
+    let _ = stream.set_nodelay(true);
+    let authed = handler.authed.clone();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(AUTH_SECONDS);
+    let started =
+        tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
+    let Ok(Ok(session)) = started.await else {
+        return;
+    };
+    let handle = session.handle();
+    tokio::pin!(session);
+    tokio::select! {
+        _ = &mut session => return,
+        () = tokio::time::sleep_until(deadline) => {}
+    }
+    if !authed.load(Ordering::SeqCst) {
+        let why = "authentication timed out".to_string();
+        let _ = handle
+            .disconnect(russh::Disconnect::ByApplication, why, String::new())
+            .await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
+        return;
+    }
+    let _ = session.await;
+}
+
+/// `skid serve`: runs until SIGINT or SIGTERM, then gives every player
+/// their terminal back and exits.
+pub fn run(opts: Options) -> io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let server = start(opts).await?;
+        eprintln!(
+            "skid serve: listening on {}, host key {}",
+            server.addr, server.fingerprint
+        );
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        eprintln!("skid serve: shutting down");
+        server.shutdown().await;
+        Ok(())
+    })
+}

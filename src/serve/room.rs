@@ -1,0 +1,187 @@
+//! A room on the server: its settings (the title menu's rows: track,
+//! model, car, laps, computer cars), the people in it, and the race they
+//! drive, one [`Race`] with a seat for each person racing (SERVE.md,
+//! "Lobby, rooms, races").
+
+use ratatui::crossterm::event::KeyEventKind;
+
+use crate::ai::Line;
+use crate::app::{Menu, Race, Row, Seat};
+use crate::car::CarSpec;
+use crate::input::{Held, Key};
+use crate::physics::{Car, ModelKind};
+use crate::track::Track;
+use crate::world::World;
+
+/// A player's number on the server, for as long as they are connected.
+pub type PlayerId = u64;
+
+/// Cars a room seats at the most.
+pub const MAX_SEATS: usize = 8;
+
+/// A race under way in a room.
+pub struct Running {
+    pub race: Race,
+    /// Who drives each seat (`race.seats[i]`).
+    pub drivers: Vec<PlayerId>,
+    /// Each seat's held keys, from its driver's key events.
+    pub held: Vec<Held>,
+}
+
+impl Running {
+    /// The seat `who` drives, if any.
+    pub fn seat_of(&self, who: PlayerId) -> Option<usize> {
+        self.drivers.iter().position(|&d| d == who)
+    }
+
+    /// Whether every seat's car has finished.
+    pub fn over(&self) -> bool {
+        (0..self.race.seats.len()).all(|i| self.race.view(i).finished())
+    }
+
+    /// A driving key's press, repeat or release from seat `i`'s player,
+    /// `now` seconds into the server's run.
+    pub fn key(&mut self, i: usize, key: Key, kind: KeyEventKind, id: u32, now: f64) {
+        let strafe = self.race.view(i).car().kind == ModelKind::Strafe;
+        let held = &mut self.held[i];
+        match kind {
+            KeyEventKind::Release => {
+                held.trust_releases();
+                held.release(key.action(strafe));
+            }
+            KeyEventKind::Press | KeyEventKind::Repeat => {
+                held.observe(id, now);
+                held.press(key.action(strafe), now);
+            }
+        }
+    }
+
+    /// Takes seat `i` out: its player left. The race goes on for the
+    /// others.
+    pub fn leave(&mut self, i: usize) {
+        self.race.remove_seat(i);
+        self.drivers.remove(i);
+        self.held.remove(i);
+    }
+}
+
+/// A room.
+pub struct Room {
+    /// Its number in the lobby, never reused while the server runs.
+    pub id: u32,
+    /// The race's settings, changed by the room's creator.
+    pub menu: Menu,
+    /// The player who made the room and starts its races; the next
+    /// member when they leave.
+    pub creator: PlayerId,
+    /// Everyone in the room with their name, in the order they came.
+    pub members: Vec<(PlayerId, String)>,
+    pub running: Option<Running>,
+}
+
+impl Room {
+    pub fn new(id: u32, creator: PlayerId, name: String) -> Room {
+        Room {
+            id,
+            menu: Menu {
+                row: Row::Start,
+                track: 0,
+                model: ModelKind::Arcade,
+                car: 0,
+                laps: 0,
+                opponents: 0,
+            },
+            creator,
+            members: vec![(creator, name)],
+            running: None,
+        }
+    }
+
+    /// The cars this room's track seats.
+    pub fn slots(track: &Track) -> usize {
+        track.starts.len().clamp(1, MAX_SEATS)
+    }
+
+    /// Starts a race: the first members (as many as the track has start
+    /// slots) each on a seat, then as many computer cars as asked for on
+    /// the slots left; `held` gives each member's held keys (with their
+    /// terminal's repeat learned). The others watch.
+    pub fn start(
+        &mut self,
+        track: &Track,
+        line: &Line,
+        spec: &CarSpec,
+        hz: u32,
+        held: impl Fn(PlayerId) -> Held,
+    ) {
+        let kind = self.menu.model;
+        let seated = &self.members[..self.members.len().min(Self::slots(track))];
+        let drivers: Vec<PlayerId> = seated.iter().map(|m| m.0).collect();
+        let laps = match self.menu.laps {
+            0 => track.laps,
+            n => n,
+        };
+        let world = World::new(track.clone(), spec.clone(), kind, hz);
+        let mut race = Race::on_line(world, laps, None, None, line.clone());
+        for slot in 1..drivers.len() {
+            let (pos, heading) = track.start_pose(slot);
+            race.add_seat(Car::new(spec.clone(), kind, pos, heading), None);
+        }
+        race.names = seated.iter().map(|m| m.1.clone()).collect();
+        let bots = self.menu.opponents.min(Self::slots(track) - drivers.len());
+        race.add_opponents(bots, 0.9);
+        let mut held: Vec<Held> = drivers.iter().map(|&d| held(d)).collect();
+        for h in &mut held {
+            h.release_all();
+        }
+        debug_assert_eq!(race.seats.len(), drivers.len());
+        self.running = Some(Running {
+            race,
+            drivers,
+            held,
+        });
+    }
+
+    /// `who` leaves the room (and its race); returns whether the room is
+    /// empty now.
+    pub fn leave(&mut self, who: PlayerId) -> bool {
+        self.members.retain(|m| m.0 != who);
+        if let Some(run) = &mut self.running {
+            if let Some(i) = run.seat_of(who) {
+                run.leave(i);
+            }
+            if run.drivers.is_empty() {
+                self.running = None;
+            }
+        }
+        if self.creator == who
+            && let Some(next) = self.members.first()
+        {
+            self.creator = next.0;
+        }
+        self.members.is_empty()
+    }
+
+    /// One physics tick of the race, if one runs, `now` seconds into the
+    /// server's run.
+    pub fn tick(&mut self, now: f64) {
+        if let Some(run) = &mut self.running
+            && !run.over()
+        {
+            run.race.tick(&mut run.held, now);
+        }
+    }
+
+    /// The seat of `who` in the race under way, with the race.
+    pub fn seat(&self, who: PlayerId) -> Option<(&Race, usize)> {
+        let run = self.running.as_ref()?;
+        Some((&run.race, run.seat_of(who)?))
+    }
+}
+
+/// Seat `i`'s own commands (gears, ghost, autostrafe) in `run`.
+pub fn seat_command(run: &mut Running, i: usize, cmd: crate::keys::Command) {
+    let race = &mut run.race;
+    let seat: &mut Seat = &mut race.seats[i];
+    seat.command(cmd, &race.world.cars[seat.car].car);
+}

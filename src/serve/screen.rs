@@ -1,0 +1,114 @@
+//! What a player on the server sees: the lobby, their room, the race from
+//! their own seat (or the first seat's, watching), their results. It
+//! reads the hub's state and draws with [`crate::ui`]; it changes nothing.
+
+use std::collections::BTreeMap;
+
+use ratatui::Frame;
+use ratatui::style::Style;
+
+use crate::car::CarSpec;
+use crate::ui::{self, lobby, overlay, results, theme::THEME};
+
+use super::hub::{Offered, lobby_rows, too_small};
+use super::room::{PlayerId, Room, Running};
+
+/// Where a player is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In the lobby, the cursor on a row (0: make a room; then the rooms).
+    Lobby { row: usize },
+    /// In a room, by its number.
+    Room(u32),
+}
+
+/// The race player `id` drives in, with their seat, while one runs in
+/// their room.
+pub fn running_mut(
+    rooms: &mut BTreeMap<u32, Room>,
+    place: Place,
+    id: PlayerId,
+) -> Option<(usize, &mut Running)> {
+    let Place::Room(r) = place else { return None };
+    let run = rooms.get_mut(&r)?.running.as_mut()?;
+    Some((run.seat_of(id)?, run))
+}
+
+/// One player's screen, read from the hub.
+pub struct View<'a> {
+    pub id: PlayerId,
+    pub name: &'a str,
+    pub place: Place,
+    pub help: bool,
+    pub size: (u16, u16),
+    pub rooms: &'a BTreeMap<u32, Room>,
+    pub tracks: &'a [Offered],
+    pub cars: &'a [(String, CarSpec)],
+}
+
+impl View<'_> {
+    pub fn draw(&self, f: &mut Frame) {
+        let area = f.area();
+        let buf = f.buffer_mut();
+        match self.place {
+            Place::Lobby { row } => {
+                let rows = lobby_rows(self.rooms, self.tracks);
+                lobby::lobby(buf, area, self.name, &rows, row);
+            }
+            Place::Room(r) => match self.rooms.get(&r) {
+                Some(room) => match &room.running {
+                    Some(_) if too_small(self.size) => overlay::too_small(buf, area, self.size),
+                    Some(run) => match run.seat_of(self.id) {
+                        Some(i) if run.race.view(i).finished() => {
+                            results::draw(buf, area, run.race.view(i), true);
+                        }
+                        Some(i) => ui::race_screen(buf, area, run.race.view(i), false, true),
+                        None => {
+                            ui::race_screen(buf, area, run.race.view(0), false, true);
+                            let note = " watching: you drive the next race  Esc leave ";
+                            buf.set_stringn(
+                                area.x,
+                                area.y,
+                                note,
+                                area.width as usize,
+                                Style::new().fg(THEME.accent),
+                            );
+                        }
+                    },
+                    None => lobby::room(buf, area, &self.room_screen(room)),
+                },
+                None => lobby::lobby(buf, area, self.name, &[], 0),
+            },
+        }
+        if self.help {
+            overlay::help(buf, area);
+        }
+    }
+
+    /// A room waiting for its race, as its screen shows it.
+    fn room_screen(&self, room: &Room) -> lobby::RoomScreen {
+        let menu = &room.menu;
+        let offered = &self.tracks[menu.track.min(self.tracks.len() - 1)];
+        let track = &offered.choice.track;
+        let car = match menu.car {
+            0 => format!("{} (own)", CarSpec::default_for(menu.model).name),
+            i => self.cars[i - 1].0.clone(),
+        };
+        let laps = match menu.laps {
+            0 => format!("{} (track's own)", track.laps),
+            n => n.to_string(),
+        };
+        lobby::RoomScreen {
+            id: room.id,
+            track: format!("{}  {}x{}", offered.choice.name, track.width, track.height),
+            model: menu.model.to_string(),
+            car,
+            laps,
+            rivals: menu.opponents.to_string(),
+            row: menu.row,
+            slots: Room::slots(track),
+            members: room.members.iter().map(|m| m.1.clone()).collect(),
+            host: room.creator == self.id,
+        }
+    }
+}

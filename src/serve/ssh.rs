@@ -1,0 +1,360 @@
+//! One SSH connection (russh's server [`Handler`]): who the player is, the
+//! one shell session with its pty that they may open, and everything else
+//! refused (SERVE.md, "Who is who", "What a session may do", "Limits").
+//!
+//! Input bytes become key events here ([`Keyboard`]) and go to the hub
+//! stamped with when they came; the hub's frames come back through a
+//! channel of one frame and are written with the SSH channel's own flow
+//! control ([`russh::ChannelWriteHalf::data_bytes`] waits for the client's
+//! window), so a client that stops reading only stops its own frames.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::Sender as HubSender;
+use std::time::{Duration, Instant};
+
+use russh::keys::HashAlg;
+use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, Session, VerifiedPublicKey};
+use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
+use tokio::sync::mpsc;
+
+use super::hub::{Out, ToHub};
+use super::keyboard::Keyboard;
+use super::room::PlayerId;
+
+/// Input a client may send in one second before it is cut off: far more
+/// than any typist or autorepeat (50 keys a second of the longest kitty
+/// reports is 2 KB), far less than a paste or a flood.
+pub const INPUT_PER_SECOND: usize = 16 * 1024;
+
+/// Bytes that parse as no key, since the connection opened, before the
+/// client is cut off.
+pub const GARBAGE_CAP: usize = 4096;
+
+/// Names are at most this many characters (SERVE.md).
+pub const NAME_CHARS: usize = 16;
+
+/// What one player sees when they connect without a pty.
+pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
+
+/// The SSH user name as a display name: printable characters only (no
+/// escapes, no bidi or other format controls), at most 16; `guest` if
+/// nothing is left.
+pub fn display_name(user: &str) -> String {
+    let name: String = user
+        .chars()
+        .filter(|c| !c.is_control() && !is_format(*c))
+        .take(NAME_CHARS)
+        .collect();
+    let name = name.trim();
+    if name.is_empty() {
+        "guest".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Unicode's format characters that reorder or hide text: bidi embeddings,
+/// overrides and isolates, zero-width joiners and marks.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// Everything one connection shares with the server.
+#[derive(Clone)]
+pub struct Shared {
+    pub hub: HubSender<ToHub>,
+    /// Players connected now.
+    pub players: Arc<AtomicUsize>,
+}
+
+/// A session channel before its shell: the pty's size once asked for.
+struct Opened {
+    channel: Channel<Msg>,
+    pty: Option<(u16, u16)>,
+}
+
+/// One connection.
+pub struct Connection {
+    id: PlayerId,
+    shared: Shared,
+    user: String,
+    /// The player's key fingerprint, or none for a guest.
+    pub identity: Option<String>,
+    /// Whether the client has logged in (the accept loop's deadline reads
+    /// it).
+    pub authed: Arc<AtomicBool>,
+    /// The session channel, once opened, until its shell starts.
+    channel: Option<Opened>,
+    shell: bool,
+    keyboard: Keyboard,
+    /// Input in the current second: when it began and how much came.
+    window: (Instant, usize),
+}
+
+impl Connection {
+    pub fn new(id: PlayerId, shared: Shared) -> Connection {
+        Connection {
+            id,
+            shared,
+            user: String::new(),
+            identity: None,
+            authed: Arc::default(),
+            channel: None,
+            shell: false,
+            keyboard: Keyboard::default(),
+            window: (Instant::now(), 0),
+        }
+    }
+
+    /// The pty size, clamped to what a screen can be.
+    fn clamp(w: u32, h: u32) -> (u16, u16) {
+        (w.clamp(1, 500) as u16, h.clamp(1, 200) as u16)
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if self.shell {
+            let _ = self.shared.hub.send(ToHub::Leave { id: self.id });
+        }
+    }
+}
+
+/// Writes the hub's frames to the channel until the hub closes it, then
+/// gives the terminal back and closes the connection.
+async fn send_frames(
+    channel: Channel<Msg>,
+    handle: russh::server::Handle,
+    mut frames: mpsc::Receiver<Out>,
+) {
+    let (mut read, write) = channel.split();
+    // The channel's own copy of what the client sends is not needed (the
+    // handler gets it); it is drained so the session never waits on it.
+    tokio::spawn(async move { while read.wait().await.is_some() {} });
+    let first = crate::console::take_over();
+    if write.data_bytes(first).await.is_err() {
+        return;
+    }
+    let why = loop {
+        match frames.recv().await {
+            Some(Out::Frame(bytes)) => {
+                if write.data_bytes(bytes).await.is_err() {
+                    return;
+                }
+            }
+            Some(Out::Close(why)) => break why,
+            None => break String::from("disconnected"),
+        }
+    };
+    let mut last = crate::console::RESTORE.to_vec();
+    last.extend_from_slice(format!("skid: {why}\r\n").as_bytes());
+    // A client that stopped reading is not waited for long.
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        let _ = write.data_bytes(last).await;
+        let _ = write.exit_status(0).await;
+        let _ = write.eof().await;
+        let _ = write.close().await;
+    })
+    .await;
+    let _ = handle
+        .disconnect(russh::Disconnect::ByApplication, why, String::new())
+        .await;
+}
+
+impl Handler for Connection {
+    type Error = russh::Error;
+
+    async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
+        // Offer the two ways in: a key (the player's identity) or, for
+        // someone without one, keyboard-interactive with no prompt.
+        let mut methods = MethodSet::empty();
+        methods.push(MethodKind::PublicKey);
+        methods.push(MethodKind::KeyboardInteractive);
+        Ok(Auth::Reject {
+            proceed_with_methods: Some(methods),
+            partial_success: false,
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        self.user = user.to_string();
+        self.identity = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        user: &str,
+        _submethods: &str,
+        _response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        self.user = user.to_string();
+        self.identity = None;
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
+        self.authed.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // One session per connection.
+        if self.channel.is_some() || self.shell {
+            return Ok(());
+        }
+        reply.accept().await;
+        self.channel = Some(Opened { channel, pty: None });
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        _term: &str,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match &mut self.channel {
+            Some(o) if o.channel.id() == channel && !self.shell => {
+                o.pty = Some(Self::clamp(col_width, row_height));
+                session.channel_success(channel)
+            }
+            _ => session.channel_failure(channel),
+        }
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let Some(opened) = self.channel.take().filter(|o| o.channel.id() == channel) else {
+            return session.channel_failure(channel);
+        };
+        session.channel_success(channel)?;
+        let Some(size) = opened.pty else {
+            // No pty: one line, then closed.
+            session.data(channel, NEEDS_PTY.as_bytes().to_vec())?;
+            session.exit_status_request(channel, 1)?;
+            session.eof(channel)?;
+            return session.close(channel);
+        };
+        let (out, frames) = mpsc::channel(1);
+        let join = ToHub::Join {
+            id: self.id,
+            name: display_name(&self.user),
+            size,
+            out,
+        };
+        if self.shared.hub.send(join).is_err() {
+            return session.close(channel);
+        }
+        self.shell = true;
+        tokio::spawn(send_frames(opened.channel, session.handle(), frames));
+        Ok(())
+    }
+
+    async fn data(
+        &mut self,
+        _channel: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if !self.shell {
+            return Ok(());
+        }
+        let now = Instant::now();
+        if now.duration_since(self.window.0) >= Duration::from_secs(1) {
+            self.window = (now, 0);
+        }
+        self.window.1 += data.len();
+        let events = self.keyboard.feed(data);
+        if self.window.1 > INPUT_PER_SECOND || self.keyboard.garbage > GARBAGE_CAP {
+            let why = "too much input: disconnected";
+            eprintln!("skid serve: player {} cut off: {why}", self.id);
+            let _ = self.shared.hub.send(ToHub::Leave { id: self.id });
+            self.shell = false;
+            session.disconnect(russh::Disconnect::ByApplication, why, "")?;
+            return Ok(());
+        }
+        if !events.is_empty() {
+            let _ = self.shared.hub.send(ToHub::Input {
+                id: self.id,
+                events,
+                at: now,
+            });
+        }
+        Ok(())
+    }
+
+    async fn window_change_request(
+        &mut self,
+        _channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.shell {
+            let size = Self::clamp(col_width, row_height);
+            let _ = self.shared.hub.send(ToHub::Resize { id: self.id, size });
+        }
+        Ok(())
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        _value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single: bool,
+        _protocol: &str,
+        _cookie: &str,
+        _screen: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+}

@@ -1,0 +1,174 @@
+//! The server's screens before a race (`skid serve`): the lobby, which
+//! lists the rooms, and a room waiting for its race. They draw plain data
+//! the server hands them.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Widget};
+
+use super::menu::centred;
+use super::theme::THEME;
+use crate::app::Row;
+
+/// One room as the lobby lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomLine {
+    pub id: u32,
+    pub track: String,
+    pub model: String,
+    pub players: usize,
+    pub slots: usize,
+    pub racing: bool,
+}
+
+/// A room waiting for its race.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoomScreen {
+    pub id: u32,
+    pub track: String,
+    pub model: String,
+    pub car: String,
+    pub laps: String,
+    pub rivals: String,
+    /// The row the host's cursor is on.
+    pub row: Row,
+    pub slots: usize,
+    /// Everyone in the room, the host first... in the order they came.
+    pub members: Vec<String>,
+    /// Whether the one looking is the host (who changes and starts).
+    pub host: bool,
+}
+
+fn style(selected: bool) -> Style {
+    if selected {
+        Style::new().fg(THEME.accent).add_modifier(Modifier::BOLD)
+    } else {
+        Style::new().fg(THEME.text)
+    }
+}
+
+/// Writes `text` on row `y` of `r` if it is inside, then moves down.
+fn put(buf: &mut Buffer, r: Rect, y: &mut u16, text: &str, style: Style) {
+    if *y < r.bottom() {
+        buf.set_stringn(r.x, *y, text, r.width as usize, style);
+    }
+    *y += 1;
+}
+
+/// The lobby: who you are, a row to make a room, then every room (track,
+/// model, players of slots, waiting or racing), the cursor on `row`.
+pub fn lobby(buf: &mut Buffer, area: Rect, name: &str, rooms: &[RoomLine], row: usize) {
+    let r = centred(area, 60, (rooms.len() as u16 + 8).max(10));
+    Block::bordered()
+        .title(" skid · lobby ")
+        .border_style(Style::new().fg(THEME.faint))
+        .render(r, buf);
+    let inner = Rect::new(
+        r.x + 2,
+        r.y + 1,
+        r.width.saturating_sub(4),
+        r.height.saturating_sub(2),
+    );
+    let mut y = inner.y;
+    put(
+        buf,
+        inner,
+        &mut y,
+        &format!("you are {name}"),
+        Style::new().fg(THEME.you),
+    );
+    y += 1;
+    let mark = |i: usize| if i == row { "›" } else { " " };
+    put(
+        buf,
+        inner,
+        &mut y,
+        &format!("{} [ Make a room ]", mark(0)),
+        style(row == 0),
+    );
+    for (i, room) in rooms.iter().enumerate() {
+        let line = format!(
+            "{} room {:<3} {:<10} {:<9} {}/{}  {}",
+            mark(i + 1),
+            room.id,
+            room.track,
+            room.model,
+            room.players,
+            room.slots,
+            if room.racing { "racing" } else { "waiting" }
+        );
+        put(buf, inner, &mut y, &line, style(row == i + 1));
+    }
+    if rooms.is_empty() {
+        put(
+            buf,
+            inner,
+            &mut y,
+            "  no rooms yet",
+            Style::new().fg(THEME.dim),
+        );
+    }
+    let hint = "↑↓ choose  Enter join or make  ? help  q quit";
+    let mut hy = inner.bottom().saturating_sub(1);
+    put(buf, inner, &mut hy, hint, Style::new().fg(THEME.faint));
+}
+
+/// A room waiting for its race: the settings (the host's cursor on
+/// them), who is in, and what the keys do.
+pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
+    let r = centred(area, 60, 18);
+    Block::bordered()
+        .title(format!(" skid · room {} ", s.id))
+        .border_style(Style::new().fg(THEME.faint))
+        .render(r, buf);
+    let inner = Rect::new(
+        r.x + 2,
+        r.y + 1,
+        r.width.saturating_sub(4),
+        r.height.saturating_sub(2),
+    );
+    let mut y = inner.y;
+    for (row, label, value) in [
+        (Row::Track, "Track", &s.track),
+        (Row::Model, "Model", &s.model),
+        (Row::Car, "Car", &s.car),
+        (Row::Laps, "Laps", &s.laps),
+        (Row::Rivals, "Rivals", &s.rivals),
+    ] {
+        let selected = s.host && s.row == row;
+        let text = if s.host {
+            format!(
+                "{} {label:<6} ◀ {value} ▶",
+                if selected { "›" } else { " " }
+            )
+        } else {
+            format!("  {label:<6} {value}")
+        };
+        put(buf, inner, &mut y, &text, style(selected));
+    }
+    y += 1;
+    let who = format!("PLAYERS {}/{}", s.members.len(), s.slots);
+    put(buf, inner, &mut y, &who, Style::new().fg(THEME.accent));
+    for (i, m) in s.members.iter().enumerate() {
+        let note = match i {
+            0 => "  host",
+            i if i >= s.slots => "  watches",
+            _ => "",
+        };
+        put(
+            buf,
+            inner,
+            &mut y,
+            &format!("  {m}{note}"),
+            Style::new().fg(THEME.text),
+        );
+    }
+    let hint = if s.host {
+        "↑↓ choose  ←→ change  Enter start  Esc leave"
+    } else {
+        "waiting for the host to start  Esc leave"
+    };
+    let mut hy = inner.bottom().saturating_sub(1);
+    put(buf, inner, &mut hy, hint, Style::new().fg(THEME.faint));
+}

@@ -1,0 +1,159 @@
+//! SSH clients for the server's tests: russh's client with a pty, its
+//! output fed to a terminal emulator (vt100) so that tests read the
+//! screen a player would see.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use russh::client::{self, Handle};
+use russh::keys::PublicKeyOrCertificate;
+use russh::{ChannelMsg, ChannelWriteHalf};
+
+/// A screen dimension for vt100 (never zero).
+pub fn nz(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n.max(1)).unwrap()
+}
+
+pub struct Trust;
+
+impl client::Handler for Trust {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// A connected player.
+pub struct Player {
+    /// The connection: dropping it hangs up.
+    pub _handle: Handle<Trust>,
+    pub write: ChannelWriteHalf<client::Msg>,
+    pub screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the server sent.
+    pub raw: Arc<Mutex<Vec<u8>>>,
+    pub closed: Arc<AtomicBool>,
+}
+
+/// Logs in as a guest named `user` (keyboard-interactive, no prompt).
+pub async fn login(addr: SocketAddr, user: &str) -> Handle<Trust> {
+    let config = Arc::new(client::Config::default());
+    let mut h = client::connect(config, addr, Trust).await.expect("connect");
+    let r = h
+        .authenticate_keyboard_interactive_start(user, None)
+        .await
+        .expect("auth");
+    assert!(
+        matches!(r, client::KeyboardInteractiveAuthResponse::Success),
+        "guest login refused"
+    );
+    h
+}
+
+/// A player `user` with a pty of `size` (columns, rows) in the lobby.
+pub async fn join(addr: SocketAddr, user: &str, size: (u16, u16)) -> Player {
+    let handle = login(addr, user).await;
+    let ch = handle.channel_open_session().await.expect("session");
+    ch.request_pty(
+        true,
+        "xterm-256color",
+        size.0.into(),
+        size.1.into(),
+        0,
+        0,
+        &[],
+    )
+    .await
+    .expect("pty");
+    ch.request_shell(true).await.expect("shell");
+    let (mut read, write) = ch.split();
+    let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(size.1), nz(size.0), 0)));
+    let raw = Arc::new(Mutex::new(Vec::new()));
+    let closed = Arc::new(AtomicBool::new(false));
+    let (s, r, c) = (screen.clone(), raw.clone(), closed.clone());
+    tokio::spawn(async move {
+        while let Some(msg) = read.wait().await {
+            match msg {
+                ChannelMsg::Data { data } => {
+                    s.lock().unwrap().process(&data);
+                    r.lock().unwrap().extend_from_slice(&data);
+                }
+                ChannelMsg::Close => break,
+                _ => {}
+            }
+        }
+        c.store(true, Ordering::SeqCst);
+    });
+    Player {
+        _handle: handle,
+        write,
+        screen,
+        raw,
+        closed,
+    }
+}
+
+impl Player {
+    pub fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    pub async fn send(&self, bytes: &[u8]) {
+        self.write.data_bytes(bytes.to_vec()).await.expect("send");
+    }
+
+    /// Waits up to `secs` for the screen to show `what`; panics with the
+    /// screen if it does not.
+    pub async fn wait_for(&self, what: &str, secs: f64) -> String {
+        self.wait_until(|s| s.contains(what), secs, what).await
+    }
+
+    pub async fn wait_until(&self, ok: impl Fn(&str) -> bool, secs: f64, what: &str) -> String {
+        let end = Instant::now() + Duration::from_secs_f64(secs);
+        loop {
+            let text = self.text();
+            if ok(&text) {
+                return text;
+            }
+            assert!(
+                Instant::now() < end,
+                "waited {secs} s for {what:?}; the screen:\n{text}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Waits up to `secs` for the server to close the channel.
+    pub async fn wait_closed(&self, secs: f64) {
+        let end = Instant::now() + Duration::from_secs_f64(secs);
+        while !self.closed.load(Ordering::SeqCst) {
+            assert!(
+                Instant::now() < end,
+                "still open after {secs} s:\n{}",
+                self.text()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Holds a key as a terminal without releases does: a press, a
+    /// pause of 0.5 s, then a repeat every 33 ms for `secs` in all.
+    pub async fn hold(&self, key: &[u8], secs: f64) {
+        let end = Instant::now() + Duration::from_secs_f64(secs);
+        self.send(key).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        while Instant::now() < end {
+            self.send(key).await;
+            tokio::time::sleep(Duration::from_millis(33)).await;
+        }
+    }
+
+    pub fn raw_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
+    }
+}

@@ -1,0 +1,241 @@
+//! `skid serve` in-process: a server on 127.0.0.1:0 and russh clients with
+//! a pty whose screens a terminal emulator reads back (SERVE.md).
+#![cfg(feature = "serve")]
+
+#[path = "common/ssh.rs"]
+mod ssh;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use skid::app::TrackChoice;
+use skid::serve::{self, Options, Server};
+use skid::track::bundled;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn options(dir: PathBuf) -> Options {
+    Options {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        max_players: 64,
+        idle: Duration::from_mins(5),
+        tracks: ["pocket", "oval"]
+            .iter()
+            .map(|n| TrackChoice {
+                name: (*n).to_string(),
+                track: bundled::load(n).unwrap(),
+            })
+            .collect(),
+        hz: 120,
+        fps: 30,
+    }
+}
+
+async fn server(name: &str) -> Server {
+    serve::start(options(temp_dir(name)))
+        .await
+        .expect("server starts")
+}
+
+/// Two players: one makes a room, the other joins it; the first starts.
+async fn two_racing(srv: &Server) -> (ssh::Player, ssh::Player) {
+    let alice = ssh::join(srv.addr, "alice", (80, 24)).await;
+    alice.wait_for("you are alice", 5.0).await;
+    alice.send(b"\r").await;
+    alice.wait_for("room 1", 5.0).await;
+    let bob = ssh::join(srv.addr, "bob", (100, 30)).await;
+    bob.wait_for("room 1", 5.0).await;
+    bob.send(b"\x1b[B").await;
+    bob.wait_for("› room 1", 5.0).await;
+    bob.send(b"\r").await;
+    bob.wait_for("waiting for the host", 5.0).await;
+    alice.wait_for("bob", 5.0).await;
+    alice.send(b"\r").await;
+    alice.wait_for("POS", 5.0).await;
+    bob.wait_for("POS", 5.0).await;
+    (alice, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_race_in_one_room_each_driving_their_own_car() {
+    let srv = server("race").await;
+    let (alice, bob) = two_racing(&srv).await;
+    // Each sees the other by name, and themselves as YOU.
+    let a = alice.wait_for("bob", 2.0).await;
+    assert!(a.contains("YOU"), "{a}");
+    let b = bob.wait_for("alice", 2.0).await;
+    assert!(b.contains("YOU"), "{b}");
+    // After the countdown, bob holds the throttle by autorepeat: his car
+    // moves, alice's stays on the grid.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    bob.hold(b"w", 1.5).await;
+    let b = bob.wait_until(|s| speed(s) > 10, 2.0, "bob moving").await;
+    assert!(b.contains("INPUT GAS"), "{b}");
+    let a = alice.text();
+    assert_eq!(speed(&a), 0, "alice touched nothing:\n{a}");
+    // Bob drops out: the race goes on for alice, alone.
+    drop(bob);
+    alice
+        .wait_until(|s| !s.contains("bob") && s.contains("LAP"), 5.0, "bob gone")
+        .await;
+    srv.shutdown().await;
+}
+
+/// The panel's SPEED in km/h.
+fn speed(screen: &str) -> u32 {
+    let line = screen.lines().find(|l| l.contains("SPEED")).unwrap_or("");
+    let after = line.split("SPEED").nth(1).unwrap_or("");
+    after
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_without_a_pty_gets_one_line_and_is_closed() {
+    let srv = server("nopty").await;
+    let h = ssh::login(srv.addr, "carol").await;
+    let mut ch = h.channel_open_session().await.unwrap();
+    ch.request_shell(true).await.unwrap();
+    let mut out = Vec::new();
+    let got = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(msg) = ch.wait().await {
+            if let russh::ChannelMsg::Data { data } = msg {
+                out.extend_from_slice(&data);
+            }
+        }
+    })
+    .await;
+    assert!(got.is_ok(), "the channel stayed open");
+    assert_eq!(String::from_utf8_lossy(&out), serve::NEEDS_PTY);
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_subsystem_env_and_forwarding_are_refused() {
+    let srv = server("refuse").await;
+    let failed = |msg: Option<russh::ChannelMsg>| matches!(msg, Some(russh::ChannelMsg::Failure));
+    let h = ssh::login(srv.addr, "mallory").await;
+    let mut ch = h.channel_open_session().await.unwrap();
+    ch.exec(true, "cat /etc/passwd").await.unwrap();
+    assert!(failed(ch.wait().await), "exec");
+    // One session a connection.
+    assert!(h.channel_open_session().await.is_err(), "a second session");
+    let h = ssh::login(srv.addr, "mallory").await;
+    let mut ch = h.channel_open_session().await.unwrap();
+    ch.request_subsystem(true, "sftp").await.unwrap();
+    assert!(failed(ch.wait().await), "subsystem");
+    let h = ssh::login(srv.addr, "mallory").await;
+    let mut ch = h.channel_open_session().await.unwrap();
+    ch.set_env(true, "LD_PRELOAD", "/tmp/x.so").await.unwrap();
+    assert!(failed(ch.wait().await), "env");
+    assert!(
+        h.channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5000)
+            .await
+            .is_err(),
+        "direct-tcpip"
+    );
+    assert!(
+        h.tcpip_forward("127.0.0.1", 0).await.is_err(),
+        "tcpip-forward"
+    );
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_and_floods_cut_the_client_off() {
+    let srv = server("flood").await;
+    let junk = ssh::join(srv.addr, "junk", (80, 24)).await;
+    junk.wait_for("you are junk", 5.0).await;
+    let mut garbage = Vec::new();
+    for _ in 0..200 {
+        garbage.extend_from_slice(b"\x1b[99999999999999999999999999999999999999");
+    }
+    junk.send(&garbage).await;
+    junk.wait_closed(5.0).await;
+
+    let flood = ssh::join(srv.addr, "flood", (80, 24)).await;
+    flood.wait_for("you are flood", 5.0).await;
+    let keys = vec![b'j'; 64 * 1024];
+    let _ = flood.write.data_bytes(keys).await;
+    flood.wait_closed(5.0).await;
+
+    // Others are untouched.
+    let fine = ssh::join(srv.addr, "fine", (80, 24)).await;
+    fine.wait_for("you are fine", 5.0).await;
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resize_redraws_at_the_new_size() {
+    let srv = server("resize").await;
+    let p = ssh::join(srv.addr, "dana", (80, 24)).await;
+    let small = p.wait_for("you are dana", 5.0).await;
+    let col = |s: &str| s.lines().find(|l| l.contains("lobby")).map(|l| l.find('┌'));
+    p.screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(ssh::nz(40), ssh::nz(120));
+    p.write.window_change(120, 40, 0, 0).await.unwrap();
+    let big = p
+        .wait_until(
+            |s| col(s) != col(&small) && s.contains("you are dana"),
+            5.0,
+            "recentred lobby",
+        )
+        .await;
+    assert_eq!(
+        col(&big),
+        Some(Some(30)),
+        "the box centred in 120 columns:\n{big}"
+    );
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_gives_every_player_their_terminal_back() {
+    let srv = server("shutdown").await;
+    let p = ssh::join(srv.addr, "erin", (80, 24)).await;
+    p.wait_for("you are erin", 5.0).await;
+    srv.shutdown().await;
+    p.wait_closed(5.0).await;
+    let raw = p.raw_text();
+    let tail = &raw[raw.rfind("\x1b[?1049l").expect("main screen back")..];
+    assert!(tail.contains("server shutting down"), "{tail:?}");
+    assert!(raw.contains("\x1b[?25h"), "cursor shown");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_key_is_made_once_and_kept() {
+    let dir = temp_dir("hostkey");
+    let first = serve::start(options(dir.clone())).await.unwrap();
+    let fp = first.fingerprint.clone();
+    assert!(fp.starts_with("SHA256:"), "{fp}");
+    first.shutdown().await;
+    let key = dir.join("host_ed25519");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+    let again = serve::start(options(dir)).await.unwrap();
+    assert_eq!(again.fingerprint, fp);
+    again.shutdown().await;
+}
+
+#[test]
+fn names_are_printable_short_and_plain() {
+    assert_eq!(serve::display_name("alice"), "alice");
+    assert_eq!(serve::display_name("\x1b]0;pwned\x07bob"), "]0;pwnedbob");
+    assert_eq!(serve::display_name("\u{202E}evil\u{2066}"), "evil");
+    assert_eq!(
+        serve::display_name("a-very-long-name-indeed"),
+        "a-very-long-name"
+    );
+    assert_eq!(serve::display_name("\x07\x08"), "guest");
+}

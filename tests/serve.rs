@@ -239,3 +239,140 @@ fn names_are_printable_short_and_plain() {
     );
     assert_eq!(serve::display_name("\x07\x08"), "guest");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_player_is_told_and_disconnected() {
+    let mut opts = options(temp_dir("idle"));
+    opts.idle = Duration::from_secs(1);
+    let srv = serve::start(opts).await.unwrap();
+    let p = ssh::join(srv.addr, "sleepy", (80, 24)).await;
+    p.wait_for("you are sleepy", 5.0).await;
+    p.wait_closed(5.0).await;
+    assert!(p.raw_text().contains("idle too long"), "{:?}", p.raw_text());
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
+    let opts = options(temp_dir("limits"));
+    let srv = serve::start(opts).await.unwrap();
+    let mut in_ = Vec::new();
+    for i in 0..serve::PER_ADDRESS {
+        in_.push(ssh::join(srv.addr, &format!("p{i}"), (80, 24)).await);
+    }
+    // A fifth from the same address is refused before SSH begins.
+    let config = std::sync::Arc::new(russh::client::Config::default());
+    let fifth = russh::client::connect(config, srv.addr, ssh::Trust).await;
+    assert!(fifth.is_err(), "a fifth session from one address");
+    // One leaves: there is room again.
+    drop(in_.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = ssh::join(srv.addr, "again", (80, 24)).await;
+    again.wait_for("you are again", 5.0).await;
+    srv.shutdown().await;
+
+    // --max-players: the third of two is refused.
+    let mut opts = options(temp_dir("limits2"));
+    opts.max_players = 2;
+    let srv = serve::start(opts).await.unwrap();
+    let _a = ssh::join(srv.addr, "a", (80, 24)).await;
+    let _b = ssh::join(srv.addr, "b", (80, 24)).await;
+    let config = std::sync::Arc::new(russh::client::Config::default());
+    let third = russh::client::connect(config, srv.addr, ssh::Trust).await;
+    assert!(third.is_err(), "a third player of two");
+    srv.shutdown().await;
+}
+
+/// A player whose connection does not take frames: the hub skips theirs
+/// (never queues more than one), the other player gets every frame, and
+/// when the slow one takes frames again, what they get is diffed against
+/// what they last got, so their screen comes out right.
+#[test]
+fn a_slow_player_is_skipped_and_drawn_on_credit() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+    use serve::hub::{Hub, Offered, Out, Settings, ToHub};
+    use std::time::Instant;
+    let start = Instant::now();
+    let opts = options(temp_dir("credit"));
+    let tracks = (opts.tracks.into_iter())
+        .map(|choice| Offered {
+            line: skid::app::planner::race_line(&choice.track),
+            choice,
+        })
+        .collect();
+    let settings = Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let mut hub = Hub::new(tracks, settings, start);
+    let (fast_out, mut fast) = tokio::sync::mpsc::channel(1);
+    let (slow_out, mut slow) = tokio::sync::mpsc::channel(1);
+    for (id, name, out) in [(1, "fast", fast_out), (2, "slow", slow_out)] {
+        let join = ToHub::Join {
+            id,
+            name: name.into(),
+            size: (80, 24),
+            out,
+        };
+        assert!(hub.apply(join, start));
+    }
+    let key = |id, code| ToHub::Input {
+        id,
+        events: vec![Event::Key(KeyEvent::from(code))],
+        at: Instant::now(),
+    };
+    let mut fast_screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let mut slow_screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let frame = |p: &mut vt100::Parser, out: Option<Out>| match out {
+        Some(Out::Frame(bytes)) => p.process(&bytes),
+        other => panic!("expected a frame, got {other:?}"),
+    };
+    // Both in one room, racing: every tick changes both screens.
+    hub.apply(key(1, KeyCode::Enter), start);
+    hub.apply(key(2, KeyCode::Down), start);
+    hub.apply(key(2, KeyCode::Enter), start);
+    hub.apply(key(1, KeyCode::Enter), start);
+    let mut fast_frames = 0;
+    for i in 0..200 {
+        hub.tick(start + Duration::from_millis(i * 8));
+        hub.frames(start + Duration::from_millis(i * 8));
+        if let Ok(out) = fast.try_recv() {
+            frame(&mut fast_screen, Some(out));
+            fast_frames += 1;
+        }
+        // The slow one took its first frame, then nothing.
+        if i == 0 {
+            frame(&mut slow_screen, slow.try_recv().ok());
+        }
+    }
+    assert_eq!(fast_frames, 200, "the fast player got every frame");
+    // One frame waits for the slow player, no more.
+    frame(&mut slow_screen, slow.try_recv().ok());
+    assert!(
+        slow.try_recv().is_err(),
+        "frames queued for the slow player"
+    );
+    // Taking frames again, the slow player's screen comes out as a fresh
+    // one would: diffed against what it got, not what it missed.
+    hub.tick(start + Duration::from_secs(2));
+    hub.frames(start + Duration::from_secs(2));
+    frame(&mut slow_screen, slow.try_recv().ok());
+    let shown = slow_screen.screen().contents();
+    assert!(shown.contains("YOU") && shown.contains("fast"), "{shown}");
+    hub.apply(
+        ToHub::Resize {
+            id: 2,
+            size: (80, 24),
+        },
+        start,
+    );
+    hub.frames(start + Duration::from_secs(2));
+    let mut redrawn = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    frame(&mut redrawn, slow.try_recv().ok());
+    assert_eq!(
+        shown,
+        redrawn.screen().contents(),
+        "credit diff differs from a full redraw"
+    );
+}

@@ -131,7 +131,7 @@ async fn send_frames(
     let (mut read, write) = channel.split();
     // The channel's own copy of what the client sends is not needed (the
     // handler gets it); it is drained so the session never waits on it.
-    tokio::spawn(async move { while read.wait().await.is_some() {} });
+    let drained = tokio::spawn(async move { while read.wait().await.is_some() {} });
     let first = crate::console::take_over();
     if write.data_bytes(first).await.is_err() {
         return;
@@ -149,12 +149,15 @@ async fn send_frames(
     };
     let mut last = crate::console::RESTORE.to_vec();
     last.extend_from_slice(format!("skid: {why}\r\n").as_bytes());
-    // A client that stopped reading is not waited for long.
+    // The terminal back, the exit status, then the channel closed; the
+    // client closes its side and hangs up. One that stopped reading is
+    // not waited for long: after 2 s it is disconnected.
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
         let _ = write.data_bytes(last).await;
         let _ = write.exit_status(0).await;
         let _ = write.eof().await;
         let _ = write.close().await;
+        let _ = drained.await;
     })
     .await;
     let _ = handle

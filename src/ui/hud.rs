@@ -263,7 +263,13 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     let below = y;
     if bottom > area.y + 1 {
         let mut y = bottom - 1;
-        line(buf, &mut y, "? help  p pause  q quit", THEME.faint);
+        // A race between people (`skid serve`) has no pause; q leaves it.
+        let keys = if v.race.names.is_empty() {
+            "? help  p pause  q quit"
+        } else {
+            "? help  q leave"
+        };
+        line(buf, &mut y, keys, THEME.faint);
     }
     below.min(bottom)
 }

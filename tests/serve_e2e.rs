@@ -1,0 +1,119 @@
+//! `skid serve` end to end: the release binary as a server, the real
+//! OpenSSH client in tmux as the player (`.ci/run` installs both tmux and
+//! openssh-client; in CI a missing one fails this test).
+#![cfg(feature = "serve")]
+
+#[path = "common/tmux.rs"]
+mod tmux;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use tmux::Tmux;
+
+/// A server process, killed if the test ends before it does.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `skid serve` on a free port; returns the child and the port.
+fn serve(dir: &std::path::Path) -> (Server, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .args(["--track", "pocket"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("skid serve starts");
+    let mut first = String::new();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    err.read_line(&mut first).unwrap();
+    // The rest of the log is read (and dropped) so the server never
+    // blocks on a full pipe.
+    std::thread::spawn(move || for _ in err.lines() {});
+    assert!(first.contains("host key SHA256:"), "{first}");
+    let port = first
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    (Server(child), port)
+}
+
+fn ssh_available() -> bool {
+    let ok = Command::new("ssh").arg("-V").output().is_ok();
+    assert!(
+        ok || std::env::var_os("CI").is_none(),
+        "the OpenSSH client is not installed, and CI needs this test (.ci/run installs it)"
+    );
+    ok
+}
+
+#[test]
+fn a_player_races_over_a_real_ssh_connection_and_gets_the_terminal_back() {
+    if !ssh_available() {
+        eprintln!("skipped: no ssh client");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("skid-serve-e2e-{}", std::process::id()));
+    let (mut server, port) = serve(&dir);
+    let ssh = format!(
+        "ssh -tt -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+         -o LogLevel=ERROR alice@127.0.0.1"
+    );
+    let Some(t) = Tmux::start("serve", (80, 24), &ssh) else {
+        return;
+    };
+    let lobby = t.wait_for("you are alice");
+    assert!(lobby.contains("Make a room"), "{lobby}");
+    assert!(t.alternate_on());
+    t.keys(&["Enter"]);
+    t.wait_for("room 1");
+    t.keys(&["Enter"]);
+    let race = t.wait_for("LAP");
+    assert!(race.contains("RPM") && race.contains("q leave"), "{race}");
+    // The countdown, then the throttle held as a terminal does: a press,
+    // the repeat delay, repeats every 33 ms.
+    sleep(Duration::from_millis(3200));
+    t.keys(&["w"]);
+    sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(1) {
+        t.keys(&["w"]);
+        sleep(Duration::from_millis(33));
+    }
+    let moving = t.screen();
+    assert!(moving.contains("INPUT GAS"), "{moving}");
+    // q leaves the race for the lobby, q again leaves the server.
+    t.keys(&["q"]);
+    t.wait_for("Make a room");
+    t.keys(&["q"]);
+    assert_eq!(t.exit_status(), Some(0), "{}", t.screen());
+    assert!(!t.alternate_on(), "the terminal is given back");
+    // SIGTERM: the server exits 0 within 2 s.
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(server.0.id() as i32, libc::SIGTERM) };
+    let end = Instant::now() + Duration::from_secs(2);
+    let status = loop {
+        if let Some(s) = server.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < end,
+            "the server is still running 2 s after SIGTERM"
+        );
+        sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

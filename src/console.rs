@@ -70,6 +70,30 @@ pub trait Console {
     fn output(&mut self) -> Self::Out;
 }
 
+/// A writer that keeps what it is given, shared with whoever takes it
+/// ([`Tap::take`]): where the server's hub draws a player's frames, and
+/// the tests' screens.
+#[derive(Clone, Default)]
+pub struct Tap(Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl Tap {
+    /// Everything written since the last take.
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}
+
+impl Write for Tap {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// What the game loop and its frame writer share.
 #[derive(Debug, Default)]
 pub struct Wire {

@@ -4,32 +4,16 @@
 //! told, never asked. What the player sees after each batch of events is
 //! asserted.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::io::{self, Write};
-use std::rc::Rc;
+use std::io;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
 use skid::app::{App, Options, Screen};
-use skid::console::Console;
+use skid::console::{Console, Tap};
 use skid::game::{self, Settings};
 use skid::track::bundled;
-
-/// Bytes the game wrote, shared with the test.
-#[derive(Clone, Default)]
-struct Tap(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Tap {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// A console that hands the game one batch of events per wait and, before
 /// each batch, reads what the game drew so far into a terminal emulator.
@@ -64,7 +48,7 @@ impl Scripted {
     }
 
     fn look(&mut self) {
-        let bytes = std::mem::take(&mut *self.tap.0.borrow_mut());
+        let bytes = self.tap.take();
         self.term.process(&bytes);
         self.seen.push(self.term.screen().contents());
     }

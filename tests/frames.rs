@@ -2,31 +2,14 @@
 //! Deterministic: a replayed script, a frame every fourth tick (30 fps at
 //! 120 Hz), the real crossterm backend writing into memory.
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use ratatui::layout::Size;
 use skid::app::{App, Options};
+use skid::console::Tap;
 use skid::game::{draw_frame, frame_terminal};
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
 use skid::world::World;
-
-/// A writer that keeps what it is given, shared with the test.
-#[derive(Clone, Default)]
-struct Tap(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Tap {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fn script(model: ModelKind) -> Script {
     let path = format!("tests/golden/{}.toml", model.name());
@@ -60,7 +43,7 @@ fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec
         n += 1;
         if n.is_multiple_of(every) {
             draw_frame(&mut terminal, &wire, &app).unwrap();
-            let frame = std::mem::take(&mut *tap.0.borrow_mut());
+            let frame = tap.take();
             if app.race.as_ref().unwrap().world.tick > 0 {
                 frames.push(frame);
             }

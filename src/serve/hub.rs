@@ -14,9 +14,7 @@
 //! A panic in one room's tick or one player's frame ends that room or
 //! that player, not the server.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -29,7 +27,7 @@ use tokio::sync::mpsc::error::TrySendError;
 
 use crate::app::{MIN_SIZE, TrackChoice};
 use crate::car::CarSpec;
-use crate::console::Wire;
+use crate::console::{Tap, Wire};
 use crate::game::{FrameTerminal, frame_terminal, key_id, key_name, redraw_all, send_frame};
 use crate::input::{Held, Key};
 use crate::keys::{self, Command};
@@ -91,22 +89,6 @@ pub struct Offered {
     pub line: crate::ai::Line,
 }
 
-/// Where a player's frames are drawn: a buffer the hub empties into a
-/// message after each frame.
-#[derive(Clone, Default)]
-struct Sink(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// One connected player.
 pub struct Player {
     pub name: String,
@@ -117,9 +99,9 @@ pub struct Player {
     /// and carried into the player's seat.
     pub held: Held,
     out: Sender<Out>,
-    terminal: FrameTerminal<Sink>,
+    terminal: FrameTerminal<Tap>,
     wire: Rc<Wire>,
-    sink: Sink,
+    sink: Tap,
     last_key: Instant,
     dirty: bool,
     clear: bool,
@@ -167,7 +149,7 @@ impl Hub {
                 size,
                 out,
             } => {
-                let sink = Sink::default();
+                let sink = Tap::default();
                 let Ok((terminal, wire)) = frame_terminal(sink.clone(), to_size(size)) else {
                     return true;
                 };
@@ -508,7 +490,7 @@ impl Hub {
             match drawn {
                 Ok(Ok(())) => {
                     p.dirty = false;
-                    permit.send(Out::Frame(std::mem::take(&mut *p.sink.0.borrow_mut())));
+                    permit.send(Out::Frame(p.sink.take()));
                 }
                 _ => gone.push((id, Some("the server failed to draw your screen"))),
             }

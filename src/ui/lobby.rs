@@ -48,6 +48,22 @@ fn style(selected: bool) -> Style {
     }
 }
 
+/// A box of `h` rows titled `title`, centred in `area`; returns the room
+/// inside it.
+fn panel(buf: &mut Buffer, area: Rect, h: u16, title: &str) -> Rect {
+    let r = centred(area, 60, h);
+    Block::bordered()
+        .title(title)
+        .border_style(Style::new().fg(THEME.faint))
+        .render(r, buf);
+    Rect::new(
+        r.x + 2,
+        r.y + 1,
+        r.width.saturating_sub(4),
+        r.height.saturating_sub(2),
+    )
+}
+
 /// Writes `text` on row `y` of `r` if it is inside, then moves down.
 fn put(buf: &mut Buffer, r: Rect, y: &mut u16, text: &str, style: Style) {
     if *y < r.bottom() {
@@ -59,17 +75,8 @@ fn put(buf: &mut Buffer, r: Rect, y: &mut u16, text: &str, style: Style) {
 /// The lobby: who you are, a row to make a room, then every room (track,
 /// model, players of slots, waiting or racing), the cursor on `row`.
 pub fn lobby(buf: &mut Buffer, area: Rect, name: &str, rooms: &[RoomLine], row: usize) {
-    let r = centred(area, 60, (rooms.len() as u16 + 8).max(10));
-    Block::bordered()
-        .title(" skid · lobby ")
-        .border_style(Style::new().fg(THEME.faint))
-        .render(r, buf);
-    let inner = Rect::new(
-        r.x + 2,
-        r.y + 1,
-        r.width.saturating_sub(4),
-        r.height.saturating_sub(2),
-    );
+    let h = (rooms.len() as u16 + 8).max(10);
+    let inner = panel(buf, area, h, " skid · lobby ");
     let mut y = inner.y;
     put(
         buf,
@@ -117,17 +124,7 @@ pub fn lobby(buf: &mut Buffer, area: Rect, name: &str, rooms: &[RoomLine], row: 
 /// A room waiting for its race: the settings (the host's cursor on
 /// them), who is in, and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
-    let r = centred(area, 60, 18);
-    Block::bordered()
-        .title(format!(" skid · room {} ", s.id))
-        .border_style(Style::new().fg(THEME.faint))
-        .render(r, buf);
-    let inner = Rect::new(
-        r.x + 2,
-        r.y + 1,
-        r.width.saturating_sub(4),
-        r.height.saturating_sub(2),
-    );
+    let inner = panel(buf, area, 18, &format!(" skid · room {} ", s.id));
     let mut y = inner.y;
     for (row, label, value) in [
         (Row::Track, "Track", &s.track),

@@ -294,24 +294,21 @@ fn a_slow_player_is_skipped_and_drawn_on_credit() {
     use std::time::Instant;
     let start = Instant::now();
     let opts = options(temp_dir("credit"));
-    let tracks = (opts.tracks.into_iter())
-        .map(|choice| Offered {
-            line: skid::app::planner::race_line(&choice.track),
-            choice,
-        })
-        .collect();
+    let tracks = opts.tracks.into_iter().map(Offered::new).collect();
     let settings = Settings {
         hz: 120,
         fps: 30,
         idle: Duration::from_mins(5),
     };
-    let mut hub = Hub::new(tracks, settings, start);
+    let keeper = serve::laps::Keeper::new(&temp_dir("credit"));
+    let mut hub = Hub::new(tracks, settings, keeper, start);
     let (fast_out, mut fast) = tokio::sync::mpsc::channel(1);
     let (slow_out, mut slow) = tokio::sync::mpsc::channel(1);
     for (id, name, out) in [(1, "fast", fast_out), (2, "slow", slow_out)] {
         let join = ToHub::Join {
             id,
             name: name.into(),
+            identity: None,
             size: (80, 24),
             out,
         };
@@ -375,4 +372,21 @@ fn a_slow_player_is_skipped_and_drawn_on_credit() {
         redrawn.screen().contents(),
         "credit diff differs from a full redraw"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_is_an_identity_and_no_key_a_guest() {
+    let srv = server("identity").await;
+    let keyed = ssh::join_with(srv.addr, "kim", (80, 24), Some(ssh::key(7))).await;
+    keyed
+        .wait_for("you are kim · laps kept for your key", 5.0)
+        .await;
+    let guest = ssh::join(srv.addr, "gus", (80, 24)).await;
+    guest
+        .wait_for("you are gus · a guest: laps not kept", 5.0)
+        .await;
+    // The same name again is told apart.
+    let again = ssh::join(srv.addr, "gus", (80, 24)).await;
+    again.wait_for("you are gus~2", 5.0).await;
+    srv.shutdown().await;
 }

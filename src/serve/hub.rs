@@ -33,6 +33,7 @@ use crate::input::{Held, Key};
 use crate::keys::{self, Command};
 use crate::ui::lobby;
 
+use super::laps::Keeper;
 use super::room::{PlayerId, Room, seat_command};
 use super::screen::{self, Place};
 
@@ -42,6 +43,8 @@ pub enum ToHub {
     Join {
         id: PlayerId,
         name: String,
+        /// Their key's fingerprint; none for a guest.
+        identity: Option<String>,
         size: (u16, u16),
         out: Sender<Out>,
     },
@@ -83,15 +86,28 @@ pub struct Settings {
     pub idle: Duration,
 }
 
-/// A track the lobby offers, with its racing line.
+/// A track the lobby offers, with its racing line and content id.
 pub struct Offered {
     pub choice: TrackChoice,
     pub line: crate::ai::Line,
+    pub id: String,
+}
+
+impl Offered {
+    /// Works out the racing line (the costly part, once per server).
+    pub fn new(choice: TrackChoice) -> Offered {
+        Offered {
+            line: crate::app::planner::race_line(&choice.track),
+            id: choice.track.content_id(),
+            choice,
+        }
+    }
 }
 
 /// One connected player.
 pub struct Player {
     pub name: String,
+    pub identity: Option<String>,
     pub size: (u16, u16),
     pub place: Place,
     pub help: bool,
@@ -114,12 +130,14 @@ pub struct Hub {
     pub settings: Settings,
     pub players: BTreeMap<PlayerId, Player>,
     pub rooms: BTreeMap<u32, Room>,
+    /// The players' records and the lobby's board of best laps.
+    pub keeper: Keeper,
     next_room: u32,
     start: Instant,
 }
 
 impl Hub {
-    pub fn new(tracks: Vec<Offered>, settings: Settings, start: Instant) -> Hub {
+    pub fn new(tracks: Vec<Offered>, settings: Settings, keeper: Keeper, start: Instant) -> Hub {
         let cars = crate::car::PRESETS
             .iter()
             .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
@@ -130,6 +148,7 @@ impl Hub {
             settings,
             players: BTreeMap::new(),
             rooms: BTreeMap::new(),
+            keeper,
             next_room: 1,
             start,
         }
@@ -146,6 +165,7 @@ impl Hub {
             ToHub::Join {
                 id,
                 name,
+                identity,
                 size,
                 out,
             } => {
@@ -159,6 +179,7 @@ impl Hub {
                     id,
                     Player {
                         name,
+                        identity,
                         size,
                         place: Place::Lobby { row: 0 },
                         help: false,
@@ -396,13 +417,18 @@ impl Hub {
                     0 => CarSpec::default_for(room.menu.model),
                     i => self.cars[i - 1].1.clone(),
                 };
-                let players = &self.players;
+                let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
+                let (model, car_id) = (room.menu.model, spec.content_id());
                 room.start(
                     &offered.choice.track,
                     &offered.line,
                     &spec,
-                    self.settings.hz,
+                    hz,
                     |d| players.get(&d).map(|p| p.held.clone()).unwrap_or_default(),
+                    |d| {
+                        let who = players.get(&d)?.identity.as_deref()?;
+                        keeper.best(who, &offered.id, model, &car_id, hz)
+                    },
                 );
                 eprintln!(
                     "skid serve: room {r} races on {} with {} players",
@@ -421,19 +447,32 @@ impl Hub {
     pub fn tick(&mut self, at: Instant) {
         let now = self.secs(at);
         let mut broken = Vec::new();
+        let mut board_changed = false;
         for (&r, room) in &mut self.rooms {
             if room.running.is_none() {
                 continue;
             }
-            if catch_unwind(AssertUnwindSafe(|| room.tick(now))).is_err() {
+            let Ok(laps) = catch_unwind(AssertUnwindSafe(|| room.tick(now))) else {
                 broken.push(r);
                 continue;
+            };
+            for (who, record, ghost) in laps {
+                let Some(p) = self.players.get(&who) else {
+                    continue;
+                };
+                if let Some(identity) = &p.identity {
+                    self.keeper.save(identity, &p.name, record, ghost);
+                    board_changed = true;
+                }
             }
             for (m, _) in &room.members {
                 if let Some(p) = self.players.get_mut(m) {
                     p.dirty = true;
                 }
             }
+        }
+        if board_changed {
+            self.lobby_changed();
         }
         for r in broken {
             eprintln!("skid serve: room {r} failed and was closed");
@@ -478,12 +517,14 @@ impl Hub {
                 let view = screen::View {
                     id,
                     name: &p.name,
+                    keyed: p.identity.is_some(),
                     place: p.place,
                     help: p.help,
                     size: p.size,
                     rooms: &self.rooms,
                     tracks: &self.tracks,
                     cars: &self.cars,
+                    board: &self.keeper.board,
                 };
                 send_frame(&mut p.terminal, &p.wire, |f| view.draw(f))
             }));

@@ -11,6 +11,7 @@
 
 pub mod hub;
 mod keyboard;
+pub mod laps;
 pub mod room;
 mod screen;
 mod ssh;
@@ -157,23 +158,20 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256).to_string();
     let listener = TcpListener::bind(opts.listen).await?;
     let addr = listener.local_addr()?;
-    let tracks: Vec<Offered> = opts
-        .tracks
-        .into_iter()
-        .map(|choice| {
-            let line = crate::app::planner::race_line(&choice.track);
-            Offered { choice, line }
-        })
-        .collect();
+    let tracks: Vec<Offered> = opts.tracks.into_iter().map(Offered::new).collect();
     let settings = Settings {
         hz: opts.hz,
         fps: opts.fps,
         idle: opts.idle,
     };
     let (to_hub, from_conns) = mpsc::channel();
+    let keeper = laps::Keeper::new(&opts.data_dir);
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
-        .spawn(move || hub::run(&from_conns, Hub::new(tracks, settings, Instant::now())))?;
+        .spawn(move || {
+            let hub = Hub::new(tracks, settings, keeper, Instant::now());
+            hub::run(&from_conns, hub);
+        })?;
     let (stop, stopped) = watch::channel(false);
     let shared = ssh::Shared {
         hub: to_hub.clone(),

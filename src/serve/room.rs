@@ -10,6 +10,8 @@ use crate::app::{Menu, Race, Row, Seat};
 use crate::car::CarSpec;
 use crate::input::{Held, Key};
 use crate::physics::{Car, ModelKind};
+use crate::race::Lap;
+use crate::records::Record;
 use crate::track::Track;
 use crate::world::World;
 
@@ -113,6 +115,7 @@ impl Room {
         spec: &CarSpec,
         hz: u32,
         held: impl Fn(PlayerId) -> Held,
+        record: impl Fn(PlayerId) -> Option<Lap>,
     ) {
         let kind = self.menu.model;
         let seated = &self.members[..self.members.len().min(Self::slots(track))];
@@ -122,10 +125,10 @@ impl Room {
             n => n,
         };
         let world = World::new(track.clone(), spec.clone(), kind, hz);
-        let mut race = Race::on_line(world, laps, None, None, line.clone());
-        for slot in 1..drivers.len() {
+        let mut race = Race::on_line(world, laps, None, record(drivers[0]), line.clone());
+        for (slot, &d) in drivers.iter().enumerate().skip(1) {
             let (pos, heading) = track.start_pose(slot);
-            race.add_seat(Car::new(spec.clone(), kind, pos, heading), None);
+            race.add_seat(Car::new(spec.clone(), kind, pos, heading), record(d));
         }
         race.names = seated.iter().map(|m| m.1.clone()).collect();
         let bots = self.menu.opponents.min(Self::slots(track) - drivers.len());
@@ -163,13 +166,31 @@ impl Room {
     }
 
     /// One physics tick of the race, if one runs, `now` seconds into the
-    /// server's run.
-    pub fn tick(&mut self, now: f64) {
-        if let Some(run) = &mut self.running
-            && !run.over()
-        {
-            run.race.tick(&mut run.held, now);
+    /// server's run; returns the laps that beat their driver's record (a
+    /// lap from a run that ever went non-finite never does), with their
+    /// ghosts.
+    pub fn tick(&mut self, now: f64) -> Vec<(PlayerId, Record, Vec<[f64; 3]>)> {
+        let mut laps = Vec::new();
+        let Some(run) = self.running.as_mut().filter(|run| !run.over()) else {
+            return laps;
+        };
+        run.race.tick(&mut run.held, now);
+        for (i, &who) in run.drivers.iter().enumerate() {
+            let v = run.race.view(i);
+            let Some(best) = (v.seat.log.best.as_ref())
+                .filter(|b| v.seat.log.improved && v.finite() && b.ticks > 0)
+            else {
+                continue;
+            };
+            let world = &run.race.world;
+            laps.push((
+                who,
+                Record::of(&world.track, v.car(), world.dt, best),
+                best.ghost.clone(),
+            ));
+            run.race.seats[i].log.improved = false;
         }
+        laps
     }
 
     /// The seat of `who` in the race under way, with the race.

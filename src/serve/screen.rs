@@ -11,6 +11,7 @@ use crate::car::CarSpec;
 use crate::ui::{self, lobby, overlay, results, theme::THEME};
 
 use super::hub::{Offered, lobby_rows, too_small};
+use super::laps::Best;
 use super::room::{PlayerId, Room, Running};
 
 /// Where a player is.
@@ -38,12 +39,16 @@ pub fn running_mut(
 pub struct View<'a> {
     pub id: PlayerId,
     pub name: &'a str,
+    /// Whether the player came with a key (their laps are kept).
+    pub keyed: bool,
     pub place: Place,
     pub help: bool,
     pub size: (u16, u16),
     pub rooms: &'a BTreeMap<u32, Room>,
     pub tracks: &'a [Offered],
     pub cars: &'a [(String, CarSpec)],
+    /// The best lap on each track, by its content id.
+    pub board: &'a BTreeMap<String, Best>,
 }
 
 impl View<'_> {
@@ -53,7 +58,7 @@ impl View<'_> {
         match self.place {
             Place::Lobby { row } => {
                 let rows = lobby_rows(self.rooms, self.tracks);
-                lobby::lobby(buf, area, self.name, &rows, row);
+                lobby::lobby(buf, area, &self.you(), &rows, row, &self.board_lines());
             }
             Place::Room(r) => match self.rooms.get(&r) {
                 Some(room) => match &room.running {
@@ -77,12 +82,38 @@ impl View<'_> {
                     },
                     None => lobby::room(buf, area, &self.room_screen(room)),
                 },
-                None => lobby::lobby(buf, area, self.name, &[], 0),
+                None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
             },
         }
         if self.help {
             overlay::help(buf, area);
         }
+    }
+
+    /// Who the player is, and whether their laps are kept.
+    fn you(&self) -> String {
+        if self.keyed {
+            format!("you are {} · laps kept for your key", self.name)
+        } else {
+            format!("you are {} · a guest: laps not kept", self.name)
+        }
+    }
+
+    /// The lobby's best laps: each offered track's, if anyone has one.
+    fn board_lines(&self) -> Vec<String> {
+        (self.tracks.iter())
+            .filter_map(|t| {
+                let b = self.board.get(&t.id)?;
+                Some(format!(
+                    "{:<10} {}  {}  {} {}",
+                    t.choice.name,
+                    ui::hud::clock(Some(b.time)),
+                    b.name,
+                    b.model,
+                    b.car
+                ))
+            })
+            .collect()
     }
 
     /// A room waiting for its race, as its screen shows it.

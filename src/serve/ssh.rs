@@ -261,6 +261,7 @@ impl Handler for Connection {
         let join = ToHub::Join {
             id: self.id,
             name: display_name(&self.user),
+            identity: self.identity.clone(),
             size,
             out,
         };

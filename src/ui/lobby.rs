@@ -72,19 +72,21 @@ fn put(buf: &mut Buffer, r: Rect, y: &mut u16, text: &str, style: Style) {
     *y += 1;
 }
 
-/// The lobby: who you are, a row to make a room, then every room (track,
-/// model, players of slots, waiting or racing), the cursor on `row`.
-pub fn lobby(buf: &mut Buffer, area: Rect, name: &str, rooms: &[RoomLine], row: usize) {
-    let h = (rooms.len() as u16 + 8).max(10);
+/// The lobby: who you are (`you`, a line), a row to make a room, then every room (track,
+/// model, players of slots, waiting or racing), the cursor on `row`; under
+/// them the server's best laps (`best`, a line each).
+pub fn lobby(
+    buf: &mut Buffer,
+    area: Rect,
+    you: &str,
+    rooms: &[RoomLine],
+    row: usize,
+    best: &[String],
+) {
+    let h = (rooms.len() as u16 + best.len() as u16 + 10).max(10);
     let inner = panel(buf, area, h, " skid · lobby ");
     let mut y = inner.y;
-    put(
-        buf,
-        inner,
-        &mut y,
-        &format!("you are {name}"),
-        Style::new().fg(THEME.you),
-    );
+    put(buf, inner, &mut y, you, Style::new().fg(THEME.you));
     y += 1;
     let mark = |i: usize| if i == row { "›" } else { " " };
     put(
@@ -115,6 +117,25 @@ pub fn lobby(buf: &mut Buffer, area: Rect, name: &str, rooms: &[RoomLine], row: 
             "  no rooms yet",
             Style::new().fg(THEME.dim),
         );
+    }
+    if !best.is_empty() {
+        y += 1;
+        put(
+            buf,
+            inner,
+            &mut y,
+            "BEST LAPS",
+            Style::new().fg(THEME.accent),
+        );
+        for line in best {
+            put(
+                buf,
+                inner,
+                &mut y,
+                &format!("  {line}"),
+                Style::new().fg(THEME.dim),
+            );
+        }
     }
     let hint = "↑↓ choose  Enter join or make  ? help  q quit";
     let mut hy = inner.bottom().saturating_sub(1);

@@ -2,6 +2,8 @@
 //! output fed to a terminal emulator (vt100) so that tests read the
 //! screen a player would see.
 
+#![allow(dead_code)]
+
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -42,8 +44,23 @@ pub struct Player {
 
 /// Logs in as a guest named `user` (keyboard-interactive, no prompt).
 pub async fn login(addr: SocketAddr, user: &str) -> Handle<Trust> {
+    login_with(addr, user, None).await
+}
+
+/// Logs in as `user` with `key`, or as a guest without one.
+pub async fn login_with(
+    addr: SocketAddr,
+    user: &str,
+    key: Option<russh::keys::PrivateKey>,
+) -> Handle<Trust> {
     let config = Arc::new(client::Config::default());
     let mut h = client::connect(config, addr, Trust).await.expect("connect");
+    if let Some(key) = key {
+        let key = russh::keys::PrivateKeyWithHashAlg::new(Arc::new(key), None);
+        let r = h.authenticate_publickey(user, key).await.expect("auth");
+        assert!(r.success(), "key refused");
+        return h;
+    }
     let r = h
         .authenticate_keyboard_interactive_start(user, None)
         .await
@@ -55,9 +72,24 @@ pub async fn login(addr: SocketAddr, user: &str) -> Handle<Trust> {
     h
 }
 
+/// An ed25519 key made from `seed`.
+pub fn key(seed: u8) -> russh::keys::PrivateKey {
+    russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&[seed; 32]).into()
+}
+
 /// A player `user` with a pty of `size` (columns, rows) in the lobby.
 pub async fn join(addr: SocketAddr, user: &str, size: (u16, u16)) -> Player {
-    let handle = login(addr, user).await;
+    join_with(addr, user, size, None).await
+}
+
+/// [`join`] with a key.
+pub async fn join_with(
+    addr: SocketAddr,
+    user: &str,
+    size: (u16, u16),
+    key: Option<russh::keys::PrivateKey>,
+) -> Player {
+    let handle = login_with(addr, user, key).await;
     let ch = handle.channel_open_session().await.expect("session");
     ch.request_pty(
         true,

@@ -1,0 +1,269 @@
+//! Load on `skid serve` (SERVE.md, "Capacity and bandwidth"): the release
+//! binary as the server, N headless SSH clients (russh, a pty of 80x24)
+//! in rooms of 8 on `oval`, every one holding the throttle as a terminal
+//! without releases does and tapping the steering, for a while. Reports
+//! per player the interval between frames (p50, p99) and the bytes a
+//! second, and the server's CPU and peak memory.
+//!
+//! `cargo bench --bench serve`; `SKID_LOAD_PLAYERS` (64) and
+//! `SKID_LOAD_SECS` (30) change the load. Clients connect from
+//! 127.0.0.2, 127.0.0.3, ... four to an address, as the server allows.
+#![cfg(feature = "serve")]
+
+#[path = "../tests/common/ssh.rs"]
+mod ssh;
+
+use std::io::{BufRead, BufReader};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use russh::ChannelMsg;
+use russh::client;
+
+/// What one client saw: when each frame ended, and the bytes.
+#[derive(Default)]
+struct Seen {
+    frames: Vec<Instant>,
+    bytes: usize,
+    text: String,
+}
+
+struct Client {
+    write: russh::ChannelWriteHalf<client::Msg>,
+    seen: Arc<Mutex<Seen>>,
+    _handle: client::Handle<ssh::Trust>,
+}
+
+impl Client {
+    async fn send(&self, b: &[u8]) {
+        let _ = self.write.data_bytes(b.to_vec()).await;
+    }
+
+    async fn wait_for(&self, what: &str) {
+        let end = Instant::now() + Duration::from_secs(20);
+        while !self.seen.lock().unwrap().text.contains(what) {
+            assert!(Instant::now() < end, "waited for {what:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+async fn connect(server: SocketAddr, from: IpAddr, user: &str) -> Client {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let stream = socket.connect(server).await.unwrap();
+    let config = Arc::new(client::Config::default());
+    let mut h = client::connect_stream(config, stream, ssh::Trust)
+        .await
+        .unwrap();
+    let ok = h
+        .authenticate_keyboard_interactive_start(user, None)
+        .await
+        .unwrap();
+    assert!(matches!(
+        ok,
+        client::KeyboardInteractiveAuthResponse::Success
+    ));
+    let ch = h.channel_open_session().await.unwrap();
+    ch.request_pty(true, "xterm", 80, 24, 0, 0, &[])
+        .await
+        .unwrap();
+    ch.request_shell(true).await.unwrap();
+    let (mut read, write) = ch.split();
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let s = seen.clone();
+    tokio::spawn(async move {
+        while let Some(msg) = read.wait().await {
+            if let ChannelMsg::Data { data } = msg {
+                let now = Instant::now();
+                let mut s = s.lock().unwrap();
+                s.bytes += data.len();
+                let ends = data.windows(8).filter(|w| w == b"\x1b[?2026l").count();
+                s.frames.extend(std::iter::repeat_n(now, ends));
+                // Enough of the text to find the lobby's words in.
+                if s.text.len() < 1 << 16 {
+                    s.text.push_str(&String::from_utf8_lossy(&data));
+                }
+            }
+        }
+    });
+    Client {
+        write,
+        seen,
+        _handle: h,
+    }
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The process's CPU seconds (user + system) and peak resident memory.
+fn usage(pid: u32) -> (f64, u64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 of stat, counted from the state (field 3) here.
+    let cpu = (ticks(11) + ticks(12)) / 100.0;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let hwm = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    (cpu, hwm)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is read from the line.
+    let players = env("SKID_LOAD_PLAYERS", 64) as usize;
+    let secs = env("SKID_LOAD_SECS", 30);
+    let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
+    let mut server = Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--track", "oval"])
+        .args(["--max-players", &(players + 8).to_string(), "--data-dir"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the release binary (cargo bench builds it)");
+    let mut err = BufReader::new(server.stderr.take().unwrap());
+    let mut first = String::new();
+    err.read_line(&mut first).unwrap();
+    std::thread::spawn(move || for _ in err.lines() {});
+    let port: u16 = first
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|p| p.parse().ok())
+        .expect("the address line");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let pid = server.id();
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let mut clients = Vec::new();
+        for i in 0..players {
+            let from = IpAddr::V4(Ipv4Addr::new(127, 0, (i / 4 / 250) as u8, 2 + (i / 4 % 250) as u8));
+            clients.push(connect(addr, from, &format!("p{i}")).await);
+        }
+        // Rooms of 8, made one after another so that room g is the
+        // lobby's row g + 1.
+        for (g, room) in clients.chunks(8).enumerate() {
+            room[0].wait_for("Make a room").await;
+            room[0].send(b"\r").await;
+            room[0].wait_for(&format!("room {}", g + 1)).await;
+            for c in &room[1..] {
+                c.wait_for(&format!("room {}", g + 1)).await;
+                for _ in 0..=g {
+                    c.send(b"\x1b[B").await;
+                }
+                c.send(b"\r").await;
+            }
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for room in clients.chunks(8) {
+            room[0].send(b"\r").await;
+        }
+        // The countdown, then driving.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let clients = Arc::new(clients);
+        let (cpu0, _) = usage(pid);
+        let t0 = Instant::now();
+        for c in clients.iter() {
+            c.seen.lock().unwrap().frames.clear();
+            c.seen.lock().unwrap().bytes = 0;
+        }
+        let mut drivers = Vec::new();
+        for i in 0..clients.len() {
+            let clients = clients.clone();
+            drivers.push(tokio::spawn(async move {
+                let c = &clients[i];
+                let end = t0 + Duration::from_secs(secs);
+                let mut n = 0u64;
+                while Instant::now() < end {
+                    // Throttle held by autorepeat, a steering tap every
+                    // two seconds (which ends the throttle's repeat, as a
+                    // terminal's newest key does), then throttle again.
+                    let key: &[u8] = match n % 60 {
+                        0 => b"d",
+                        30 => b"a",
+                        _ => b"w",
+                    };
+                    c.send(key).await;
+                    n += 1;
+                    tokio::time::sleep(Duration::from_millis(33)).await;
+                }
+            }));
+        }
+        for d in drivers {
+            let _ = d.await;
+        }
+        let elapsed = t0.elapsed().as_secs_f64();
+        let (cpu1, hwm) = usage(pid);
+        let mut p50s = Vec::new();
+        let mut p99s = Vec::new();
+        let mut rates = Vec::new();
+        for c in clients.iter() {
+            let seen = c.seen.lock().unwrap();
+            let mut gaps: Vec<f64> = (seen.frames.windows(2))
+                .map(|w| (w[1] - w[0]).as_secs_f64() * 1000.0)
+                .collect();
+            gaps.sort_by(f64::total_cmp);
+            p50s.push(percentile(&gaps, 0.5));
+            p99s.push(percentile(&gaps, 0.99));
+            rates.push(seen.bytes as f64 / elapsed);
+        }
+        for v in [&mut p50s, &mut p99s, &mut rates] {
+            v.sort_by(f64::total_cmp);
+        }
+        let frames: usize = clients.iter().map(|c| c.seen.lock().unwrap().frames.len()).sum();
+        println!(
+            "serve load: {players} players, {} rooms, {elapsed:.1} s driving",
+            players.div_ceil(8)
+        );
+        println!(
+            "  frame interval p50: median {:.1} ms, worst {:.1} ms; p99: median {:.1} ms, worst {:.1} ms",
+            percentile(&p50s, 0.5),
+            p50s.last().unwrap_or(&f64::NAN),
+            percentile(&p99s, 0.5),
+            p99s.last().unwrap_or(&f64::NAN)
+        );
+        println!(
+            "  frames a second a player: {:.1}",
+            frames as f64 / elapsed / players as f64
+        );
+        println!(
+            "  bytes a second a player: median {:.0}, worst {:.0}",
+            percentile(&rates, 0.5),
+            rates.last().unwrap_or(&f64::NAN)
+        );
+        println!(
+            "  server: CPU {:.0}% of one core, peak memory {:.0} MB",
+            100.0 * (cpu1 - cpu0) / elapsed,
+            hwm as f64 / 1024.0
+        );
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}

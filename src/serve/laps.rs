@@ -1,0 +1,218 @@
+//! The server's records (SERVE.md, "Records"): best laps per track,
+//! model, car and player, each player's in a [`Store`] of their own (the
+//! same safe store as local play: atomic writes, a lock, damage moved
+//! aside), found by their key's fingerprint, so their records follow the
+//! key. Guests, who have no key, keep none.
+//!
+//! Laps are written by a thread of their own, so the races never wait on
+//! the disk; the lobby's board of the best lap on each track is kept in
+//! memory, read from every player's store at start.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Sender, channel};
+
+use crate::models::ModelKind;
+use crate::race::Lap;
+use crate::records::{Record, Store, write_atomic};
+
+/// Players' folders read at start, at the most.
+const MAX_PLAYERS_READ: usize = 100_000;
+
+/// The best lap on one track, for the lobby.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Best {
+    pub time: f64,
+    pub name: String,
+    pub model: ModelKind,
+    pub car: String,
+}
+
+/// A lap to write.
+struct Job {
+    store: Store,
+    name: String,
+    record: Record,
+    ghost: Vec<[f64; 3]>,
+}
+
+/// Where the players' records are, the writer and the lobby's board.
+pub struct Keeper {
+    root: PathBuf,
+    writer: Sender<Job>,
+    /// The best lap by track content id.
+    pub board: BTreeMap<String, Best>,
+}
+
+/// A fingerprint (`SHA256:` and base64) as a folder name: base64's `+`
+/// made `-`, and `/`, `:` (and anything else) `_`.
+fn folder(identity: &str) -> String {
+    identity
+        .chars()
+        .map(|c| match c {
+            '+' => '-',
+            c if c.is_ascii_alphanumeric() || c == '=' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+impl Keeper {
+    /// Records under `root/players`, the board read from them.
+    pub fn new(root: &Path) -> Keeper {
+        let root = root.join("players");
+        let (writer, jobs) = channel::<Job>();
+        std::thread::Builder::new()
+            .name("skid-records".into())
+            .spawn(move || {
+                for job in jobs {
+                    let saved = job.store.save(job.record, &job.ghost);
+                    let named =
+                        write_atomic(&job.store.dir.join("name"), job.name.as_bytes(), || Ok(()));
+                    if let Err(e) = saved.map(|_| ()).and(named) {
+                        eprintln!(
+                            "skid serve: {}: cannot save a lap: {e}",
+                            job.store.dir.display()
+                        );
+                    }
+                }
+            })
+            .ok();
+        let mut keeper = Keeper {
+            root,
+            writer,
+            board: BTreeMap::new(),
+        };
+        keeper.read_board();
+        keeper
+    }
+
+    fn read_board(&mut self) {
+        let Ok(dirs) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        for dir in dirs.flatten().take(MAX_PLAYERS_READ) {
+            let store = Store::new(dir.path());
+            let name = crate::diag::read_capped(&dir.path().join("name"), 256, false)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map_or_else(|| "?".into(), |n| super::display_name(&n));
+            if let Ok(loaded) = store.load() {
+                for r in loaded.records {
+                    self.note(&r, &name);
+                }
+            }
+        }
+    }
+
+    /// Puts `r`, driven by `name`, on the board if it is the best there.
+    fn note(&mut self, r: &Record, name: &str) {
+        let best = Best {
+            time: r.time,
+            name: name.to_string(),
+            model: r.model,
+            car: r.car.clone(),
+        };
+        match self.board.get(&r.track_id) {
+            Some(b) if b.time <= r.time => {}
+            _ => {
+                self.board.insert(r.track_id.clone(), best);
+            }
+        }
+    }
+
+    /// The store of the player with key `identity`.
+    pub fn store(&self, identity: &str) -> Store {
+        Store::new(self.root.join(folder(identity)))
+    }
+
+    /// The record lap (and ghost) of `identity` for a track, model and
+    /// car, at `hz`.
+    pub fn best(
+        &self,
+        identity: &str,
+        track_id: &str,
+        model: ModelKind,
+        car_id: &str,
+        hz: u32,
+    ) -> Option<Lap> {
+        let (best, _) = self.store(identity).best(track_id, model, car_id).ok()?;
+        best.map(|(r, lap)| lap.at_rate(r.hz, hz))
+    }
+
+    /// A lap better than `identity`'s record: written (on the writer's
+    /// thread), and on the board if it is the best on its track.
+    pub fn save(&mut self, identity: &str, name: &str, record: Record, ghost: Vec<[f64; 3]>) {
+        self.note(&record, name);
+        let job = Job {
+            store: self.store(identity),
+            name: name.to_string(),
+            record,
+            ghost,
+        };
+        let _ = self.writer.send(job);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(track_id: &str, time: f64) -> Record {
+        Record {
+            track: "t".into(),
+            track_id: track_id.into(),
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            car_id: "c".into(),
+            time,
+            ticks: (time * 120.0) as u64,
+            hz: 120,
+            splits: vec![],
+        }
+    }
+
+    #[test]
+    fn laps_follow_the_key_and_the_board_survives_a_restart() {
+        let dir = std::env::temp_dir().join(format!("skid-keeper-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let alice = "SHA256:ab/cd+ef";
+        let bob = "SHA256:zz/yy+xx";
+        {
+            let mut k = Keeper::new(&dir);
+            k.save(alice, "alice", record("T", 41.0), vec![[1.0, 2.0, 0.5]]);
+            k.save(bob, "bob", record("T", 40.0), vec![]);
+            k.save(bob, "bob", record("U", 50.0), vec![]);
+            assert_eq!(k.board["T"].name, "bob");
+            // The writer's thread ends with the keeper; wait for its files.
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while !(dir.join("players").join(folder(bob)).join("name").exists()
+                && dir
+                    .join("players")
+                    .join(folder(alice))
+                    .join("name")
+                    .exists())
+            {
+                assert!(std::time::Instant::now() < end, "laps not written");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let k = Keeper::new(&dir);
+        assert_eq!(k.board["T"].time, 40.0);
+        assert_eq!(k.board["T"].name, "bob");
+        assert_eq!(k.board["U"].name, "bob");
+        // Alice's own record and ghost, for her key only.
+        let lap = k
+            .best(alice, "T", ModelKind::Arcade, "c", 120)
+            .expect("alice's lap");
+        assert_eq!(lap.ticks, 41 * 120);
+        assert_eq!(lap.ghost.len(), 1);
+        assert!(
+            k.best("SHA256:other", "T", ModelKind::Arcade, "c", 120)
+                .is_none()
+        );
+        assert!(!folder(alice).contains('/'));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

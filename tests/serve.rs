@@ -70,6 +70,30 @@ async fn two_players_race_in_one_room_each_driving_their_own_car() {
     assert!(a.contains("YOU"), "{a}");
     let b = bob.wait_for("alice", 2.0).await;
     assert!(b.contains("YOU"), "{b}");
+    // And on the track, beside their car (left of the panel).
+    let on_track = |screen: &str, name: &str| {
+        screen.lines().any(|l| {
+            let chars: Vec<char> = l.chars().collect();
+            let n: Vec<char> = name.chars().collect();
+            chars
+                .windows(n.len())
+                .position(|w| w == n.as_slice())
+                .is_some_and(|c| c < 50)
+        })
+    };
+    assert!(on_track(&a, "bob"), "{a}");
+    assert!(on_track(&b, "alice"), "{b}");
+    // The help lists a server race's keys: no pause, q leaves.
+    alice.send(b"?").await;
+    let help = alice.wait_for("HELP", 2.0).await;
+    assert!(
+        help.contains("leave the race") && !help.contains("pause"),
+        "{help}"
+    );
+    alice.send(b"?").await;
+    alice
+        .wait_until(|s| !s.contains("HELP"), 2.0, "help closed")
+        .await;
     // After the countdown, bob holds the throttle by autorepeat: his car
     // moves, alice's stays on the grid.
     tokio::time::sleep(Duration::from_secs(3)).await;

@@ -86,7 +86,7 @@ impl View<'_> {
             },
         }
         if self.help {
-            overlay::help(buf, area);
+            overlay::help(buf, area, true);
         }
     }
 

@@ -54,7 +54,7 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
         }
     }
     if app.help {
-        overlay::help(frame.buffer_mut(), area);
+        overlay::help(frame.buffer_mut(), area, false);
     }
 }
 

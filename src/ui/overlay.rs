@@ -186,15 +186,16 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 }
 
 /// Every key, in a box over the screen: the bindings' own words
-/// ([`crate::keys`]), two to a line.
-pub fn help(buf: &mut Buffer, area: Rect) {
+/// ([`crate::keys`]), two to a line. `online` (a server's race between
+/// people): no pause, restart or model switch, and q leaves.
+pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     use crate::keys::{
         AUTOSTRAFE, BRAKE, Binding, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW, RESTART,
         SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
     let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
-    let keys = [
+    let mut keys = vec![
         pair(&THROTTLE, &BRAKE),
         pair(&STEER_LEFT, &STEER_RIGHT),
         two(&HANDBRAKE.entry(), "strafe: jump; held, hop"),
@@ -204,11 +205,21 @@ pub fn help(buf: &mut Buffer, area: Rect) {
             AUTOSTRAFE.help
         ),
         pair(&MANUAL, &SHIFT),
-        pair(&SWITCH_MODEL, &RESTART),
-        pair(&GHOST, &REDRAW),
-        pair(&PAUSE, &HELP),
-        QUIT.entry(),
     ];
+    if online {
+        keys.extend([
+            pair(&GHOST, &REDRAW),
+            HELP.entry(),
+            format!("{:<5} leave the race; in the lobby, hang up", QUIT.label()),
+        ]);
+    } else {
+        keys.extend([
+            pair(&SWITCH_MODEL, &RESTART),
+            pair(&GHOST, &REDRAW),
+            pair(&PAUSE, &HELP),
+            QUIT.entry(),
+        ]);
+    }
     let notes = [
         "",
         "Terminals without key releases (tmux, most SSH):",

@@ -318,17 +318,38 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     // The next checkpoint's number on its line, so it reads without colour.
     let next = v.next_mark();
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
-        let d = view.dot(at);
-        let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
-        if x >= 0.0 && y >= 0.0 && x < f64::from(area.width) && y < f64::from(area.height) {
-            buf.set_string(
-                area.x + x as u16,
-                area.y + y as u16,
-                next.to_string(),
-                Style::new()
-                    .fg(THEME.next_mark)
-                    .add_modifier(Modifier::BOLD),
-            );
+        let style = Style::new()
+            .fg(THEME.next_mark)
+            .add_modifier(Modifier::BOLD);
+        label(buf, area, view, at, 0, &next.to_string(), style);
+    }
+    // Where people race each other, each other car's driver by name, a
+    // cell to the right of the car.
+    for (i, e) in v.race.world.cars.iter().enumerate() {
+        let Some(name) = v
+            .race
+            .names
+            .get(i)
+            .filter(|n| i != v.seat.car && !n.is_empty())
+        else {
+            continue;
+        };
+        let short: String = name.chars().take(8).collect();
+        let style = Style::new().fg(THEME.rival);
+        label(buf, area, view, e.car.state.body.pos, 2, &short, style);
+    }
+}
+
+/// Writes `text` on the view's cell at `at`, `dx` cells to its right,
+/// clipped to `area`; nothing if the cell is outside.
+fn label(buf: &mut Buffer, area: Rect, view: View, at: DVec2, dx: u16, text: &str, style: Style) {
+    let d = view.dot(at);
+    let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
+    if x >= 0.0 && y >= 0.0 && x < f64::from(area.width) && y < f64::from(area.height) {
+        let x = x as u16 + dx;
+        if x < area.width {
+            let room = (area.width - x) as usize;
+            buf.set_stringn(area.x + x, area.y + y as u16, text, room, style);
         }
     }
 }

@@ -44,9 +44,12 @@ pub fn take_over() -> Vec<u8> {
     out
 }
 
-/// What gives the terminal back, as bytes: the kitty flags popped, focus
-/// events off, the cursor shown, the main screen back.
-pub const RESTORE: &[u8] = b"\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+/// What gives the terminal back, as bytes: colours and attributes reset
+/// (frames leave theirs set), the kitty flags popped, focus events off,
+/// the cursor shown, the main screen back.
+pub const RESTORE: &[u8] = b"\x1b[0m\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+
+mod cells;
 
 /// Where a game's events come from and its frames go.
 pub trait Console {
@@ -156,11 +159,15 @@ pub fn commit<B: Write>(backend: &mut B, wire: &Wire) -> io::Result<()> {
 /// size given to it ([`SizedBackend::set_size`]) rather than read from the
 /// process's terminal, and the cursor's position remembered rather than
 /// asked for (crossterm's answer waits up to 2 s on a terminal that does
-/// not reply; an SSH channel has no terminal to ask).
+/// not reply; an SSH channel has no terminal to ask). Cells go out through
+/// [`cells`], in fewer bytes than crossterm's; the cursor is hidden once,
+/// not in every frame.
 pub struct SizedBackend<W: Write> {
     inner: CrosstermBackend<W>,
     size: Size,
     cursor: Position,
+    pen: cells::Pen,
+    hidden: bool,
 }
 
 impl<W: Write> SizedBackend<W> {
@@ -169,6 +176,8 @@ impl<W: Write> SizedBackend<W> {
             inner: CrosstermBackend::new(out),
             size,
             cursor: Position::ORIGIN,
+            pen: cells::Pen::default(),
+            hidden: false,
         }
     }
 
@@ -195,14 +204,19 @@ impl<W: Write> Backend for SizedBackend<W> {
     where
         I: Iterator<Item = (u16, u16, &'a ScreenCell)>,
     {
-        self.inner.draw(content)
+        cells::draw(&mut self.inner, content, &mut self.pen)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {
+        if self.hidden {
+            return Ok(());
+        }
+        self.hidden = true;
         self.inner.hide_cursor()
     }
 
     fn show_cursor(&mut self) -> io::Result<()> {
+        self.hidden = false;
         self.inner.show_cursor()
     }
 
@@ -216,10 +230,13 @@ impl<W: Write> Backend for SizedBackend<W> {
     }
 
     fn clear(&mut self) -> io::Result<()> {
-        self.inner.clear()
+        self.clear_region(ClearType::All)
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        // A clear fills with the current background: reset the pen first.
+        self.inner.write_all(b"\x1b[0m")?;
+        self.pen = cells::Pen::default();
         self.inner.clear_region(clear_type)
     }
 

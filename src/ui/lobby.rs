@@ -83,33 +83,43 @@ pub fn lobby(
     row: usize,
     best: &[String],
 ) {
+    // The box fits everything if the screen has room; else the list of
+    // rooms scrolls to keep the cursor's row in sight, and the best laps
+    // give way first.
     let h = (rooms.len() as u16 + best.len() as u16 + 10).max(10);
     let inner = panel(buf, area, h, " skid · lobby ");
+    let best = &best[..best.len().min(inner.height.saturating_sub(12) as usize)];
+    let gap = if best.is_empty() { 0 } else { best.len() + 2 };
+    // Rows for the list: the box less who you are, a blank, the best laps
+    // and the key line.
+    let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
     let mut y = inner.y;
     put(buf, inner, &mut y, you, Style::new().fg(THEME.you));
     y += 1;
-    let mark = |i: usize| if i == row { "›" } else { " " };
-    put(
-        buf,
-        inner,
-        &mut y,
-        &format!("{} [ Make a room ]", mark(0)),
-        style(row == 0),
-    );
-    for (i, room) in rooms.iter().enumerate() {
-        let line = format!(
-            "{} room {:<3} {:<10} {:<9} {}/{}  {}",
-            mark(i + 1),
+    let mut lines = vec!["[ Make a room ]".to_string()];
+    lines.extend(rooms.iter().map(|room| {
+        format!(
+            "room {:<3} {:<10} {:<9} {}/{}  {}",
             room.id,
             room.track,
             room.model,
             room.players,
             room.slots,
             if room.racing { "racing" } else { "waiting" }
+        )
+    }));
+    let first = (row + 1).saturating_sub(room_for);
+    for (i, line) in lines.iter().enumerate().skip(first).take(room_for) {
+        let mark = if i == row { "›" } else { " " };
+        put(
+            buf,
+            inner,
+            &mut y,
+            &format!("{mark} {line}"),
+            style(i == row),
         );
-        put(buf, inner, &mut y, &line, style(row == i + 1));
     }
-    if rooms.is_empty() {
+    if rooms.is_empty() && room_for > 1 {
         put(
             buf,
             inner,
@@ -189,4 +199,54 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
     };
     let mut hy = inner.bottom().saturating_sub(1);
     put(buf, inner, &mut hy, hint, Style::new().fg(THEME.faint));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rooms(n: u32) -> Vec<RoomLine> {
+        (1..=n)
+            .map(|id| RoomLine {
+                id,
+                track: "oval".into(),
+                model: "arcade".into(),
+                players: 1,
+                slots: 8,
+                racing: false,
+            })
+            .collect()
+    }
+
+    fn screen(rooms: &[RoomLine], row: usize, best: &[String]) -> String {
+        let area = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(area);
+        lobby(&mut buf, area, "you are x", rooms, row, best);
+        crate::ui::buffer_text(&buf)
+    }
+
+    #[test]
+    fn a_long_list_of_rooms_scrolls_to_the_cursor() {
+        let best: Vec<String> = (0..6).map(|i| format!("track{i} 0:40.00")).collect();
+        let all = rooms(30);
+        for row in [0, 1, 12, 25, 30] {
+            let text = screen(&all, row, &best);
+            let cursor = if row == 0 {
+                "› [ Make a room ]".to_string()
+            } else {
+                format!("› room {row:<3}")
+            };
+            assert!(text.contains(&cursor), "row {row}:\n{text}");
+            assert!(
+                text.contains("you are x") && text.contains("q quit"),
+                "{text}"
+            );
+        }
+        // Few rooms: all of them and the best laps.
+        let text = screen(&all[..3], 0, &best);
+        assert!(
+            text.contains("room 3") && text.contains("BEST LAPS"),
+            "{text}"
+        );
+    }
 }

@@ -178,10 +178,11 @@ fn main() {
             room[0].send(b"\r").await;
             room[0].wait_for(&format!("room {}", g + 1)).await;
             for c in &room[1..] {
-                c.wait_for(&format!("room {}", g + 1)).await;
+                c.wait_for("Make a room").await;
                 for _ in 0..=g {
                     c.send(b"\x1b[B").await;
                 }
+                c.wait_for(&format!("› room {}", g + 1)).await;
                 c.send(b"\r").await;
             }
         }

@@ -414,3 +414,27 @@ async fn a_key_is_an_identity_and_no_key_a_guest() {
     again.wait_for("you are gus~2", 5.0).await;
     srv.shutdown().await;
 }
+
+/// A terminal with the kitty keyboard protocol sends releases: once one
+/// is seen, a key is held from its press to its release, exactly, with
+/// no repeats needed (as in local play).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kitty_releases_hold_a_key_exactly_from_press_to_release() {
+    let srv = server("kitty").await;
+    let (alice, bob) = two_racing(&srv).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    // A first press and release of w: releases are trusted from here on.
+    bob.send(b"\x1b[119u").await;
+    bob.send(b"\x1b[119;1:3u").await;
+    // W pressed and held with no repeat for 1.5 s: still the throttle.
+    bob.send(b"\x1b[119u").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let held = bob.text();
+    assert!(held.contains("INPUT GAS"), "{held}");
+    // Let go: no throttle at once.
+    bob.send(b"\x1b[119;1:3u").await;
+    bob.wait_until(|s| !s.contains("GAS"), 1.0, "throttle let go")
+        .await;
+    drop(alice);
+    srv.shutdown().await;
+}

@@ -39,7 +39,10 @@ struct Job {
 /// Where the players' records are, the writer and the lobby's board.
 pub struct Keeper {
     root: PathBuf,
-    writer: Sender<Job>,
+    writer: Option<Sender<Job>>,
+    /// The writer's thread: joined when the keeper goes, so laps sent are
+    /// on disk before the server exits.
+    thread: Option<std::thread::JoinHandle<()>>,
     /// The best lap by track content id.
     pub board: BTreeMap<String, Best>,
 }
@@ -62,7 +65,7 @@ impl Keeper {
     pub fn new(root: &Path) -> Keeper {
         let root = root.join("players");
         let (writer, jobs) = channel::<Job>();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("skid-records".into())
             .spawn(move || {
                 for job in jobs {
@@ -80,7 +83,8 @@ impl Keeper {
             .ok();
         let mut keeper = Keeper {
             root,
-            writer,
+            writer: Some(writer),
+            thread,
             board: BTreeMap::new(),
         };
         keeper.read_board();
@@ -150,7 +154,18 @@ impl Keeper {
             record,
             ghost,
         };
-        let _ = self.writer.send(job);
+        if let Some(w) = &self.writer {
+            let _ = w.send(job);
+        }
+    }
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        self.writer = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
@@ -28,13 +28,14 @@ use tokio::sync::mpsc::error::TrySendError;
 use crate::app::{MIN_SIZE, TrackChoice};
 use crate::car::CarSpec;
 use crate::console::{Tap, Wire};
-use crate::game::{FrameTerminal, frame_terminal, key_id, key_name, redraw_all, send_frame};
-use crate::input::{Held, Key};
-use crate::keys::{self, Command};
+use crate::game::{FrameTerminal, frame_terminal, redraw_all, send_frame};
+use crate::input::Held;
 use crate::ui::lobby;
 
+mod input;
+
 use super::laps::Keeper;
-use super::room::{PlayerId, Room, seat_command};
+use super::room::{PlayerId, Room};
 use super::screen::{self, Place};
 
 /// What a connection tells the hub.
@@ -270,177 +271,6 @@ impl Hub {
         for p in self.players.values_mut() {
             p.dirty = true;
         }
-    }
-
-    /// One key event (or focus change) from player `id`.
-    fn input(&mut self, id: PlayerId, ev: Event, at: Instant) {
-        let now = self.secs(at);
-        let Some(p) = self.players.get_mut(&id) else {
-            return;
-        };
-        p.dirty = true;
-        let k = match ev {
-            Event::Key(k) => k,
-            Event::FocusLost => {
-                p.held.release_all();
-                if let Some((i, run)) = screen::running_mut(&mut self.rooms, p.place, id) {
-                    run.held[i].release_all();
-                }
-                return;
-            }
-            _ => return,
-        };
-        p.last_key = at;
-        let name = key_name(&k);
-        if name.is_some_and(keys::is_redraw) {
-            p.clear = true;
-            return;
-        }
-        let drive = name.and_then(Key::of);
-        // A driving key goes to the player's seat while their car races.
-        match (drive, screen::running_mut(&mut self.rooms, p.place, id)) {
-            (Some(key), Some((i, run))) if !p.help && !run.race.view(i).finished() => {
-                run.key(i, key, k.kind, key_id(k.code), now);
-            }
-            _ if k.kind != KeyEventKind::Release => p.held.observe(key_id(k.code), now),
-            _ => {}
-        }
-        if k.kind == KeyEventKind::Release {
-            return;
-        }
-        let menu = screen::running_mut(&mut self.rooms, p.place, id).is_none();
-        if k.kind == KeyEventKind::Repeat && !menu {
-            return;
-        }
-        if let Some(cmd) = name.and_then(keys::command) {
-            self.command(id, cmd);
-        }
-    }
-
-    /// One command from player `id`.
-    fn command(&mut self, id: PlayerId, cmd: Command) {
-        let Some(p) = self.players.get_mut(&id) else {
-            return;
-        };
-        if p.help {
-            match cmd {
-                Command::Help | Command::Back | Command::Pause | Command::Enter => p.help = false,
-                Command::Quit => self.quit(id),
-                _ => {}
-            }
-            return;
-        }
-        if cmd == Command::Help {
-            p.help = true;
-            return;
-        }
-        match p.place {
-            Place::Lobby { row } => self.lobby_command(id, row, cmd),
-            Place::Room(r) => self.room_command(id, r, cmd),
-        }
-    }
-
-    /// q or Ctrl-C: out of a room to the lobby; in the lobby, goodbye.
-    fn quit(&mut self, id: PlayerId) {
-        match self.players.get(&id).map(|p| p.place) {
-            Some(Place::Room(_)) => self.leave_room(id),
-            Some(Place::Lobby { .. }) => self.drop_player(id, Some("bye")),
-            None => {}
-        }
-    }
-
-    fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
-        // Row 0 makes a room; the rooms follow in the order they were made.
-        let rows = self.rooms.len() + 1;
-        let place = match cmd {
-            Command::Up => Place::Lobby {
-                row: (row + rows - 1) % rows,
-            },
-            Command::Down => Place::Lobby {
-                row: (row + 1) % rows,
-            },
-            Command::Enter if row == 0 => {
-                let r = self.next_room;
-                self.next_room += 1;
-                let name = self
-                    .players
-                    .get(&id)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_default();
-                self.rooms.insert(r, Room::new(r, id, name));
-                eprintln!("skid serve: room {r} made by player {id}");
-                self.lobby_changed();
-                Place::Room(r)
-            }
-            Command::Enter => {
-                let Some((&r, room)) = self.rooms.iter_mut().nth(row - 1) else {
-                    return;
-                };
-                let name = self
-                    .players
-                    .get(&id)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_default();
-                room.members.push((id, name));
-                self.lobby_changed();
-                Place::Room(r)
-            }
-            Command::Quit => return self.quit(id),
-            _ => return,
-        };
-        if let Some(p) = self.players.get_mut(&id) {
-            p.place = place;
-            p.clear = true;
-        }
-    }
-
-    fn room_command(&mut self, id: PlayerId, r: u32, cmd: Command) {
-        if matches!(cmd, Command::Quit | Command::Back) {
-            return self.leave_room(id);
-        }
-        let Some(room) = self.rooms.get_mut(&r) else {
-            return;
-        };
-        let tracks = self.tracks.len();
-        let cars = self.cars.len() + 1;
-        match &mut room.running {
-            Some(run) if run.over() && cmd == Command::Enter => room.running = None,
-            Some(run) => {
-                if let Some(i) = run.seat_of(id) {
-                    seat_command(run, i, cmd);
-                }
-            }
-            None if room.creator != id => {}
-            None if cmd == Command::Enter => {
-                let offered = &self.tracks[room.menu.track.min(tracks - 1)];
-                let spec = match room.menu.car {
-                    0 => CarSpec::default_for(room.menu.model),
-                    i => self.cars[i - 1].1.clone(),
-                };
-                let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
-                let (model, car_id) = (room.menu.model, spec.content_id());
-                room.start(
-                    &offered.choice.track,
-                    &offered.line,
-                    &spec,
-                    hz,
-                    |d| players.get(&d).map(|p| p.held.clone()).unwrap_or_default(),
-                    |d| {
-                        let who = players.get(&d)?.identity.as_deref()?;
-                        keeper.best(who, &offered.id, model, &car_id, hz)
-                    },
-                );
-                eprintln!(
-                    "skid serve: room {r} races on {} with {} players",
-                    offered.choice.name,
-                    room.running.as_ref().map_or(0, |run| run.drivers.len())
-                );
-            }
-            None => {
-                room.menu.apply(cmd, tracks, cars);
-            }
-        }
-        self.lobby_changed();
     }
 
     /// One physics tick of every room's race, at `at`.

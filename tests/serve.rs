@@ -55,6 +55,7 @@ async fn two_racing(srv: &Server) -> (ssh::Player, ssh::Player) {
     bob.send(b"\r").await;
     bob.wait_for("waiting for the host", 5.0).await;
     alice.wait_for("bob", 5.0).await;
+    alice.wait_for("› [ Start race ]", 5.0).await;
     alice.send(b"\r").await;
     alice.wait_for("POS", 5.0).await;
     bob.wait_for("POS", 5.0).await;

@@ -127,12 +127,14 @@ impl Race {
     }
 
     /// What car `car` is called on the screen of the seat driving
-    /// `viewer`.
+    /// `viewer`: `YOU`, its driver's name, or `CPU n` for the n-th
+    /// computer car (the cars after the named ones; in local play, after
+    /// the player's).
     pub fn name(&self, car: usize, viewer: usize) -> String {
         match self.names.get(car) {
             _ if car == viewer => "YOU".to_string(),
             Some(name) if !name.is_empty() => name.clone(),
-            _ => format!("CPU {car}"),
+            _ => format!("CPU {}", car + 1 - self.names.len().max(1)),
         }
     }
 

@@ -478,4 +478,23 @@ fn two_seats_drive_their_own_cars_in_one_race() {
         driven.rivals().next().unwrap().state.body.pos,
         still.car().state.body.pos
     );
+    // Names: each seat is YOU to itself, computer cars count from 1.
+    assert_eq!(race.name(2, 0), "CPU 2", "local play: car 2 is CPU 2");
+    race.names = vec!["ann".into(), "ben".into()];
+    assert_eq!(
+        [
+            race.name(0, 0),
+            race.name(1, 0),
+            race.name(2, 0),
+            race.name(3, 1)
+        ],
+        ["YOU", "ben", "CPU 1", "CPU 2"].map(String::from)
+    );
+    // A seat taken out: its car goes, the others move down, the race goes on.
+    race.remove_seat(0);
+    assert_eq!(race.seats[0].car, 0);
+    assert_eq!(race.world.cars.len(), 3);
+    assert_eq!(race.name(0, 0), "YOU");
+    assert_eq!(race.name(1, 0), "CPU 1");
+    race.tick(&mut held[..1], now + 0.01);
 }

@@ -175,6 +175,15 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         };
         put(buf, inner, &mut y, &text, style(selected));
     }
+    if s.host {
+        let start = s.row == Row::Start;
+        let text = if start {
+            "› [ Start race ]"
+        } else {
+            "  [ Start race ]"
+        };
+        put(buf, inner, &mut y, text, style(start));
+    }
     y += 1;
     let who = format!("PLAYERS {}/{}", s.members.len(), s.slots);
     put(buf, inner, &mut y, &who, Style::new().fg(THEME.accent));

@@ -439,3 +439,30 @@ async fn kitty_releases_hold_a_key_exactly_from_press_to_release() {
     drop(alice);
     srv.shutdown().await;
 }
+
+/// Who joins a room while its race runs watches it (the first seat's
+/// view, said so) and drives the next; when the race is over, Enter takes
+/// the room back to its settings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn who_joins_during_a_race_watches_it() {
+    let srv = server("watch").await;
+    let (alice, bob) = two_racing(&srv).await;
+    let carol = ssh::join(srv.addr, "carol", (80, 24)).await;
+    carol.wait_for("racing", 5.0).await;
+    carol.send(b"\x1b[B").await;
+    carol.wait_for("› room 1", 5.0).await;
+    carol.send(b"\r").await;
+    let watching = carol
+        .wait_for("watching: you drive the next race", 5.0)
+        .await;
+    assert!(watching.contains("LAP"), "{watching}");
+    // Both drivers leave: the race ends and the room waits for its next.
+    drop(alice);
+    drop(bob);
+    let room = carol.wait_for("PLAYERS 1/4", 5.0).await;
+    assert!(
+        room.contains("carol  host") && room.contains("Start race"),
+        "{room}"
+    );
+    srv.shutdown().await;
+}

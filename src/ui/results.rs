@@ -130,10 +130,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         }
     }
     y += 1;
-    put(
-        &mut y,
-        "Enter menu   r race again   q quit",
-        THEME.faint,
-        false,
-    );
+    // A race between people (`skid serve`): the host takes the room back
+    // to its settings once everyone is done.
+    let keys = if v.race.names.is_empty() {
+        "Enter menu   r race again   q quit"
+    } else {
+        "Enter (host) back to the room   q leave"
+    };
+    put(&mut y, keys, THEME.faint, false);
 }

@@ -148,7 +148,9 @@ impl Hub {
         let tracks = self.tracks.len();
         let cars = self.cars.len() + 1;
         match &mut room.running {
-            Some(run) if run.over() && cmd == Command::Enter => room.running = None,
+            Some(run) if run.over() && cmd == Command::Enter && room.creator == id => {
+                room.running = None;
+            }
             Some(run) => {
                 if let Some(i) = run.seat_of(id) {
                     seat_command(run, i, cmd);

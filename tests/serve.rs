@@ -24,6 +24,7 @@ fn options(dir: PathBuf) -> Options {
         data_dir: dir,
         max_players: 64,
         idle: Duration::from_mins(5),
+        login: Duration::from_secs(30),
         tracks: ["pocket", "oval"]
             .iter()
             .map(|n| TrackChoice {
@@ -464,5 +465,36 @@ async fn who_joins_during_a_race_watches_it() {
         room.contains("carol  host") && room.contains("Start race"),
         "{room}"
     );
+    srv.shutdown().await;
+}
+
+/// A client that connects and never logs in is closed when its time is
+/// up, whether it says nothing at all or stops after the greeting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_logs_in_is_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut opts = options(temp_dir("login"));
+    opts.login = Duration::from_secs(1);
+    let srv = serve::start(opts).await.unwrap();
+    for greeting in [&b""[..], b"SSH-2.0-silent\r\n"] {
+        let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+        s.write_all(greeting).await.unwrap();
+        let mut buf = vec![0; 4096];
+        let closed = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                match s.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(closed.is_ok(), "still open 5 s after connecting");
+    }
+    // A client that logs in stays past the deadline.
+    let p = ssh::join(srv.addr, "slowpoke", (80, 24)).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    p.wait_for("you are slowpoke", 2.0).await;
+    assert!(!p.closed.load(std::sync::atomic::Ordering::SeqCst));
     srv.shutdown().await;
 }

@@ -43,6 +43,7 @@ pub fn serve(s: Serve) -> Outcome {
         data_dir,
         max_players: s.max_players as usize,
         idle: Duration::from_secs(s.idle_timeout),
+        login: Duration::from_secs(crate::serve::AUTH_SECONDS),
         tracks,
         hz: DEFAULT_HZ,
         fps: 30,

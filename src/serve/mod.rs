@@ -39,7 +39,7 @@ use hub::{Hub, Offered, Settings, ToHub};
 
 /// Sessions from one address at once (SERVE.md).
 pub const PER_ADDRESS: usize = 4;
-/// Seconds a client has to log in.
+/// Seconds a client has to log in (SERVE.md).
 pub const AUTH_SECONDS: u64 = 30;
 
 /// How the server runs.
@@ -49,6 +49,9 @@ pub struct Options {
     pub data_dir: PathBuf,
     pub max_players: usize,
     pub idle: Duration,
+    /// How long a client has from connecting to logging in
+    /// ([`AUTH_SECONDS`] on the command line).
+    pub login: Duration,
     /// The tracks the lobby offers (every bundled one by default).
     pub tracks: Vec<TrackChoice>,
     pub hz: u32,
@@ -181,7 +184,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         listener,
         Arc::new(config(key)),
         shared,
-        opts.max_players,
+        (opts.max_players, opts.login),
         stopped,
     ));
     Ok(Server {
@@ -200,7 +203,7 @@ async fn accept_loop(
     listener: TcpListener,
     config: Arc<russh::server::Config>,
     shared: ssh::Shared,
-    max_players: usize,
+    (max_players, login): (usize, Duration),
     mut stop: watch::Receiver<bool>,
 ) {
     let next = AtomicU64::new(1);
@@ -243,7 +246,7 @@ async fn accept_loop(
         tokio::spawn(async move {
             let counted = shared.players.clone();
             let handler = ssh::Connection::new(id, shared);
-            serve_one(config, stream, handler).await;
+            serve_one(config, stream, handler, login).await;
             counted.fetch_sub(1, Ordering::SeqCst);
             let mut map = per_address
                 .lock()
@@ -261,15 +264,28 @@ async fn accept_loop(
 }
 
 /// One connection from its first byte to its end: it must have logged in
-/// [`AUTH_SECONDS`] after it connected, or it is closed.
+/// `login` after it connected, or it is closed.
 async fn serve_one(
     config: Arc<russh::server::Config>,
     stream: tokio::net::TcpStream,
     handler: ssh::Connection,
+    login: Duration,
 ) {
     let _ = stream.set_nodelay(true);
+    // A second handle on the socket, to cut it whatever russh's session
+    // is doing (a client stalled in the key exchange never reads a
+    // disconnect message).
+    let Ok((killer, stream)) = stream.into_std().and_then(|s| Ok((s.try_clone()?, s))) else {
+        return;
+    };
+    let Ok(stream) = stream
+        .set_nonblocking(true)
+        .and_then(|()| tokio::net::TcpStream::from_std(stream))
+    else {
+        return;
+    };
     let authed = handler.authed.clone();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(AUTH_SECONDS);
+    let deadline = tokio::time::Instant::now() + login;
     let started =
         tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
     let Ok(Ok(session)) = started.await else {
@@ -283,9 +299,12 @@ async fn serve_one(
     }
     if !authed.load(Ordering::SeqCst) {
         let why = "authentication timed out".to_string();
-        let _ = handle
-            .disconnect(russh::Disconnect::ByApplication, why, String::new())
-            .await;
+        let _ = tokio::time::timeout(
+            Duration::from_millis(200),
+            handle.disconnect(russh::Disconnect::ByApplication, why, String::new()),
+        )
+        .await;
+        let _ = killer.shutdown(std::net::Shutdown::Both);
         let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
         return;
     }

@@ -498,3 +498,168 @@ async fn a_client_that_never_logs_in_is_closed() {
     assert!(!p.closed.load(std::sync::atomic::Ordering::SeqCst));
     srv.shutdown().await;
 }
+
+/// Two players race a lap of `pocket` to the end, by keys alone (presses
+/// and autorepeat, as most SSH terminals send them), in simulated time on
+/// the hub: each gets the results screen with both finishing positions,
+/// and the host's Enter takes the room back to its settings.
+#[test]
+fn two_players_race_to_the_results() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+    use serve::hub::{Hub, Offered, Out, Settings, ToHub};
+    use std::time::Instant;
+    let start = Instant::now();
+    let tracks = vec![Offered::new(TrackChoice {
+        name: "pocket".into(),
+        track: bundled::load("pocket").unwrap(),
+    })];
+    let settings = Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let keeper = serve::laps::Keeper::new(&temp_dir("results"));
+    let mut hub = Hub::new(tracks, settings, keeper, start);
+    let mut screens = Vec::new();
+    let mut outs = Vec::new();
+    for (id, name) in [(1, "ann"), (2, "ben")] {
+        let (out, rx) = tokio::sync::mpsc::channel(1);
+        outs.push(rx);
+        screens.push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
+        let join = ToHub::Join {
+            id,
+            name: name.into(),
+            identity: None,
+            size: (80, 24),
+            out,
+        };
+        hub.apply(join, start);
+    }
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let press = |hub: &mut Hub, id, code, tick| {
+        let ev = Event::Key(KeyEvent::from(code));
+        hub.apply(
+            ToHub::Input {
+                id,
+                events: vec![ev],
+                at: at(tick),
+            },
+            at(tick),
+        );
+    };
+    // Ann makes a room of one lap, Ben joins, Ann starts.
+    press(&mut hub, 1, KeyCode::Enter, 0);
+    for code in [
+        KeyCode::Down,
+        KeyCode::Down,
+        KeyCode::Down,
+        KeyCode::Down,
+        KeyCode::Right,
+    ] {
+        press(&mut hub, 1, code, 0);
+    }
+    press(&mut hub, 2, KeyCode::Down, 0);
+    press(&mut hub, 2, KeyCode::Enter, 0);
+    press(&mut hub, 1, KeyCode::Enter, 0);
+    let mut drivers: Vec<skid::ai::Driver> = {
+        let run = hub.rooms[&1].running.as_ref().expect("racing");
+        assert_eq!(run.race.world.laps, 1);
+        (0..2)
+            .map(|i| {
+                let car = &run.race.world.cars[run.race.seats[i].car].car;
+                skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
+            })
+            .collect()
+    };
+    let mut steering: [Option<KeyCode>; 2] = [None; 2];
+    let mut over = false;
+    for tick in 1..120 * 240 {
+        hub.tick(at(tick));
+        let Some(run) = hub.rooms[&1].running.as_ref() else {
+            break;
+        };
+        over = run.over();
+        if tick % 4 == 0 && !over {
+            // Each looks every 1/30 s and presses keys as the computer
+            // driver's wish calls for, as the README says to: W then A or
+            // D to steer on the throttle (the steering key repeating, the
+            // throttle kept), W again after the turn, S to brake.
+            let mut presses = Vec::new();
+            for (i, driver) in drivers.iter_mut().enumerate() {
+                let car = &run.race.world.cars[run.race.seats[i].car].car;
+                let want = driver.controls(car, run.race.world.dt);
+                let steer = if want.steer > 0.15 {
+                    Some(KeyCode::Char('d'))
+                } else if want.steer < -0.15 {
+                    Some(KeyCode::Char('a'))
+                } else {
+                    None
+                };
+                let pedal = if want.brake > 0.5 {
+                    KeyCode::Char('s')
+                } else {
+                    KeyCode::Char('w')
+                };
+                match steer {
+                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
+                    Some(k) => {
+                        presses.push((i, pedal));
+                        presses.push((i, k));
+                    }
+                    None => presses.push((i, pedal)),
+                }
+                steering[i] = steer;
+            }
+            for (i, code) in presses {
+                press(&mut hub, i as u64 + 1, code, tick);
+            }
+            hub.frames(at(tick));
+            for (rx, screen) in outs.iter_mut().zip(&mut screens) {
+                if let Ok(Out::Frame(bytes)) = rx.try_recv() {
+                    screen.process(&bytes);
+                }
+            }
+        }
+        if over {
+            break;
+        }
+    }
+    if !over {
+        let run = hub.rooms[&1].running.as_ref().unwrap();
+        for i in 0..2 {
+            let e = &run.race.world.cars[run.race.seats[i].car];
+            eprintln!(
+                "car {i}: laps {:?} pos {:?} vel {:?} last {:?}",
+                e.laps.lap, e.car.state.body.pos, e.car.state.body.vel, run.race.seats[i].last
+            );
+        }
+        eprintln!("{}", screens[0].screen().contents());
+    }
+    assert!(over, "a lap of pocket not finished by both in 240 s");
+    hub.frames(at(120 * 240));
+    for (rx, screen) in outs.iter_mut().zip(&mut screens) {
+        if let Ok(Out::Frame(bytes)) = rx.try_recv() {
+            screen.process(&bytes);
+        }
+    }
+    let (ann, ben) = (
+        screens[0].screen().contents(),
+        screens[1].screen().contents(),
+    );
+    for (me, other, text) in [("ann", "ben", &ann), ("ben", "ann", &ben)] {
+        assert!(
+            text.contains("FINISHED") && text.contains("OF 2"),
+            "{me}:\n{text}"
+        );
+        assert!(
+            text.contains("YOU") && text.contains(other),
+            "{me}:\n{text}"
+        );
+        assert!(text.contains("Enter (host)"), "{me}:\n{text}");
+    }
+    // Ben's Enter does nothing; Ann's takes the room back.
+    press(&mut hub, 2, KeyCode::Enter, 120 * 240);
+    assert!(hub.rooms[&1].running.is_some());
+    press(&mut hub, 1, KeyCode::Enter, 120 * 240);
+    assert!(hub.rooms[&1].running.is_none());
+}

@@ -389,24 +389,10 @@ impl App {
         let Some(race) = &mut self.race else { return };
         let laps_before = race.seats[LOCAL].log.ends.len();
         race.tick(std::slice::from_mut(&mut self.held), now);
+        race.follow(LOCAL, crate::layout::track_view_size(self.size));
         let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
-        let view = crate::layout::track_view_size(self.size);
-        let body = &seat.car().state.body;
-        let camera = Camera::follow(
-            seat.seat.camera,
-            &race.world.track,
-            view,
-            body.pos,
-            body.vel,
-        );
         let finished = seat.finished();
-        let standings = finished.then(|| race.standings());
-        let seat = &mut race.seats[LOCAL];
-        seat.camera = Some(camera);
-        if finished {
-            seat.final_standings = standings;
-        }
         if lap_done {
             self.save_record();
         }

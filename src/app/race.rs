@@ -12,6 +12,7 @@ use crate::race::{Lap, Laps};
 use crate::script::Script;
 use crate::world::{Source, World};
 
+use super::camera::Camera;
 use super::planner::race_line;
 use super::seat::{Seat, SeatView};
 
@@ -138,6 +139,15 @@ impl Race {
         }
     }
 
+    /// Moves seat `i`'s camera after its car, for a track view of `view`
+    /// cells (columns, rows).
+    pub fn follow(&mut self, i: usize, view: (u16, u16)) {
+        let body = &self.world.cars[self.seats[i].car].car.state.body;
+        let seat = &self.seats[i];
+        let camera = Camera::follow(seat.camera, &self.world.track, view, body.pos, body.vel);
+        self.seats[i].camera = Some(camera);
+    }
+
     /// Seat `i` reading this race.
     pub fn view(&self, i: usize) -> SeatView<'_> {
         SeatView {
@@ -248,6 +258,12 @@ impl Race {
         }
         for seat in &mut self.seats {
             seat.after_step(&self.world, &self.line, self.at[seat.car]);
+        }
+        // The order as each seat's car finishes, for its results.
+        for i in 0..self.seats.len() {
+            if self.seats[i].final_standings.is_none() && self.view(i).finished() {
+                self.seats[i].final_standings = Some(self.standings());
+            }
         }
     }
 }

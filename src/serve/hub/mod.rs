@@ -206,6 +206,10 @@ impl Hub {
                     p.terminal.backend_mut().set_size(to_size(size));
                     p.clear = true;
                     p.dirty = true;
+                    // The camera starts anew in the new view.
+                    if let Some((i, run)) = screen::running_mut(&mut self.rooms, p.place, id) {
+                        run.race.seats[i].camera = None;
+                    }
                 }
             }
             ToHub::Leave { id } => self.drop_player(id, None),
@@ -296,8 +300,15 @@ impl Hub {
                 }
             }
             for (m, _) in &room.members {
-                if let Some(p) = self.players.get_mut(m) {
-                    p.dirty = true;
+                let Some(p) = self.players.get_mut(m) else {
+                    continue;
+                };
+                p.dirty = true;
+                // Each seat's camera follows its car in its player's view.
+                if let Some(run) = &mut room.running
+                    && let Some(i) = run.seat_of(*m)
+                {
+                    run.race.follow(i, crate::layout::track_view_size(p.size));
                 }
             }
         }

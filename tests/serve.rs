@@ -222,6 +222,19 @@ async fn a_resize_redraws_at_the_new_size() {
         Some(Some(30)),
         "the box centred in 120 columns:\n{big}"
     );
+    // Absurd sizes are clamped, not obeyed: the session goes on.
+    p.write.window_change(u32::MAX, 0, 0, 0).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    p.screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(ssh::nz(24), ssh::nz(80));
+    p.write.window_change(80, 24, 0, 0).await.unwrap();
+    let back = p
+        .wait_until(|s| col(s) == col(&small), 5.0, "the lobby at 80x24 again")
+        .await;
+    assert!(back.contains("you are dana"), "{back}");
     srv.shutdown().await;
 }
 

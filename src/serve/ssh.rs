@@ -18,7 +18,7 @@ use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, Session, VerifiedPubl
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
-use super::hub::{Out, ToHub};
+use super::hub::{Out, ToHub, clamp_size};
 use super::keyboard::Keyboard;
 use super::room::PlayerId;
 
@@ -105,11 +105,6 @@ impl Connection {
             keyboard: Keyboard::default(),
             window: (Instant::now(), 0),
         }
-    }
-
-    /// The pty size, clamped to what a screen can be.
-    fn clamp(w: u32, h: u32) -> (u16, u16) {
-        (w.clamp(1, 500) as u16, h.clamp(1, 200) as u16)
     }
 }
 
@@ -234,7 +229,7 @@ impl Handler for Connection {
     ) -> Result<(), Self::Error> {
         match &mut self.channel {
             Some(o) if o.channel.id() == channel && !self.shell => {
-                o.pty = Some(Self::clamp(col_width, row_height));
+                o.pty = Some(clamp_size(col_width, row_height));
                 session.channel_success(channel)
             }
             _ => session.channel_failure(channel),
@@ -316,7 +311,7 @@ impl Handler for Connection {
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
         if self.shell {
-            let size = Self::clamp(col_width, row_height);
+            let size = clamp_size(col_width, row_height);
             let _ = self.shared.hub.send(ToHub::Resize { id: self.id, size });
         }
         Ok(())

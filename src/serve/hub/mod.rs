@@ -383,10 +383,21 @@ impl Hub {
     }
 }
 
-/// A terminal size as ratatui's, clamped to what the game draws: at
-/// least 1 x 1 and at most 500 x 200 cells.
+/// The largest screen drawn, in cells (columns, rows): a client's pty
+/// size is clamped to 1 x 1 up to this.
+pub const MAX_SIZE: (u16, u16) = (500, 200);
+
+/// A client's screen size (columns, rows, as the SSH request gives them)
+/// clamped to what the game draws.
+pub fn clamp_size(w: u32, h: u32) -> (u16, u16) {
+    let side = |v: u32, max: u16| v.clamp(1, u32::from(max)) as u16;
+    (side(w, MAX_SIZE.0), side(h, MAX_SIZE.1))
+}
+
+/// A terminal size as ratatui's.
 fn to_size((w, h): (u16, u16)) -> Size {
-    Size::new(w.clamp(1, 500), h.clamp(1, 200))
+    let (w, h) = clamp_size(w.into(), h.into());
+    Size::new(w, h)
 }
 
 /// Whether a screen of `size` is too small for the race.
@@ -405,12 +416,18 @@ pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
         let wait = next_tick
             .min(next_frame)
             .saturating_duration_since(Instant::now());
+        // Every message that came, then the ticks and the frame due: a
+        // busy channel never holds the races back.
         match rx.recv_timeout(wait) {
             Ok(msg) => {
                 if !hub.apply(msg, Instant::now()) {
                     return;
                 }
-                continue;
+                while let Ok(msg) = rx.try_recv() {
+                    if !hub.apply(msg, Instant::now()) {
+                        return;
+                    }
+                }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,

@@ -128,27 +128,14 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
                 app.dirty = true;
                 return true;
             }
-            let drive = name.and_then(Key::of);
-            match k.kind {
-                KeyEventKind::Release => {
-                    app.held.trust_releases();
-                    if let Some(key) = drive {
-                        app.release(key);
-                    }
-                }
-                KeyEventKind::Press | KeyEventKind::Repeat => {
-                    app.held.observe(key_id(k.code), now);
-                    if let Some(key) = drive {
-                        app.press(key, now);
-                    }
-                    // A held command key repeats: act on presses only,
-                    // except for moving through the menu.
-                    let repeat = k.kind == KeyEventKind::Repeat;
-                    let command = name.and_then(keys::command);
-                    if let Some(c) = command.filter(|_| !repeat || app.screen == Screen::Menu) {
-                        app.command(c);
-                    }
-                }
+            let release = k.kind == KeyEventKind::Release;
+            app.key(name.and_then(Key::of), release, key_id(k.code), now);
+            // A held command key repeats: act on presses only, except for
+            // moving through the menu.
+            let repeat = k.kind == KeyEventKind::Repeat;
+            let command = name.and_then(keys::command).filter(|_| !release);
+            if let Some(c) = command.filter(|_| !repeat || app.screen == Screen::Menu) {
+                app.command(c);
             }
             false
         }

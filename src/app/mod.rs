@@ -349,9 +349,14 @@ impl App {
         }
     }
 
-    /// A release of a driving key (terminals with the kitty protocol).
-    pub fn release(&mut self, key: Key) {
-        self.held.release(self.action(key));
+    /// A key event from the terminal (`key` if it drives; `id` tells
+    /// keys apart): a press holds its control while the race runs, a
+    /// release (terminals with the kitty protocol) lets it go at any time.
+    pub fn key(&mut self, key: Option<Key>, release: bool, id: u32, now: f64) {
+        let action = key
+            .filter(|_| release || self.running())
+            .map(|k| self.action(k));
+        self.held.key(action, release, id, now);
     }
 
     pub fn focus_lost(&mut self) {

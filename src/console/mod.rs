@@ -9,6 +9,8 @@
 //! (TERMINAL.md: a terminal that answers nothing still gets its first
 //! frame at once), into a [`FrameWriter`] that sends each frame whole.
 
+mod cells;
+
 use std::cell::Cell;
 use std::io::{self, BufWriter, Write};
 use std::rc::Rc;
@@ -48,8 +50,6 @@ pub fn take_over() -> Vec<u8> {
 /// (frames leave theirs set), the kitty flags popped, focus events off,
 /// the cursor shown, the main screen back.
 pub const RESTORE: &[u8] = b"\x1b[0m\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
-
-mod cells;
 
 /// Where a game's events come from and its frames go.
 pub trait Console {

@@ -326,6 +326,25 @@ impl Held {
         }
     }
 
+    /// One key event as a terminal sends it: a release (releases are
+    /// trusted from then on) lets `action` go; a press or repeat of the key
+    /// `id` at `now` teaches the key repeat ([`Learner`]) and holds
+    /// `action`. `action` is none for a key that drives nothing, which
+    /// still teaches.
+    pub fn key(&mut self, action: Option<Action>, release: bool, id: u32, now: f64) {
+        if release {
+            self.trust_releases();
+            if let Some(a) = action {
+                self.release(a);
+            }
+        } else {
+            self.observe(id, now);
+            if let Some(a) = action {
+                self.press(a, now);
+            }
+        }
+    }
+
     /// Every control up: focus lost, pause, a new race. What was learned
     /// of the terminal stays.
     pub fn release_all(&mut self) {

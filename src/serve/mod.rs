@@ -22,7 +22,7 @@ use std::io::{self, Read, Write};
 use std::net::{IpAddr, SocketAddr};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,7 @@ pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, display_name};
 
 use crate::app::TrackChoice;
 use hub::{Hub, Offered, Settings, ToHub};
+use room::PlayerId;
 
 /// Sessions from one address at once (SERVE.md).
 pub const PER_ADDRESS: usize = 4;
@@ -176,14 +177,10 @@ pub async fn start(opts: Options) -> io::Result<Server> {
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);
-    let shared = ssh::Shared {
-        hub: to_hub.clone(),
-        players: Arc::new(AtomicUsize::new(0)),
-    };
     let accept = tokio::spawn(accept_loop(
         listener,
         Arc::new(config(key)),
-        shared,
+        to_hub,
         (opts.max_players, opts.login),
         stopped,
     ));
@@ -202,11 +199,12 @@ pub async fn start(opts: Options) -> io::Result<Server> {
 async fn accept_loop(
     listener: TcpListener,
     config: Arc<russh::server::Config>,
-    shared: ssh::Shared,
+    hub: mpsc::Sender<ToHub>,
     (max_players, login): (usize, Duration),
     mut stop: watch::Receiver<bool>,
 ) {
-    let next = AtomicU64::new(1);
+    let mut next: PlayerId = 1;
+    // Connections open now, by address; the players are their sum.
     let per_address: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
     loop {
         let (stream, peer) = tokio::select! {
@@ -221,11 +219,11 @@ async fn accept_loop(
             },
         };
         let ip = peer.ip();
-        let full = shared.players.load(Ordering::SeqCst) >= max_players;
         let crowded = {
             let mut map = per_address
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let full = map.values().sum::<usize>() >= max_players;
             let n = map.entry(ip).or_insert(0);
             if *n >= PER_ADDRESS || full {
                 true
@@ -239,15 +237,13 @@ async fn accept_loop(
             drop(stream);
             continue;
         }
-        let id = next.fetch_add(1, Ordering::SeqCst);
+        let id = next;
+        next += 1;
         eprintln!("skid serve: connection {id} from {peer}");
-        shared.players.fetch_add(1, Ordering::SeqCst);
-        let (config, shared, per_address) = (config.clone(), shared.clone(), per_address.clone());
+        let (config, hub, per_address) = (config.clone(), hub.clone(), per_address.clone());
         tokio::spawn(async move {
-            let counted = shared.players.clone();
-            let handler = ssh::Connection::new(id, shared);
+            let handler = ssh::Connection::new(id, hub);
             serve_one(config, stream, handler, login).await;
-            counted.fetch_sub(1, Ordering::SeqCst);
             let mut map = per_address
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -260,7 +256,7 @@ async fn accept_loop(
             eprintln!("skid serve: connection {id} closed");
         });
     }
-    let _ = shared.hub.send(ToHub::Shutdown);
+    let _ = hub.send(ToHub::Shutdown);
 }
 
 /// One connection from its first byte to its end: it must have logged in

@@ -3,10 +3,8 @@
 //! drive, one [`Race`] with a seat for each person racing (SERVE.md,
 //! "Lobby, rooms, races").
 
-use ratatui::crossterm::event::KeyEventKind;
-
 use crate::ai::Line;
-use crate::app::{Menu, Race, Row, Seat};
+use crate::app::{Menu, Race, Row};
 use crate::car::CarSpec;
 use crate::input::{Held, Key};
 use crate::physics::{Car, ModelKind};
@@ -41,21 +39,19 @@ impl Running {
         (0..self.race.seats.len()).all(|i| self.race.view(i).finished())
     }
 
-    /// A driving key's press, repeat or release from seat `i`'s player,
-    /// `now` seconds into the server's run.
-    pub fn key(&mut self, i: usize, key: Key, kind: KeyEventKind, id: u32, now: f64) {
+    /// A key event from seat `i`'s player (`key` if it drives; `id` tells
+    /// keys apart), `now` seconds into the server's run.
+    pub fn key(&mut self, i: usize, key: Option<Key>, release: bool, id: u32, now: f64) {
         let strafe = self.race.view(i).car().kind == ModelKind::Strafe;
-        let held = &mut self.held[i];
-        match kind {
-            KeyEventKind::Release => {
-                held.trust_releases();
-                held.release(key.action(strafe));
-            }
-            KeyEventKind::Press | KeyEventKind::Repeat => {
-                held.observe(id, now);
-                held.press(key.action(strafe), now);
-            }
-        }
+        let action = key.map(|k| k.action(strafe));
+        self.held[i].key(action, release, id, now);
+    }
+
+    /// Seat `i`'s own commands: gears, ghost, autostrafe.
+    pub fn command(&mut self, i: usize, cmd: crate::keys::Command) {
+        let race = &mut self.race;
+        let seat = &mut race.seats[i];
+        seat.command(cmd, &race.world.cars[seat.car].car);
     }
 
     /// Takes seat `i` out: its player left. The race goes on for the
@@ -192,17 +188,4 @@ impl Room {
         }
         laps
     }
-
-    /// The seat of `who` in the race under way, with the race.
-    pub fn seat(&self, who: PlayerId) -> Option<(&Race, usize)> {
-        let run = self.running.as_ref()?;
-        Some((&run.race, run.seat_of(who)?))
-    }
-}
-
-/// Seat `i`'s own commands (gears, ghost, autostrafe) in `run`.
-pub fn seat_command(run: &mut Running, i: usize, cmd: crate::keys::Command) {
-    let race = &mut run.race;
-    let seat: &mut Seat = &mut race.seats[i];
-    seat.command(cmd, &race.world.cars[seat.car].car);
 }

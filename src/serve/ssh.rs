@@ -9,7 +9,7 @@
 //! window), so a client that stops reading only stops its own frames.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender as HubSender;
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
 pub fn display_name(user: &str) -> String {
     let name: String = user
         .chars()
-        .filter(|c| !c.is_control() && !is_format(*c))
+        .filter(|&c| !c.is_control() && !hidden(c))
         .take(NAME_CHARS)
         .collect();
     let name = name.trim();
@@ -54,18 +54,11 @@ pub fn display_name(user: &str) -> String {
     }
 }
 
-/// Unicode's format characters that reorder or hide text: bidi embeddings,
-/// overrides and isolates, zero-width joiners and marks.
-fn is_format(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-}
-
-/// Everything one connection shares with the server.
-#[derive(Clone)]
-pub struct Shared {
-    pub hub: HubSender<ToHub>,
-    /// Players connected now.
-    pub players: Arc<AtomicUsize>,
+/// Characters that reorder text ([`crate::diag::is_bidi_control`], as
+/// names from files refuse) or hide (zero-width spaces and joiners).
+fn hidden(c: char) -> bool {
+    crate::diag::is_bidi_control(c)
+        || matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 /// A session channel before its shell: the pty's size once asked for.
@@ -77,7 +70,8 @@ struct Opened {
 /// One connection.
 pub struct Connection {
     id: PlayerId,
-    shared: Shared,
+    /// Where key events and the player's comings and goings go.
+    hub: HubSender<ToHub>,
     user: String,
     /// The player's key fingerprint, or none for a guest.
     pub identity: Option<String>,
@@ -93,10 +87,10 @@ pub struct Connection {
 }
 
 impl Connection {
-    pub fn new(id: PlayerId, shared: Shared) -> Connection {
+    pub fn new(id: PlayerId, hub: HubSender<ToHub>) -> Connection {
         Connection {
             id,
-            shared,
+            hub,
             user: String::new(),
             identity: None,
             authed: Arc::default(),
@@ -111,7 +105,7 @@ impl Connection {
 impl Drop for Connection {
     fn drop(&mut self) {
         if self.shell {
-            let _ = self.shared.hub.send(ToHub::Leave { id: self.id });
+            let _ = self.hub.send(ToHub::Leave { id: self.id });
         }
     }
 }
@@ -260,7 +254,7 @@ impl Handler for Connection {
             size,
             out,
         };
-        if self.shared.hub.send(join).is_err() {
+        if self.hub.send(join).is_err() {
             return session.close(channel);
         }
         self.shell = true;
@@ -286,13 +280,13 @@ impl Handler for Connection {
         if self.window.1 > INPUT_PER_SECOND || self.keyboard.garbage > GARBAGE_CAP {
             let why = "too much input: disconnected";
             eprintln!("skid serve: player {} cut off: {why}", self.id);
-            let _ = self.shared.hub.send(ToHub::Leave { id: self.id });
+            let _ = self.hub.send(ToHub::Leave { id: self.id });
             self.shell = false;
             session.disconnect(russh::Disconnect::ByApplication, why, "")?;
             return Ok(());
         }
         if !events.is_empty() {
-            let _ = self.shared.hub.send(ToHub::Input {
+            let _ = self.hub.send(ToHub::Input {
                 id: self.id,
                 events,
                 at: now,
@@ -312,7 +306,7 @@ impl Handler for Connection {
     ) -> Result<(), Self::Error> {
         if self.shell {
             let size = clamp_size(col_width, row_height);
-            let _ = self.shared.hub.send(ToHub::Resize { id: self.id, size });
+            let _ = self.hub.send(ToHub::Resize { id: self.id, size });
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use crate::game::{key_id, key_name};
 use crate::input::Key;
 use crate::keys::{self, Command};
 
-use super::super::room::{PlayerId, Room, seat_command};
+use super::super::room::{PlayerId, Room};
 use super::super::screen::{self, Place};
 use super::Hub;
 
@@ -41,15 +41,16 @@ impl Hub {
             return;
         }
         let drive = name.and_then(Key::of);
-        // A driving key goes to the player's seat while their car races.
-        match (drive, screen::running_mut(&mut self.rooms, p.place, id)) {
-            (Some(key), Some((i, run))) if !p.help && !run.race.view(i).finished() => {
-                run.key(i, key, k.kind, key_id(k.code), now);
+        let release = k.kind == KeyEventKind::Release;
+        // Keys go to the player's seat while their car races; elsewhere
+        // they only teach the player's key repeat.
+        match screen::running_mut(&mut self.rooms, p.place, id) {
+            Some((i, run)) if !p.help && !run.race.view(i).finished() => {
+                run.key(i, drive, release, key_id(k.code), now);
             }
-            _ if k.kind != KeyEventKind::Release => p.held.observe(key_id(k.code), now),
-            _ => {}
+            _ => p.held.key(None, release, key_id(k.code), now),
         }
-        if k.kind == KeyEventKind::Release {
+        if release {
             return;
         }
         let menu = screen::running_mut(&mut self.rooms, p.place, id).is_none();
@@ -96,6 +97,12 @@ impl Hub {
     fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
         // Row 0 makes a room; the rooms follow in the order they were made.
         let rows = self.rooms.len() + 1;
+        let name = || {
+            self.players
+                .get(&id)
+                .map(|p| p.name.clone())
+                .unwrap_or_default()
+        };
         let place = match cmd {
             Command::Up => Place::Lobby {
                 row: (row + rows - 1) % rows,
@@ -106,25 +113,16 @@ impl Hub {
             Command::Enter if row == 0 => {
                 let r = self.next_room;
                 self.next_room += 1;
-                let name = self
-                    .players
-                    .get(&id)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_default();
-                self.rooms.insert(r, Room::new(r, id, name));
+                self.rooms.insert(r, Room::new(r, id, name()));
                 eprintln!("skid serve: room {r} made by player {id}");
                 self.lobby_changed();
                 Place::Room(r)
             }
             Command::Enter => {
+                let name = name();
                 let Some((&r, room)) = self.rooms.iter_mut().nth(row - 1) else {
                     return;
                 };
-                let name = self
-                    .players
-                    .get(&id)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_default();
                 room.members.push((id, name));
                 self.lobby_changed();
                 Place::Room(r)
@@ -153,7 +151,7 @@ impl Hub {
             }
             Some(run) => {
                 if let Some(i) = run.seat_of(id) {
-                    seat_command(run, i, cmd);
+                    run.command(i, cmd);
                 }
             }
             None if room.creator != id => {}

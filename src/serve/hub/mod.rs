@@ -37,6 +37,7 @@ mod input;
 use super::laps::Keeper;
 use super::room::{PlayerId, Room};
 use super::screen::{self, Place};
+use super::ssh::NAME_CHARS;
 
 /// What a connection tells the hub.
 pub enum ToHub {
@@ -235,7 +236,7 @@ impl Hub {
         (2..=100_000)
             .map(|i| {
                 let tail = format!("~{i}");
-                let head: String = name.chars().take(16 - tail.len()).collect();
+                let head: String = name.chars().take(NAME_CHARS - tail.len()).collect();
                 head + &tail
             })
             .find(|n| !taken(n))

@@ -5,9 +5,6 @@
 //! grip (`1 + 3 (1 - grip)`), so paths keep to the middle of the road and
 //! off the grass.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use glam::DVec2;
 
 use crate::track::laps::cells_of;
@@ -91,10 +88,14 @@ impl Search {
 /// the order the way was found in and its move, packed `cell << 35 |
 /// order << 3 | move`, so that of two ways as short to one cell the first
 /// found leaves the queue first (as a search that kept only strictly
-/// shorter ways would have it).
+/// shorter ways would have it). One `u128` a way, so that a comparison
+/// is two instructions and no branch: the search's frontier is small (44
+/// ways at most on a road winding over a whole 8192 x 8192 map) and every
+/// way leaves it, so popping is most of the queue's cost.
 #[derive(Default)]
 struct Queue {
-    heap: BinaryHeap<Reverse<(u64, u64)>>,
+    /// A binary min-heap of ways, each `distance bits << 64 | packed`.
+    heap: Vec<u128>,
     /// How many ways were queued.
     order: u64,
 }
@@ -102,15 +103,57 @@ struct Queue {
 impl Queue {
     fn push(&mut self, d: f64, cell: usize, m: u64) {
         let key = (cell as u64) << 35 | self.order << 3 | m;
-        self.heap.push(Reverse((d.to_bits(), key)));
+        let way = u128::from(d.to_bits()) << 64 | u128::from(key);
         self.order += 1;
+        let mut hole = self.heap.len();
+        self.heap.push(way);
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            if self.heap[parent] <= way {
+                break;
+            }
+            self.heap[hole] = self.heap[parent];
+            hole = parent;
+        }
+        self.heap[hole] = way;
     }
 
     /// The shortest way: distance, cell, order found, move.
     fn pop(&mut self) -> Option<(f64, usize, u64, u64)> {
-        let Reverse((bits, key)) = self.heap.pop()?;
+        let last = self.heap.pop()?;
+        let top = match self.heap.first_mut() {
+            Some(top) => std::mem::replace(top, last),
+            None => last,
+        };
+        let heap = &mut self.heap[..];
+        let n = heap.len();
+        if n > 1 {
+            // Down to the bottom along the smaller children (no branch to
+            // mispredict), then up to where the last way belongs.
+            let mut hole = 0;
+            loop {
+                let mut child = 2 * hole + 1;
+                if child + 1 < n {
+                    child += usize::from(heap[child + 1] < heap[child]);
+                } else if child >= n {
+                    break;
+                }
+                heap[hole] = heap[child];
+                hole = child;
+            }
+            while hole > 0 {
+                let parent = (hole - 1) / 2;
+                if heap[parent] <= last {
+                    break;
+                }
+                heap[hole] = heap[parent];
+                hole = parent;
+            }
+            heap[hole] = last;
+        }
+        let key = top as u64;
         Some((
-            f64::from_bits(bits),
+            f64::from_bits((top >> 64) as u64),
             (key >> 35) as usize,
             key >> 3 & 0xffff_ffff,
             key & 7,
@@ -118,14 +161,27 @@ impl Queue {
     }
 }
 
+/// What a search keeps of a cell it has queued a way to and not yet
+/// settled, for as many such cells as fit (see [`dijkstra`]).
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The cell plus one; 0 for none.
+    cell: u32,
+    /// The shortest way queued to it, as `f64` bits.
+    best: u64,
+    /// The cost per metre of driving through it (see [`dijkstra`]'s
+    /// `cost`); `NaN` where it is closed.
+    per_metre: f64,
+}
+
 /// Multi-source Dijkstra over the grid from the cells `from` (by index
 /// `row * width + col`), through cells a car can reach and never
-/// diagonally past a wall's corner. `step(j, m, (col, row))` is the cost
-/// of moving into cell `j` (at `col`, `row`) by move `MOVES[m]`
-/// (positive), or `None` where that move is closed; nothing beyond
-/// `limit` is reached. Stops at the
-/// first cell `done` accepts, returning what it found and that cell.
-/// `list` keeps the cells settled in [`Search::reached`].
+/// diagonally past a wall's corner. A move into cell `j` (at `col`,
+/// `row`) by `MOVES[m]` costs `length[m] * cost(j, (col, row))`
+/// (positive), and is closed where `cost` says `None`; nothing beyond
+/// `limit` is reached. Stops at the first cell `done` accepts, returning
+/// what it found and that cell. `list` keeps the cells settled in
+/// [`Search::reached`].
 ///
 /// A way to a cell not yet settled is queued unless one as short is
 /// queued already (a map holds up to 2^26 cells, each queued at most once
@@ -134,10 +190,10 @@ impl Queue {
 fn dijkstra(
     track: &Track,
     from: impl IntoIterator<Item = usize>,
-    diagonal: bool,
+    length: &[f64],
     limit: f64,
     list: bool,
-    step: impl Fn(usize, usize, (usize, usize)) -> Option<f64>,
+    cost: impl Fn(usize, (usize, usize)) -> Option<f64>,
     done: impl Fn(usize, f64) -> bool,
 ) -> (Search, Option<usize>) {
     let (w, h) = (track.width, track.height);
@@ -152,15 +208,21 @@ fn dijkstra(
     }
     // The sources were queued first.
     let sources = queue.order;
-    // The shortest way queued to a cell not yet settled, for as many such
-    // cells as fit (slot `cell & mask` holds the cell plus one, 0 for none,
-    // in zeroed memory; another cell takes the slot over): a way no
-    // shorter than one queued is not queued again. A cell missing here
-    // only costs the queue an entry.
+    // The cells queued to and not yet settled, as many as fit (slot
+    // `cell & mask`, in zeroed memory; another cell takes the slot over):
+    // a way no shorter than one queued is not queued again, and a cell's
+    // cost is asked once, not once per neighbour. A cell missing here
+    // only costs the queue an entry, or `cost` a call.
     let slots = (w * h / 8).next_power_of_two().clamp(1 << 12, QUEUED_SLOTS);
     let mask = slots - 1;
-    let mut best: Vec<(u32, u64)> = vec![(0, 0); slots];
-    let moves = if diagonal { &MOVES[..] } else { &MOVES[..4] };
+    let empty = Slot {
+        cell: 0,
+        best: 0,
+        per_metre: 0.0,
+    };
+    let mut best = vec![empty; slots];
+    // Each move as a step in index.
+    let offset = MOVES.map(|(dc, dr)| dr * w as isize + dc);
     while let Some((d, i, order, m)) = queue.pop() {
         if search.came[i] != 0 {
             continue;
@@ -172,38 +234,46 @@ fn dijkstra(
         if done(i, d) {
             return (search, Some(i));
         }
-        let (c, r) = ((i % w) as isize, (i / w) as isize);
-        for (m, &(dc, dr)) in moves.iter().enumerate() {
-            let (nc, nr) = (c + dc, r + dr);
-            if nc < 0
-                || nr < 0
-                || nc as usize >= w
-                || nr as usize >= h
-                || !track.drivable(nc as usize, nr as usize)
-            {
+        // The moves into cells a car can reach: bit `m` for `MOVES[m]`.
+        let (c, r) = (i % w, i / w);
+        let mut open = 0u32;
+        for (m, &(dc, dr)) in MOVES.iter().enumerate() {
+            let (nc, nr) = (c.wrapping_add_signed(dc), r.wrapping_add_signed(dr));
+            if nc < w && nr < h && track.drivable(nc, nr) {
+                open |= 1 << m;
+            }
+        }
+        // A diagonal move must not cut a wall's corner: it needs both
+        // moves along its row and column.
+        for (m, (row, col)) in [(4, (0, 2)), (5, (1, 2)), (6, (0, 3)), (7, (1, 3))] {
+            let both = (1 << row) | (1 << col);
+            if open & both != both {
+                open &= !(1 << m);
+            }
+        }
+        for (m, &len) in length.iter().enumerate() {
+            if open & (1 << m) == 0 {
                 continue;
             }
-            let (nc, nr) = (nc as usize, nr as usize);
-            let j = nr * w + nc;
+            let j = i.wrapping_add_signed(offset[m]);
             if search.came[j] != 0 {
                 continue;
             }
-            // A diagonal move must not cut a wall's corner.
-            if dc != 0
-                && dr != 0
-                && !(track.drivable(nc, r as usize) && track.drivable(c as usize, nr))
-            {
-                continue;
-            }
-            let Some(cost) = step(j, m, (nc, nr)) else {
-                continue;
-            };
-            let nd = d + cost;
             let slot = &mut best[j & mask];
-            if nd > limit || (slot.0 == j as u32 + 1 && slot.1 <= nd.to_bits()) {
+            if slot.cell != j as u32 + 1 {
+                let per_metre = cost(j, (j % w, j / w)).unwrap_or(f64::NAN);
+                *slot = Slot {
+                    cell: j as u32 + 1,
+                    best: f64::INFINITY.to_bits(),
+                    per_metre,
+                };
+            }
+            // NaN (closed) compares false and is never queued.
+            let nd = d + len * slot.per_metre;
+            if !(nd <= limit && nd.to_bits() < slot.best) {
                 continue;
             }
-            *slot = (j as u32 + 1, nd.to_bits());
+            slot.best = nd.to_bits();
             queue.push(nd, j, m as u64);
         }
     }
@@ -256,21 +326,21 @@ pub fn shortest(
     let (penalty, surfaces) = (penalties(track), track.surfaces.len());
     // Each move's length, m.
     let length = MOVES.map(|(dc, dr)| (DVec2::new(dc as f64, dr as f64) * cs).length());
-    let step = |j: usize, m: usize, (nc, nr): (usize, usize)| {
+    let cost = |j: usize, (nc, nr): (usize, usize)| {
         if banned(j) && !goals.contains(j) {
             return None;
         }
         let surface = track.surface_index(nc, nr)?;
         let clear = track.clearance_cells(nc, nr) as usize;
-        Some(length[m] * penalty[clear * surfaces + surface])
+        Some(penalty[clear * surfaces + surface])
     };
     let (search, found) = dijkstra(
         track,
         indices(track, from),
-        true,
+        &length,
         f64::INFINITY,
         false,
-        step,
+        cost,
         |i, d| d > 0.0 && goals.contains(i),
     );
     Some(search.path_to(found?))
@@ -281,8 +351,17 @@ pub fn shortest(
 /// pages of the cells within reach are touched.
 pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -> Vec<bool> {
     let cs = track.cell_size();
-    let step = |_, m: usize, _| Some(if MOVES[m].0 != 0 { cs.x } else { cs.y });
-    let (search, _) = dijkstra(track, from, false, reach, true, step, |_, _| false);
+    // Along rows and columns only: the first four moves.
+    let length = [cs.x, cs.x, cs.y, cs.y];
+    let (search, _) = dijkstra(
+        track,
+        from,
+        &length,
+        reach,
+        true,
+        |_, _| Some(1.0),
+        |_, _| false,
+    );
     let mut near = vec![false; search.came.len()];
     for &i in search.reached.iter().flatten() {
         near[i] = true;

@@ -32,10 +32,10 @@
 
 use glam::DVec2;
 
-use super::paths::{Span, indices, mark_cells, shortest, widen};
+use super::paths::{Span, indices, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
-use crate::track::laps::beside;
+use crate::track::laps::{beside, cells_of};
 use crate::track::{Mark, Track};
 
 /// How far either side of a leg's path its corridor reaches, metres.
@@ -92,7 +92,7 @@ impl Line {
         // gate: the line is smoothed again pinned to it.
         let loose: Vec<&Crossing> = crossings
             .iter()
-            .filter(|c| !slack(track, c.mark, &points))
+            .filter(|c| !slack(track, c, &points))
             .collect();
         let raw = if loose.is_empty() {
             Vec::new()
@@ -198,6 +198,8 @@ impl Line {
 /// index of the path's cell that reaches it.
 struct Crossing {
     mark: Mark,
+    /// The corners of the rectangle around all the mark's cells, m.
+    bounds: [DVec2; 2],
     /// The centres of the mark's cells where the path reaches it.
     cells: Vec<DVec2>,
     index: usize,
@@ -229,20 +231,37 @@ fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
 /// of (empty if none).
 fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
     let w = track.width;
-    let finish = mark_cells(track, Mark::Finish);
+    // Each mark's cells a car can reach, and its bounds: the finish, then
+    // the checkpoints in order.
+    let marks: Vec<(Vec<Cell>, [DVec2; 2])> = (0..=track.checkpoints)
+        .map(|n| {
+            let mut cells = cells_of(
+                track,
+                if n == 0 {
+                    Mark::Finish
+                } else {
+                    Mark::Checkpoint(n)
+                },
+            );
+            let bounds = bounds(track, &cells);
+            cells.retain(|&(c, r)| track.drivable(c, r));
+            (cells, bounds)
+        })
+        .collect();
+    let finish = &marks[0].0;
     let dir = track.race_direction();
     let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
-    let mut stops: Vec<Vec<(usize, usize)>> = vec![beside(track, &finish, dc, dr)];
-    for n in 1..=track.checkpoints {
-        stops.push(mark_cells(track, Mark::Checkpoint(n)));
+    let mut stops: Vec<Vec<(usize, usize)>> = vec![beside(track, finish, dc, dr)];
+    for (cells, _) in &marks[1..] {
+        stops.push(cells.clone());
     }
-    stops.push(beside(track, &finish, -dc, -dr));
+    stops.push(beside(track, finish, -dc, -dr));
     // The finish line closed to every leg, drawn on across the road to
     // the walls where it stops short of them: a leg may not go round its
     // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
     // not drawn on (that would close the field); the legs keep [`TURN`]
     // metres from that end instead, and from a checkpoint's open end.
-    let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
+    let (short, finish_ends) = past_ends(track, finish, (dr.abs(), dc.abs()));
     let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
     let mut ends = vec![finish_ends.clone()];
     for n in 1..=track.checkpoints {
@@ -301,6 +320,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
                     let mark = Mark::Checkpoint(k as u8 + 1);
                     crossings.push(Crossing {
                         mark,
+                        bounds: marks[k + 1].1,
                         cells: mark_near(track, mark, (end % w, end / w)),
                         index: cells.len() - 1,
                         dir: DVec2::ZERO,
@@ -318,6 +338,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
         if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
             crossings.push(Crossing {
                 mark: Mark::Finish,
+                bounds: marks[0].1,
                 cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
                 index: 0,
                 dir: DVec2::ZERO,
@@ -401,12 +422,26 @@ fn axis(track: &Track, cells: &[(usize, usize)]) -> (isize, isize) {
     }
 }
 
-/// Whether the closed line `pts` crosses `mark` with room to spare: the
-/// line shifted [`GATE_SLACK`] metres or less to either side, near where
-/// it crosses, still crosses the mark (or runs into what no car drives
-/// on), so a driver following it roughly crosses the mark too.
-fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
+/// The corners of the rectangle around `cells` and a cell more each way,
+/// m (empty: nowhere).
+fn bounds(track: &Track, cells: &[Cell]) -> [DVec2; 2] {
+    let cs = track.cell_size();
+    let corner = |(c, r): Cell| DVec2::new(c as f64, r as f64) * cs;
+    cells
+        .iter()
+        .fold([DVec2::INFINITY, DVec2::NEG_INFINITY], |[lo, hi], &cell| {
+            [lo.min(corner(cell) - cs), hi.max(corner(cell) + 2.0 * cs)]
+        })
+}
+
+/// Whether the closed line `pts` crosses the mark of `crossing` with room
+/// to spare: the line shifted [`GATE_SLACK`] metres or less to either
+/// side, near where it crosses, still crosses the mark (or runs into what
+/// no car drives on), so a driver following it roughly crosses the mark
+/// too.
+fn slack(track: &Track, crossing: &Crossing, pts: &[DVec2]) -> bool {
     let n = pts.len();
+    let (mark, [lo, hi]) = (crossing.mark, crossing.bounds);
     // Whether the segment from `a` to `b` passes a cell `hit` accepts.
     let passes = |a: DVec2, b: DVec2, hit: &dyn Fn(usize, usize) -> bool| {
         let mut found = false;
@@ -416,7 +451,10 @@ fn slack(track: &Track, mark: Mark, pts: &[DVec2]) -> bool {
     let on_mark = |c: usize, r: usize| track.mark_of(c, r) == mark;
     let blocked = |c: usize, r: usize| on_mark(c, r) || !track.drivable(c, r);
     (0..n).any(|i| {
-        if !passes(pts[i], pts[(i + 1) % n], &on_mark) {
+        let (a, b) = (pts[i], pts[(i + 1) % n]);
+        // Most of a long line is nowhere near the mark.
+        let away = a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any();
+        if away || !passes(a, b, &on_mark) {
             return false;
         }
         // The line's points around the crossing, shifted as one along the
@@ -445,6 +483,22 @@ fn arc_index(k: usize, at: impl Fn(usize) -> DVec2, n: usize) -> usize {
 fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> Vec<f64> {
     let n = pts.len();
     let k = 3;
+    // The surface under each point, looked up once (`u8::MAX`: none, grip
+    // 1), a byte a point.
+    let surface: Vec<u8> = pts
+        .iter()
+        .map(|&p| {
+            track.cell_at(p).map_or(u8::MAX, |(c, r)| {
+                track.surface_index(c, r).map_or(u8::MAX, |s| s as u8)
+            })
+        })
+        .collect();
+    let grip = |i: usize| {
+        track
+            .surfaces
+            .get(usize::from(surface[i]))
+            .map_or(1.0, |s| s.grip)
+    };
     let mut v: Vec<f64> = (0..n)
         .map(|i| {
             let (a, b, c) = (pts[wrap(i, -k, n)], pts[i], pts[wrap(i, k, n)]);
@@ -456,9 +510,8 @@ fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> V
             } else {
                 0.0
             };
-            let grip = track.surface_at(b).map_or(1.0, |s| s.grip);
             if kappa > 1e-6 {
-                (a_lat * grip / kappa).sqrt().min(top)
+                (a_lat * grip(i) / kappa).sqrt().min(top)
             } else {
                 top
             }
@@ -467,8 +520,7 @@ fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> V
     for _ in 0..2 {
         for i in (0..n).rev() {
             let next = v[(i + 1) % n];
-            let grip = track.surface_at(pts[i]).map_or(1.0, |s| s.grip);
-            v[i] = v[i].min((next * next + 2.0 * a_brake * grip * SPACING).sqrt());
+            v[i] = v[i].min((next * next + 2.0 * a_brake * grip(i) * SPACING).sqrt());
         }
     }
     v

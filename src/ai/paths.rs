@@ -7,15 +7,7 @@
 
 use glam::DVec2;
 
-use crate::track::laps::cells_of;
-use crate::track::{Mark, Track};
-
-/// The cells of a mark (the finish line or a checkpoint) a car can reach.
-pub fn mark_cells(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
-    let mut cells = cells_of(track, mark);
-    cells.retain(|&(c, r)| track.drivable(c, r));
-    cells
-}
+use crate::track::Track;
 
 /// Cost of driving through a cell, per metre, for every clearance (in
 /// cells, 0 to 255) and surface: index `clearance * surfaces + surface`.

@@ -35,6 +35,7 @@ use glam::DVec2;
 use super::paths::{Span, indices, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
+use super::speeds::speeds;
 use crate::track::laps::{beside, cells_of};
 use crate::track::{Mark, Track};
 
@@ -477,53 +478,6 @@ fn slack(track: &Track, crossing: &Crossing, pts: &[DVec2]) -> bool {
 fn arc_index(k: usize, at: impl Fn(usize) -> DVec2, n: usize) -> usize {
     let along: f64 = (0..k).map(|j| at(j).distance(at(j + 1))).sum();
     (along / SPACING).round() as usize % n.max(1)
-}
-
-/// Target speeds along the line.
-fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> Vec<f64> {
-    let n = pts.len();
-    let k = 3;
-    // The surface under each point, looked up once (`u8::MAX`: none, grip
-    // 1), a byte a point.
-    let surface: Vec<u8> = pts
-        .iter()
-        .map(|&p| {
-            track.cell_at(p).map_or(u8::MAX, |(c, r)| {
-                track.surface_index(c, r).map_or(u8::MAX, |s| s as u8)
-            })
-        })
-        .collect();
-    let grip = |i: usize| {
-        track
-            .surfaces
-            .get(usize::from(surface[i]))
-            .map_or(1.0, |s| s.grip)
-    };
-    let mut v: Vec<f64> = (0..n)
-        .map(|i| {
-            let (a, b, c) = (pts[wrap(i, -k, n)], pts[i], pts[wrap(i, k, n)]);
-            // Menger curvature: 4 area / (product of the sides).
-            let area2 = ((b - a).perp_dot(c - a)).abs();
-            let sides = a.distance(b) * b.distance(c) * c.distance(a);
-            let kappa = if sides > 1e-9 {
-                2.0 * area2 / sides
-            } else {
-                0.0
-            };
-            if kappa > 1e-6 {
-                (a_lat * grip(i) / kappa).sqrt().min(top)
-            } else {
-                top
-            }
-        })
-        .collect();
-    for _ in 0..2 {
-        for i in (0..n).rev() {
-            let next = v[(i + 1) % n];
-            v[i] = v[i].min((next * next + 2.0 * a_brake * grip(i) * SPACING).sqrt());
-        }
-    }
-    v
 }
 
 #[cfg(test)]

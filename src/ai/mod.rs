@@ -20,7 +20,9 @@
 
 pub mod line;
 mod paths;
+mod search;
 mod smooth;
+mod speeds;
 
 use glam::DVec2;
 

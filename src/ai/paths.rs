@@ -3,10 +3,16 @@
 //! cut past a wall, each cell costed by its length times a penalty for
 //! lying near a wall (`1 + 6 / clearance`, clearance in cells) and for low
 //! grip (`1 + 3 (1 - grip)`), so paths keep to the middle of the road and
-//! off the grass.
+//! off the grass. On the largest maps the search runs from both ends at
+//! once, on two cores ([`meet`]): a road winding over a whole 8192 x 8192
+//! map is settled cell by cell, and one search alone took 1.9 s of the
+//! line's 2 s.
+
+use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
 
 use glam::DVec2;
 
+use super::search::{Cost, MOVES, Search};
 use crate::track::Track;
 
 /// Cost of driving through a cell, per metre, for every clearance (in
@@ -21,255 +27,6 @@ fn penalties(track: &Track) -> Vec<f64> {
         }
     }
     table
-}
-
-/// The eight moves, in the order the search tries them (the first four
-/// alone when it moves along rows and columns only).
-const MOVES: [(isize, isize); 8] = [
-    (-1, 0),
-    (1, 0),
-    (0, -1),
-    (0, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-];
-
-/// How many cells' shortest queued ways a search remembers (16 MB).
-const QUEUED_SLOTS: usize = 1 << 20;
-
-/// [`Search::came`] of a source cell.
-const SOURCE: u8 = u8::MAX;
-
-/// What a search knows of every cell: one byte each, in zeroed memory so
-/// that only the pages of the cells it reaches are ever touched (a search
-/// round the end of a line on an 8192 x 8192 field costs what it explores,
-/// not the map), and no distance per cell: a cell's distance is final when
-/// it first leaves the queue, and only the queue holds the others'.
-struct Search {
-    /// How a settled cell was reached: the move (index into [`MOVES`],
-    /// plus one) or [`SOURCE`]; 0 while not settled.
-    came: Vec<u8>,
-    width: usize,
-    /// Every cell settled, in order, when asked for (only [`widen`] needs
-    /// it: on a map that is all road it would hold every cell).
-    reached: Option<Vec<usize>>,
-}
-
-impl Search {
-    /// The cells from a source to cell `j`, in order, by index (a map has
-    /// at most 2^26 cells).
-    fn path_to(&self, mut j: usize) -> Vec<u32> {
-        let w = self.width as isize;
-        let mut path = vec![j as u32];
-        // Back along the moves to a source ([`SOURCE`] names no move).
-        while let Some(&(dc, dr)) =
-            (self.came[j].checked_sub(1)).and_then(|m| MOVES.get(m as usize))
-        {
-            j = (j as isize - dr * w - dc) as usize;
-            path.push(j as u32);
-        }
-        path.reverse();
-        path
-    }
-}
-
-/// The ways queued to reach cells, shortest first: a way is its distance
-/// as `f64` bits (non-negative `f64`s order as their bits), then the cell,
-/// the order the way was found in and its move, packed `cell << 35 |
-/// order << 3 | move`, so that of two ways as short to one cell the first
-/// found leaves the queue first (as a search that kept only strictly
-/// shorter ways would have it). One `u128` a way, so that a comparison
-/// is two instructions and no branch: the search's frontier is small (44
-/// ways at most on a road winding over a whole 8192 x 8192 map) and every
-/// way leaves it, so popping is most of the queue's cost.
-#[derive(Default)]
-struct Queue {
-    /// A binary min-heap of ways, each `distance bits << 64 | packed`.
-    heap: Vec<u128>,
-    /// How many ways were queued.
-    order: u64,
-}
-
-impl Queue {
-    fn push(&mut self, d: f64, cell: usize, m: u64) {
-        let key = (cell as u64) << 35 | self.order << 3 | m;
-        let way = u128::from(d.to_bits()) << 64 | u128::from(key);
-        self.order += 1;
-        let mut hole = self.heap.len();
-        self.heap.push(way);
-        while hole > 0 {
-            let parent = (hole - 1) / 2;
-            if self.heap[parent] <= way {
-                break;
-            }
-            self.heap[hole] = self.heap[parent];
-            hole = parent;
-        }
-        self.heap[hole] = way;
-    }
-
-    /// The shortest way: distance, cell, order found, move.
-    fn pop(&mut self) -> Option<(f64, usize, u64, u64)> {
-        let last = self.heap.pop()?;
-        let top = match self.heap.first_mut() {
-            Some(top) => std::mem::replace(top, last),
-            None => last,
-        };
-        let heap = &mut self.heap[..];
-        let n = heap.len();
-        if n > 1 {
-            // Down to the bottom along the smaller children (no branch to
-            // mispredict), then up to where the last way belongs.
-            let mut hole = 0;
-            loop {
-                let mut child = 2 * hole + 1;
-                if child + 1 < n {
-                    child += usize::from(heap[child + 1] < heap[child]);
-                } else if child >= n {
-                    break;
-                }
-                heap[hole] = heap[child];
-                hole = child;
-            }
-            while hole > 0 {
-                let parent = (hole - 1) / 2;
-                if heap[parent] <= last {
-                    break;
-                }
-                heap[hole] = heap[parent];
-                hole = parent;
-            }
-            heap[hole] = last;
-        }
-        let key = top as u64;
-        Some((
-            f64::from_bits((top >> 64) as u64),
-            (key >> 35) as usize,
-            key >> 3 & 0xffff_ffff,
-            key & 7,
-        ))
-    }
-}
-
-/// What a search keeps of a cell it has queued a way to and not yet
-/// settled, for as many such cells as fit (see [`dijkstra`]).
-#[derive(Clone, Copy)]
-struct Slot {
-    /// The cell plus one; 0 for none.
-    cell: u32,
-    /// The shortest way queued to it, as `f64` bits.
-    best: u64,
-    /// The cost per metre of driving through it (see [`dijkstra`]'s
-    /// `cost`); `NaN` where it is closed.
-    per_metre: f64,
-}
-
-/// Multi-source Dijkstra over the grid from the cells `from` (by index
-/// `row * width + col`), through cells a car can reach and never
-/// diagonally past a wall's corner. A move into cell `j` (at `col`,
-/// `row`) by `MOVES[m]` costs `length[m] * cost(j, (col, row))`
-/// (positive), and is closed where `cost` says `None`; nothing beyond
-/// `limit` is reached. Stops at the first cell `done` accepts, returning
-/// what it found and that cell. `list` keeps the cells settled in
-/// [`Search::reached`].
-///
-/// A way to a cell not yet settled is queued unless one as short is
-/// queued already (a map holds up to 2^26 cells, each queued at most once
-/// from each of its 8 neighbours, so [`Queue`]'s packing fits); the first
-/// to leave the queue settles the cell.
-fn dijkstra(
-    track: &Track,
-    from: impl IntoIterator<Item = usize>,
-    length: &[f64],
-    limit: f64,
-    list: bool,
-    cost: impl Fn(usize, (usize, usize)) -> Option<f64>,
-    done: impl Fn(usize, f64) -> bool,
-) -> (Search, Option<usize>) {
-    let (w, h) = (track.width, track.height);
-    let mut search = Search {
-        came: vec![0; w * h],
-        width: w,
-        reached: list.then(Vec::new),
-    };
-    let mut queue = Queue::default();
-    for i in from {
-        queue.push(0.0, i, 0);
-    }
-    // The sources were queued first.
-    let sources = queue.order;
-    // The cells queued to and not yet settled, as many as fit (slot
-    // `cell & mask`, in zeroed memory; another cell takes the slot over):
-    // a way no shorter than one queued is not queued again, and a cell's
-    // cost is asked once, not once per neighbour. A cell missing here
-    // only costs the queue an entry, or `cost` a call.
-    let slots = (w * h / 8).next_power_of_two().clamp(1 << 12, QUEUED_SLOTS);
-    let mask = slots - 1;
-    let empty = Slot {
-        cell: 0,
-        best: 0,
-        per_metre: 0.0,
-    };
-    let mut best = vec![empty; slots];
-    // Each move as a step in index.
-    let offset = MOVES.map(|(dc, dr)| dr * w as isize + dc);
-    while let Some((d, i, order, m)) = queue.pop() {
-        if search.came[i] != 0 {
-            continue;
-        }
-        search.came[i] = if order < sources { SOURCE } else { m as u8 + 1 };
-        if let Some(reached) = &mut search.reached {
-            reached.push(i);
-        }
-        if done(i, d) {
-            return (search, Some(i));
-        }
-        // The moves into cells a car can reach: bit `m` for `MOVES[m]`.
-        let (c, r) = (i % w, i / w);
-        let mut open = 0u32;
-        for (m, &(dc, dr)) in MOVES.iter().enumerate() {
-            let (nc, nr) = (c.wrapping_add_signed(dc), r.wrapping_add_signed(dr));
-            if nc < w && nr < h && track.drivable(nc, nr) {
-                open |= 1 << m;
-            }
-        }
-        // A diagonal move must not cut a wall's corner: it needs both
-        // moves along its row and column.
-        for (m, (row, col)) in [(4, (0, 2)), (5, (1, 2)), (6, (0, 3)), (7, (1, 3))] {
-            let both = (1 << row) | (1 << col);
-            if open & both != both {
-                open &= !(1 << m);
-            }
-        }
-        for (m, &len) in length.iter().enumerate() {
-            if open & (1 << m) == 0 {
-                continue;
-            }
-            let j = i.wrapping_add_signed(offset[m]);
-            if search.came[j] != 0 {
-                continue;
-            }
-            let slot = &mut best[j & mask];
-            if slot.cell != j as u32 + 1 {
-                let per_metre = cost(j, (j % w, j / w)).unwrap_or(f64::NAN);
-                *slot = Slot {
-                    cell: j as u32 + 1,
-                    best: f64::INFINITY.to_bits(),
-                    per_metre,
-                };
-            }
-            // NaN (closed) compares false and is never queued.
-            let nd = d + len * slot.per_metre;
-            if !(nd <= limit && nd.to_bits() < slot.best) {
-                continue;
-            }
-            slot.best = nd.to_bits();
-            queue.push(nd, j, m as u64);
-        }
-    }
-    (search, None)
 }
 
 /// A few cells (a mark's, say), by index `row * width + col`: a table
@@ -304,14 +61,20 @@ pub fn indices(track: &Track, cells: &[(usize, usize)]) -> impl Iterator<Item = 
     cells.iter().map(move |&(c, r)| r * w + c)
 }
 
+/// Maps of this many cells or more (2048 x 2048) are searched from both
+/// ends at once ([`meet`]).
+const BOTH_ENDS: usize = 1 << 22;
+
 /// Cheapest path from any of `from` to any of `to`, as cells in order by
 /// index (`row * width + col`, 4 bytes a cell: a path can wind over a
-/// whole map), through no cell `banned` accepts but the goals.
+/// whole map), through no cell `banned` accepts but the goals. On a map
+/// of [`BOTH_ENDS`] cells or more, searched from both ends at once, on
+/// two threads where there are two cores.
 pub fn shortest(
     track: &Track,
     from: &[(usize, usize)],
     to: &[(usize, usize)],
-    banned: impl Fn(usize) -> bool,
+    banned: impl Fn(usize) -> bool + Sync,
 ) -> Option<Vec<u32>> {
     let cs = track.cell_size();
     let goals = Span::new(indices(track, to));
@@ -326,16 +89,206 @@ pub fn shortest(
         let clear = track.clearance_cells(nc, nr) as usize;
         Some(penalty[clear * surfaces + surface])
     };
-    let (search, found) = dijkstra(
-        track,
-        indices(track, from),
-        &length,
-        f64::INFINITY,
-        false,
-        cost,
-        |i, d| d > 0.0 && goals.contains(i),
+    let ends = (indices(track, from), indices(track, to));
+    if track.width * track.height >= BOTH_ENDS {
+        let most = length.iter().fold(0.0, |a: f64, &l| a.max(l));
+        let most = most * penalty.iter().fold(0.0, |a: f64, &p| a.max(p));
+        let threads = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        meet(track, ends, &length, most, &cost, threads)
+    } else {
+        one_way(track, ends, &length, &cost)
+    }
+}
+
+/// Cheapest path from any of the cells `ends.0` to any of `ends.1` (a way
+/// of one move at least), by one search from the start to the first goal
+/// it settles.
+fn one_way(
+    track: &Track,
+    ends: (
+        impl IntoIterator<Item = usize>,
+        impl IntoIterator<Item = usize>,
+    ),
+    length: &[f64],
+    cost: &impl Cost,
+) -> Option<Vec<u32>> {
+    let goals = Span::new(ends.1);
+    let mut search = Search::new(track, ends.0, length, f64::INFINITY, false);
+    let mut goal = None;
+    search.run(cost, |i, d| {
+        let reached = d > 0.0 && goals.contains(i);
+        goal = reached.then_some(i);
+        !reached
+    });
+    Some(search.path_to(goal?))
+}
+
+/// One end of a search from both ends ([`meet`]), and what it settled
+/// lately.
+struct End<'a> {
+    search: Search<'a>,
+    /// The cells settled in this round, and their distances.
+    now: Vec<(u32, f64)>,
+    /// Cell `j` plus one and its distance at `recent[j & mask]`, for the
+    /// cells settled lately (a later cell takes an earlier one's place).
+    recent: Vec<(u32, f64)>,
+    /// Nothing is left to settle.
+    done: bool,
+}
+
+/// How many cells [`End::recent`] holds at most (16 MB).
+const RECENT: usize = 1 << 18;
+
+impl<'a> End<'a> {
+    fn new(search: Search<'a>, cells: usize) -> End<'a> {
+        End {
+            search,
+            now: Vec::new(),
+            recent: vec![(0, 0.0); cells.next_power_of_two().min(RECENT)],
+            done: false,
+        }
+    }
+
+    /// Settles up to `n` cells.
+    fn round(&mut self, cost: &impl Cost, n: usize) {
+        let End {
+            search,
+            now,
+            recent,
+            done,
+        } = self;
+        now.clear();
+        let mask = recent.len() - 1;
+        *done = search.run(cost, |i, d| {
+            now.push((i as u32, d));
+            recent[i & mask] = (i as u32 + 1, d);
+            now.len() < n
+        });
+    }
+
+    /// The distance of settled cell `i` if it was settled lately, or
+    /// `anyway`.
+    fn distance(&self, i: u32, cost: &impl Cost, anyway: bool) -> Option<f64> {
+        match self.recent[i as usize & (self.recent.len() - 1)] {
+            (cell, d) if cell == i + 1 => Some(d),
+            _ => anyway.then(|| self.search.distance(i as usize, cost)),
+        }
+    }
+}
+
+/// Cheapest path from any of the cells `ends.0` to any of `ends.1`, by
+/// searching from both ends at once, in rounds: each end settles the same
+/// number of cells (on a thread of its own if `threads`), then the cells
+/// both ends have settled are where they may meet, and the cheapest
+/// meeting so far, `mu`, is the way if no cheaper can be found: when the
+/// nearest cells the two ends have still to settle, `next_f` and `next_b`
+/// away, add up to `mu` and a move more (a way of length `L < mu` has
+/// every cell settled by one end or the other, and has two neighbours
+/// settled by one end and then the other, of which the second is then
+/// within `L - next_f + most < next_b` of the goals: settled by both).
+/// What either end settles and so the way found are the same whatever
+/// the threads do; the cost of a meeting is read from what the ends
+/// settled lately (see [`End::recent`]), or added up along its paths for
+/// the first meeting, so one is always found if there is a way. `most`:
+/// the dearest move.
+fn meet<'a>(
+    track: &'a Track,
+    ends: (
+        impl IntoIterator<Item = usize>,
+        impl IntoIterator<Item = usize>,
+    ),
+    length: &'a [f64],
+    most: f64,
+    cost: &(impl Cost + Sync),
+    threads: bool,
+) -> Option<Vec<u32>> {
+    let cells = track.width * track.height;
+    let mut f = End::new(
+        Search::new(track, ends.0, length, f64::INFINITY, false),
+        cells,
     );
-    Some(search.path_to(found?))
+    let b = End::new(
+        Search::new(track, ends.1, length, f64::INFINITY, true),
+        cells,
+    );
+    // Rounds short enough that the two ends meet soon after they touch,
+    // long enough that a round costs more than starting a thread.
+    let n = (cells >> 8).clamp(1 << 10, 1 << 16);
+    let mut best: Option<(f64, u32)> = None;
+    let b = &Mutex::new(b);
+    std::thread::scope(|s| {
+        // The backward end's thread, if any: a round each time it is
+        // asked, until it is no longer asked.
+        let (ask, asked) = mpsc::channel::<()>();
+        let (tell, told) = mpsc::channel::<()>();
+        if threads {
+            s.spawn(move || {
+                for () in asked {
+                    lock(b).round(cost, n);
+                    if tell.send(()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        loop {
+            if threads {
+                // A closed channel: the other thread panicked, which the
+                // scope passes on.
+                if ask.send(()).is_err() {
+                    return None;
+                }
+                f.round(cost, n);
+                if told.recv().is_err() {
+                    return None;
+                }
+            } else {
+                f.round(cost, n);
+                lock(b).round(cost, n);
+            }
+            let mut b = lock(b);
+            meeting(&f, &b, cost, &mut best);
+            let next = f.search.next_distance() + b.search.next_distance();
+            match best {
+                Some((mu, v)) if next >= mu + most => {
+                    let v = v as usize;
+                    let mut path = f.search.path_to(v);
+                    path.extend(b.search.path_to(v).iter().rev().skip(1));
+                    return Some(path);
+                }
+                None if f.done && b.done => return None,
+                _ => {}
+            }
+        }
+    })
+}
+
+/// An end of a search behind a lock. Only the backward end's thread could
+/// poison it, and then its channel closes and the search ends before the
+/// lock is taken again.
+fn lock<'m, 'a>(end: &'m Mutex<End<'a>>) -> MutexGuard<'m, End<'a>> {
+    end.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Where the ends `f` and `b` of a search ([`meet`]) meet: the cells each
+/// settled in its last round that the other settled before or in it.
+/// Keeps the cheapest meeting (and of two as cheap, the lower cell) in
+/// `best`, as its cost and cell.
+fn meeting(f: &End, b: &End, cost: &impl Cost, best: &mut Option<(f64, u32)>) {
+    for (this, other) in [(f, b), (b, f)] {
+        for &(v, d) in &this.now {
+            if !other.search.settled(v as usize) {
+                continue;
+            }
+            let Some(e) = other.distance(v, cost, best.is_none()) else {
+                continue;
+            };
+            let mu = d + e;
+            if mu > 0.0 && best.is_none_or(|(m, w)| (mu, v) < (m, w)) {
+                *best = Some((mu, v));
+            }
+        }
+    }
 }
 
 /// Cells within `reach` metres of the cells `from` (through cells a car
@@ -345,25 +298,20 @@ pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -
     let cs = track.cell_size();
     // Along rows and columns only: the first four moves.
     let length = [cs.x, cs.x, cs.y, cs.y];
-    let (search, _) = dijkstra(
-        track,
-        from,
-        &length,
-        reach,
-        true,
-        |_, _| Some(1.0),
-        |_, _| false,
-    );
-    let mut near = vec![false; search.came.len()];
-    for &i in search.reached.iter().flatten() {
+    let mut search = Search::new(track, from, &length, reach, false);
+    let mut near = vec![false; track.width * track.height];
+    search.run(&|_, _| Some(1.0), |i, _| {
         near[i] = true;
-    }
+        true
+    });
     near
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Span;
+    use super::super::search::{Cost, MOVES, Search};
+    use super::{Span, meet, one_way};
+    use crate::track::{Track, parse};
 
     #[test]
     fn a_span_holds_its_cells_and_no_other() {
@@ -373,5 +321,143 @@ mod tests {
         assert!(!span.contains(usize::MAX));
         let empty = Span::new([]);
         assert!((0..10).all(|i| !empty.contains(i)));
+    }
+
+    /// A generator of numbers below `n` (xorshift, fixed seed).
+    fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
+    /// A random map: walls, asphalt, grass, gravel and ice, the start and
+    /// a finish line cell somewhere.
+    fn random_track(next: &mut impl FnMut(usize) -> usize) -> Track {
+        let (w, h) = (12 + next(50), 8 + next(30));
+        // Clear of walls round the start, the finish just east of it.
+        let (sc, sr) = (5 + next(w - 10), 3 + next(h - 6));
+        let map: String = (0..h)
+            .flat_map(|r| (0..=w).map(move |c| (r, c)))
+            .map(|(r, c)| match (c.abs_diff(sc), r.abs_diff(sr)) {
+                _ if c == w => '\n',
+                (0, 0) => '>',
+                (2, 0) if c > sc => '|',
+                (dc, dr) if dc <= 4 && dr <= 2 => '.',
+                _ => b"##.....,:~"[next(10)] as char,
+            })
+            .collect();
+        parse("random", map.as_bytes()).unwrap()
+    }
+
+    /// The cost of a path: each move's length times the price of the
+    /// cell it enters, added from the start. Checks that it is a path:
+    /// moves between cells a car can reach, no corner cut.
+    fn cost_of(track: &Track, path: &[u32], length: &[f64], cost: &impl Cost) -> f64 {
+        let w = track.width as isize;
+        let mut d = 0.0;
+        for pair in path.windows(2) {
+            let (a, b) = (pair[0] as isize, pair[1] as isize);
+            let m = MOVES
+                .iter()
+                .position(|&(dc, dr)| a % w + dc == b % w && a / w + dr == b / w)
+                .expect("a move");
+            let (c, r) = ((b % w) as usize, (b / w) as usize);
+            let (ac, ar) = ((a % w) as usize, (a / w) as usize);
+            assert!(track.drivable(c, r) && track.drivable(c, ar) && track.drivable(ac, r));
+            d += length[m] * cost(b as usize, (c, r)).expect("an open cell");
+        }
+        d
+    }
+
+    #[test]
+    fn a_search_from_both_ends_finds_as_cheap_a_way_as_one_from_the_start() {
+        // Random maps, prices, closed cells, starts and goals: the same
+        // cost to the last bits, or no way for both, on one thread or two.
+        let mut next = numbers(0x2545_f491_4f6c_dd1d);
+        let (mut found, mut none) = (0, 0);
+        for _ in 0..300 {
+            let track = random_track(&mut next);
+            let cells = track.width * track.height;
+            let open: Vec<usize> = (0..cells)
+                .filter(|&i| track.drivable(i % track.width, i / track.width))
+                .collect();
+            if open.len() < 2 {
+                continue;
+            }
+            let (nf, nt) = (1 + next(3), 1 + next(3));
+            let from: Vec<usize> = (0..nf).map(|_| open[next(open.len())]).collect();
+            let mut to: Vec<usize> = (0..nt).map(|_| open[next(open.len())]).collect();
+            to.retain(|i| !from.contains(i));
+            let price: Vec<f64> = (0..cells)
+                .map(|_| 1.0 + next(1000) as f64 / 250.0)
+                .collect();
+            let closed: Vec<bool> = (0..cells).map(|_| next(10) == 0).collect();
+            let goals = Span::new(to.iter().copied());
+            let cost = |j: usize, _| (!closed[j] || goals.contains(j)).then_some(price[j]);
+            let cs = track.cell_size();
+            let length =
+                MOVES.map(|(dc, dr)| (cs * glam::DVec2::new(dc as f64, dr as f64)).length());
+            let most = 2.3 * 5.0;
+            let ends = || (from.iter().copied(), to.iter().copied());
+            let one = one_way(&track, ends(), &length, &cost);
+            let both = meet(&track, ends(), &length, most, &cost, false);
+            assert_eq!(both, meet(&track, ends(), &length, most, &cost, true));
+            match (one, both) {
+                (None, None) => none += 1,
+                (Some(one), Some(both)) => {
+                    found += 1;
+                    assert!(from.contains(&(both[0] as usize)));
+                    assert!(to.contains(&(*both.last().unwrap() as usize)));
+                    let (a, b) = (
+                        cost_of(&track, &one, &length, &cost),
+                        cost_of(&track, &both, &length, &cost),
+                    );
+                    assert!(
+                        (a - b).abs() <= a * 1e-12,
+                        "{a} one way, {b} from both ends"
+                    );
+                }
+                (one, both) => panic!("{one:?} one way, {both:?} from both ends"),
+            }
+        }
+        assert!(found > 200 && none > 0, "{found} ways, {none} none");
+    }
+
+    #[test]
+    fn a_settled_cell_s_distance_adds_up_along_its_path_to_the_bit() {
+        let mut next = numbers(77);
+        for backward in [false, true] {
+            for _ in 0..40 {
+                let track = random_track(&mut next);
+                let cells = track.width * track.height;
+                let price: Vec<f64> = (0..cells).map(|_| 1.0 + next(1000) as f64 / 97.0).collect();
+                let cost = |j: usize, _| (next_free(j)).then_some(price[j]);
+                let length = [1.0, 1.0, 2.0, 2.0, 2.5, 2.5, 2.5, 2.5];
+                // The start, and the 9 x 5 cells round it clear of walls.
+                let start = track.starts[0];
+                let from = (0..cells).find(|&i| {
+                    let (c, r) = (i % track.width, i / track.width);
+                    next_free(i) && c.abs_diff(start.col) <= 1 && r.abs_diff(start.row) <= 1
+                });
+                let mut search = Search::new(&track, from, &length, f64::INFINITY, backward);
+                let mut settled = Vec::new();
+                search.run(&cost, |i, d| {
+                    settled.push((i, d));
+                    true
+                });
+                assert!(settled.len() > 10);
+                for (i, d) in settled {
+                    assert_eq!(search.distance(i, &cost).to_bits(), d.to_bits());
+                }
+            }
+        }
+    }
+
+    /// Every seventh cell closed.
+    fn next_free(j: usize) -> bool {
+        j % 7 != 3
     }
 }

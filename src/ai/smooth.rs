@@ -86,20 +86,38 @@ pub(super) fn smooth(
     // A point the path left beside a wall (a road one cell wide, a wall's
     // staircase edge) steps away from it. No move below brings a point
     // that near a wall again.
-    for i in 0..n {
-        if !pinned[i]
-            && let Some(p) = off_wall(track, pts[i])
-            && room(p) >= 0
-        {
-            pts[i] = p;
-        }
-    }
-    relax(&mut pts, 60, |i, [a, b, p, c, d]| {
+    let size = n.div_ceil(parts(n));
+    in_parts(
+        pts.chunks_mut(size).zip(pinned.chunks(size)),
+        |(pts, pinned)| {
+            for (q, _) in pts.iter_mut().zip(pinned).filter(|(_, pinned)| !**pinned) {
+                if let Some(p) = off_wall(track, *q)
+                    && room(p) >= 0
+                {
+                    *q = p;
+                }
+            }
+        },
+    );
+    relax(&mut pts, 60, parts(n), |i, [a, b, p, c, d]| {
         let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
         let roomy = |q: DVec2| room(q) >= i32::from(need[i]);
         (!pinned[i] && (roomy(moved) || (!roomy(p) && room(moved) >= 0))).then_some(moved)
     });
     pts
+}
+
+/// Lines of this many points or more are worked on in two parts at once
+/// ([`parts`]).
+const TWO_PARTS: usize = 1 << 16;
+
+/// In how many parts at once to work on a line of `n` points: two where
+/// there are two cores and the line is long ([`TWO_PARTS`]), else one.
+/// Every part is worked on as the whole line would be (a smoothing pass is
+/// a function of the pass before), so the line is the same either way.
+pub(super) fn parts(n: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if n >= TWO_PARTS && cores > 1 { 2 } else { 1 }
 }
 
 /// `passes` passes over the closed line `pts` (none under 5 points), each
@@ -112,13 +130,18 @@ pub(super) fn smooth(
 /// the points or more moved, the next pass visits them all in order, in
 /// place, keeping the last few old points aside; a pass that moved fewer
 /// keeps its moves aside until its end. Either way smoothing holds little
-/// beside the line itself.
-fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Option<DVec2>) {
+/// beside the line itself. Each pass runs in `parts` parts at once.
+fn relax(
+    pts: &mut [DVec2],
+    passes: u8,
+    parts: usize,
+    step: impl Fn(usize, [DVec2; 5]) -> Option<DVec2> + Sync,
+) {
     let n = pts.len();
     if n < 5 {
         return;
     }
-    let around = |pts: &[DVec2], i: usize| [-2, -1, 0, 1, 2].map(|d| pts[wrap(i, d, n)]);
+    let parts = parts.clamp(1, n / 5);
     // The pass in which a point last moved, and the pass that last put it
     // in `active`.
     let mut moved_in = vec![0u8; n];
@@ -127,42 +150,31 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
     let mut moves: Vec<(u32, DVec2)> = Vec::new();
     let mut dense = true;
     for pass in 1..=passes {
-        let mut count = 0;
-        if dense {
-            // Old points: the first three (read again at the end of the
-            // loop) and a window round `i`.
-            let head = [pts[0], pts[1], pts[2]];
-            let mut window = around(pts, 0);
-            for i in 0..n {
-                let next = if i + 3 < n {
-                    pts[i + 3]
-                } else {
-                    head[i + 3 - n]
-                };
-                if let Some(p) = step(i, window)
-                    && p != window[2]
-                {
-                    pts[i] = p;
-                    moved_in[i] = pass;
-                    count += 1;
-                }
-                window = [window[1], window[2], window[3], window[4], next];
-            }
+        let count = if dense {
+            dense_pass(pts, &mut moved_in, pass, parts, &step)
         } else {
-            moves.clear();
-            for &i in &active {
-                let i = i as usize;
-                if let Some(p) = step(i, around(pts, i))
-                    && p != pts[i]
-                {
-                    moves.push((i as u32, p));
+            let pts: &[DVec2] = pts;
+            let around = |i: usize| [-2, -1, 0, 1, 2].map(|d| pts[wrap(i, d, n)]);
+            let found = in_parts(active.chunks(active.len().div_ceil(parts).max(1)), |part| {
+                let mut moves = Vec::new();
+                for &i in part {
+                    if let Some(p) = step(i as usize, around(i as usize))
+                        && p != pts[i as usize]
+                    {
+                        moves.push((i, p));
+                    }
                 }
-            }
+                moves
+            });
+            moves.clear();
+            moves.extend(found.into_iter().flatten());
+            moves.len()
+        };
+        if !dense {
             for &(i, p) in &moves {
                 pts[i as usize] = p;
                 moved_in[i as usize] = pass;
             }
-            count = moves.len();
         }
         let was_dense = dense;
         // Most points moved (a short, winding line): visiting them all
@@ -189,6 +201,78 @@ fn relax(pts: &mut [DVec2], passes: u8, step: impl Fn(usize, [DVec2; 5]) -> Opti
             }
         }
     }
+}
+
+/// What `work` makes of each of `parts`, in order, each part on a thread
+/// of its own but the first.
+pub(super) fn in_parts<P: Send, R: Send>(
+    parts: impl Iterator<Item = P>,
+    work: impl Fn(P) -> R + Sync,
+) -> Vec<R> {
+    let mut parts = parts;
+    let Some(first) = parts.next() else {
+        return Vec::new();
+    };
+    std::thread::scope(|s| {
+        let others: Vec<_> = parts.map(|p| s.spawn(|| work(p))).collect();
+        let mut out = vec![work(first)];
+        // A part that panicked: the scope passes the panic on.
+        out.extend(others.into_iter().filter_map(|h| h.join().ok()));
+        out
+    })
+}
+
+/// One pass over every point of the closed line `pts`, in place, in
+/// `parts` runs of points at once; returns how many points moved, marking
+/// them in `moved_in`. Each run keeps aside the old points around it.
+fn dense_pass(
+    pts: &mut [DVec2],
+    moved_in: &mut [u8],
+    pass: u8,
+    parts: usize,
+    step: &(impl Fn(usize, [DVec2; 5]) -> Option<DVec2> + Sync),
+) -> usize {
+    let n = pts.len();
+    let size = n.div_ceil(parts);
+    // Each run: its first index, and the two old points before it and
+    // three after it.
+    let edges: Vec<(usize, [DVec2; 2], [DVec2; 3])> = (0..n)
+        .step_by(size)
+        .map(|a| {
+            let b = (a + size).min(n);
+            let old = |i: usize, d: isize| pts[wrap(i, d, n)];
+            (
+                a,
+                [old(a, -2), old(a, -1)],
+                [old(b, 0), old(b, 1), old(b, 2)],
+            )
+        })
+        .collect();
+    let runs = pts
+        .chunks_mut(size)
+        .zip(moved_in.chunks_mut(size))
+        .zip(edges);
+    in_parts(runs, |((pts, moved_in), (first, before, after))| {
+        let m = pts.len();
+        let mut count = 0;
+        // Point `k` of the run as it was, for any `k` not yet visited.
+        let old = |pts: &[DVec2], k: usize| if k < m { pts[k] } else { after[k - m] };
+        let mut window = [before[0], before[1], old(pts, 0), old(pts, 1), old(pts, 2)];
+        for i in 0..m {
+            let next = old(pts, i + 3);
+            if let Some(p) = step(first + i, window)
+                && p != window[2]
+            {
+                pts[i] = p;
+                moved_in[i] = pass;
+                count += 1;
+            }
+            window = [window[1], window[2], window[3], window[4], next];
+        }
+        count
+    })
+    .into_iter()
+    .sum()
 }
 
 /// Where a point within [`WALL_GAP`] of a wall moves to get clear of it:
@@ -246,6 +330,12 @@ pub(super) fn wrap(i: usize, d: isize, n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// The same points to the bit.
+    fn same(a: &[DVec2], b: &[DVec2]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.to_array() == q.to_array())
+    }
 
     #[test]
     fn relaxing_only_near_changes_moves_every_point_as_visiting_all_would() {
@@ -265,9 +355,9 @@ mod tests {
             pts[i].y += 3.0 + k as f64 * 0.37;
         }
         let n = pts.len();
-        let visits = std::cell::Cell::new(0);
+        let visits = AtomicUsize::new(0);
         let step = |_, [a, b, p, c, d]: [DVec2; 5]| {
-            visits.set(visits.get() + 1);
+            visits.fetch_add(1, Ordering::Relaxed);
             let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
             ((moved.x * 0.731 + moved.y * 3.1).sin() > -0.8).then_some(moved)
         };
@@ -280,15 +370,20 @@ mod tests {
                 }
             }
         }
-        let all = visits.replace(0);
-        relax(&mut pts, 60, step);
-        assert!(
-            pts.iter()
-                .zip(&every)
-                .all(|(a, b)| a.to_array() == b.to_array())
-        );
+        let all = visits.swap(0, Ordering::Relaxed);
+        let start = pts.clone();
+        relax(&mut pts, 60, 1, step);
+        assert!(same(&pts, &every));
         assert_ne!(pts[500].y, 0.0, "the kinks moved");
-        assert!(visits.get() * 5 < all, "{} of {all} visits", visits.get());
+        let visits = visits.load(Ordering::Relaxed);
+        assert!(visits * 5 < all, "{visits} of {all} visits");
+        // In parts at once (the first pass visits all, the rest only
+        // near changes): the same points.
+        for parts in [2, 3, 7] {
+            let mut parted = start.clone();
+            relax(&mut parted, 60, parts, step);
+            assert!(same(&parted, &every), "{parts} parts");
+        }
     }
 
     #[test]
@@ -317,13 +412,15 @@ mod tests {
             }
         }
         let before = pts.clone();
-        relax(&mut pts, 60, step);
-        assert!(
-            pts.iter()
-                .zip(&copy)
-                .all(|(a, b)| a.to_array() == b.to_array())
-        );
+        relax(&mut pts, 60, 1, step);
+        assert!(same(&pts, &copy));
         let moved = pts.iter().zip(&before).filter(|(a, b)| a != b).count();
         assert!(moved > n / 2, "{moved} of {n} moved");
+        // In parts at once, every pass over all points in place: the same.
+        for parts in [2, 3, 7] {
+            let mut parted = before.clone();
+            relax(&mut parted, 60, parts, step);
+            assert!(same(&parted, &copy), "{parts} parts");
+        }
     }
 }

@@ -25,8 +25,9 @@ pub(super) const MOVES: [(isize, isize); 8] = [
     (1, 1),
 ];
 
-/// How many cells' shortest queued ways a search remembers (24 MB).
-const QUEUED_SLOTS: usize = 1 << 20;
+/// How many cells' shortest queued ways a search remembers at most (1.5
+/// MB, kept in a core's cache; a map's search frontier is smaller).
+const QUEUED_SLOTS: usize = 1 << 16;
 
 /// [`Search::came`] of a source cell.
 const SOURCE: u8 = u8::MAX;
@@ -148,6 +149,7 @@ impl<'a> Search<'a> {
     pub fn run(&mut self, cost: &impl Cost, mut visit: impl FnMut(usize, f64) -> bool) -> bool {
         let track = self.track;
         let (w, h) = (track.width, track.height);
+        let reach = track.reachable();
         let mask = self.slots.len() - 1;
         loop {
             let Some((d, i, order, m)) = self.queue.pop() else {
@@ -169,11 +171,15 @@ impl<'a> Search<'a> {
             } else {
                 f64::NAN
             };
-            // The moves into cells a car can reach: bit `m` for `MOVES[m]`.
+            // The moves into cells a car can reach: bit `m` for `MOVES[m]`
+            // (those off the map first, by the map's edges).
+            let edges = (u32::from(c == 0) * 0b0101_0001)
+                | (u32::from(c + 1 == w) * 0b1010_0010)
+                | (u32::from(r == 0) * 0b0011_0100)
+                | (u32::from(r + 1 == h) * 0b1100_1000);
             let mut open = 0u32;
-            for (m, &(dc, dr)) in MOVES.iter().enumerate() {
-                let (nc, nr) = (c.wrapping_add_signed(dc), r.wrapping_add_signed(dr));
-                if nc < w && nr < h && track.drivable(nc, nr) {
+            for (m, &step) in self.offset.iter().enumerate() {
+                if edges & (1 << m) == 0 && reach[i.wrapping_add_signed(step)] {
                     open |= 1 << m;
                 }
             }

@@ -259,6 +259,11 @@ impl Track {
         self.reach[row * self.width + col]
     }
 
+    /// [`Track::drivable`] for every cell, by index `row * width + col`.
+    pub fn reachable(&self) -> &[bool] {
+        &self.reach
+    }
+
     /// Fills `reach`: a flood fill from the player's start through cells
     /// that are not walls.
     pub(crate) fn compute_reach(&mut self) {

@@ -3,8 +3,9 @@
 //! bundled track, the largest open map the format allows (8192 x 8192, a
 //! field with a finish line stopping in the open), and a road winding over
 //! a whole 2048 x 2048 map (a 930 km lap) and over the largest map (8192 x
-//! 8192, a 15,000 km lap: every cell of it is searched). Goal: under 2 s and
-//! 300 MB.
+//! 8192, a 15,000 km lap: every cell of it is searched), with no checkpoint
+//! and with nine (ten legs, each closed to the corridor of the one before).
+//! Goal: under 2 s and 300 MB.
 //!
 //! Besides the times, prints the growth of the process's peak resident
 //! memory over one computation of each line (`VmHWM`, reset through
@@ -49,6 +50,14 @@ fn bench(c: &mut Criterion) {
         (
             "serpentine 8192x8192",
             parse("serpentine", maps::serpentine(8192).as_bytes()).unwrap(),
+        ),
+        (
+            "serpentine 8192x8192, 9 checkpoints",
+            parse(
+                "serpentine",
+                maps::serpentine_checkpoints(8192, 9).as_bytes(),
+            )
+            .unwrap(),
         ),
     ];
     for (name, track) in &cases {

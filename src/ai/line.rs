@@ -313,10 +313,17 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
         };
         match path {
             Some(path) => {
-                let skip = usize::from(!cells.is_empty());
-                cells.extend(path.iter().skip(skip));
-                previous = path;
-                if k + 2 < stops.len() {
+                let last = k + 2 == stops.len();
+                // Only a leg to come needs this one's path (a copy of a
+                // map-wide path costs what making it did).
+                if cells.is_empty() && last {
+                    cells = path;
+                } else {
+                    let skip = usize::from(!cells.is_empty());
+                    cells.extend(path.iter().skip(skip));
+                    previous = path;
+                }
+                if !last {
                     let end = *cells.last().expect("a path has cells") as usize;
                     let mark = Mark::Checkpoint(k as u8 + 1);
                     crossings.push(Crossing {

@@ -67,8 +67,6 @@ pub(super) struct Search<'a> {
     length: &'a [f64],
     /// Each move as a step in index.
     offset: [isize; 8],
-    /// Ways longer than this are not taken.
-    limit: f64,
     backward: bool,
     queue: Queue,
     /// How many ways the sources took.
@@ -79,13 +77,11 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search from the cells `from` (by index `row * width + col`), going
-    /// nowhere farther than `limit`.
+    /// A search from the cells `from` (by index `row * width + col`).
     pub fn new(
         track: &'a Track,
         from: impl IntoIterator<Item = usize>,
         length: &'a [f64],
-        limit: f64,
         backward: bool,
     ) -> Search<'a> {
         let (w, h) = (track.width, track.height);
@@ -104,7 +100,6 @@ impl<'a> Search<'a> {
             came: vec![0; w * h],
             length,
             offset: MOVES.map(|(dc, dr)| dr * w as isize + dc),
-            limit,
             backward,
             sources: queue.order,
             queue,
@@ -217,9 +212,9 @@ impl<'a> Search<'a> {
                     };
                 }
                 let per_metre = if self.backward { own } else { slot.per_metre };
-                // NaN (closed) compares false and is never queued.
                 let nd = d + len * per_metre;
-                if !(nd <= self.limit && nd.to_bits() < slot.best) {
+                // NaN (closed) is never queued.
+                if nd.is_nan() || nd.to_bits() >= slot.best {
                     continue;
                 }
                 slot.best = nd.to_bits();

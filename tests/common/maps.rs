@@ -62,3 +62,21 @@ pub fn serpentine(n: usize) -> String {
         .map(|row| String::from_utf8(row).unwrap() + "\n")
         .collect()
 }
+
+/// [`serpentine`] with checkpoints 1 to `k` (at most 9) across lanes
+/// spread evenly down the map, each in the middle of its lane: a lap of
+/// `k + 1` legs, each a tenth of the road for nine.
+pub fn serpentine_checkpoints(n: usize, k: u8) -> String {
+    let map = serpentine(n);
+    let mut rows: Vec<Vec<u8>> = map.lines().map(|l| l.as_bytes().to_vec()).collect();
+    let lanes = (rows.len() - 1) / 9;
+    for c in 1..=k.min(9) {
+        let top = 1 + 9 * (usize::from(c) * lanes / (usize::from(k) + 1));
+        for row in &mut rows[top..top + 8] {
+            row[n / 2] = b'0' + c;
+        }
+    }
+    rows.into_iter()
+        .map(|row| String::from_utf8(row).unwrap() + "\n")
+        .collect()
+}

@@ -279,6 +279,7 @@ struct Queue {
 }
 
 impl Queue {
+    #[inline]
     fn push(&mut self, d: f64, cell: usize, m: u64) {
         let key = (cell as u64) << 35 | self.order << 3 | m;
         let way = u128::from(d.to_bits()) << 64 | u128::from(key);
@@ -306,6 +307,7 @@ impl Queue {
     }
 
     /// The shortest way: distance, cell, order found, move.
+    #[inline]
     fn pop(&mut self) -> Option<(f64, usize, u64, u64)> {
         let last = self.heap.pop()?;
         let top = match self.heap.first_mut() {

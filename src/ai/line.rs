@@ -36,7 +36,7 @@ use super::paths::{Span, indices, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use super::speeds::speeds;
-use crate::track::laps::{beside, cells_of};
+use crate::track::laps::{beside, cells_of_marks};
 use crate::track::{Mark, Track};
 
 /// How far either side of a leg's path its corridor reaches, metres.
@@ -234,16 +234,9 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
     let w = track.width;
     // Each mark's cells a car can reach, and its bounds: the finish, then
     // the checkpoints in order.
-    let marks: Vec<(Vec<Cell>, [DVec2; 2])> = (0..=track.checkpoints)
-        .map(|n| {
-            let mut cells = cells_of(
-                track,
-                if n == 0 {
-                    Mark::Finish
-                } else {
-                    Mark::Checkpoint(n)
-                },
-            );
+    let marks: Vec<(Vec<Cell>, [DVec2; 2])> = cells_of_marks(track)
+        .into_iter()
+        .map(|mut cells| {
             let bounds = bounds(track, &cells);
             cells.retain(|&(c, r)| track.drivable(c, r));
             (cells, bounds)

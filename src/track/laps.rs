@@ -41,6 +41,25 @@ pub fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
     out
 }
 
+/// The cells of the finish (at 0) and of each checkpoint `n` (at `n`), in
+/// reading order: one pass over the map for all of them.
+pub fn cells_of_marks(track: &Track) -> Vec<Vec<(usize, usize)>> {
+    let mut out = vec![Vec::new(); usize::from(track.checkpoints) + 1];
+    for row in 0..track.height {
+        for col in 0..track.width {
+            let k = match track.mark_of(col, row) {
+                Mark::None => continue,
+                Mark::Finish => 0,
+                Mark::Checkpoint(n) => usize::from(n),
+            };
+            if let Some(cells) = out.get_mut(k) {
+                cells.push((col, row));
+            }
+        }
+    }
+    out
+}
+
 /// Drivable cells next to `cells`, `(dc, dr)` away, not on the finish.
 pub fn beside(
     track: &Track,

@@ -32,7 +32,7 @@
 
 use glam::DVec2;
 
-use super::paths::{Span, indices, shortest, widen};
+use super::paths::{Cells, Span, indices, shortest, widen};
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use super::speeds::speeds;
@@ -230,7 +230,7 @@ fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
 /// index `row * width + col`, the gate of every mark on it, and the cells
 /// near the ends of marks that stop in the open, which the loop keeps out
 /// of (empty if none).
-fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
+fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     let w = track.width;
     // Each mark's cells a car can reach, and its bounds: the finish, then
     // the checkpoints in order.
@@ -265,7 +265,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
     ends.push(finish_ends);
     let all: Vec<(usize, usize)> = ends.iter().flatten().copied().collect();
     let keep_out = if all.is_empty() {
-        Vec::new()
+        Cells::default()
     } else {
         widen(track, indices(track, &all), TURN)
     };
@@ -290,7 +290,10 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
             )
         });
         let closed = |i: usize| {
-            finish_closed.contains(i) || corridor.as_ref().is_some_and(|(c, g)| c[i] && !g[i])
+            finish_closed.contains(i)
+                || corridor
+                    .as_ref()
+                    .is_some_and(|(c, g)| c.contains(i) && !g.contains(i))
         };
         let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
             .into_iter()
@@ -301,7 +304,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Vec<bool>) {
             shortest(track, &pair[0], &pair[1], closed)
         } else {
             let near = widen(track, indices(track, &open), TURN);
-            shortest(track, &pair[0], &pair[1], |i| near[i] || closed(i))
+            shortest(track, &pair[0], &pair[1], |i| near.contains(i) || closed(i))
                 .or_else(|| shortest(track, &pair[0], &pair[1], closed))
         };
         match path {

@@ -55,6 +55,37 @@ impl Span {
     }
 }
 
+/// A set of cells by index `row * width + col`, a bit a cell: a map's
+/// worth is 8 MB, where a byte a cell (67 MB at 8192 x 8192) made every
+/// look-up of a search a likely cache miss.
+#[derive(Default)]
+pub struct Cells {
+    bits: Vec<u64>,
+}
+
+impl Cells {
+    /// No cell, of `n`.
+    fn new(n: usize) -> Cells {
+        Cells {
+            bits: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        self.bits
+            .get(i / 64)
+            .is_some_and(|b| b >> (i % 64) & 1 != 0)
+    }
+
+    /// Adds cell `i` (which must be one of the `n`); whether it was new.
+    fn insert(&mut self, i: usize) -> bool {
+        let (word, bit) = (&mut self.bits[i / 64], 1 << (i % 64));
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+}
+
 /// Cells by index `row * width + col`.
 pub fn indices(track: &Track, cells: &[(usize, usize)]) -> impl Iterator<Item = usize> {
     let w = track.width;
@@ -293,12 +324,12 @@ fn meeting(f: &End, b: &End, cost: &impl Cost, best: &mut Option<(f64, u32)>) {
 /// search with a queue took 2 s to widen a path over a tenth of a road
 /// winding over an 8192 x 8192 map, its 750,000 cells all sources at
 /// once.) Only the pages of the cells within reach are touched.
-pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -> Vec<bool> {
+pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -> Cells {
     let (w, h) = (track.width, track.height);
     let reachable = track.reachable();
     // In cell widths.
     let most = (reach / track.cell).floor().clamp(0.0, f64::from(u32::MAX)) as usize;
-    let mut near = vec![false; w * h];
+    let mut near = Cells::new(w * h);
     // The cells found at distance `d` are in bucket `d % 3`: a move adds
     // one or two.
     let mut buckets: [Vec<u32>; 3] = Default::default();
@@ -310,10 +341,9 @@ pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -
         let mut bucket = std::mem::take(&mut buckets[d % 3]);
         for &i in &bucket {
             let i = i as usize;
-            if near[i] {
+            if !near.insert(i) {
                 continue;
             }
-            near[i] = true;
             let (c, r) = (i % w, i / w);
             let moves = [
                 (c > 0, i.wrapping_sub(1), 1),
@@ -322,7 +352,7 @@ pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -
                 (r + 1 < h, i + w, 2),
             ];
             for (inside, j, step) in moves {
-                if inside && d + step <= most && reachable[j] && !near[j] {
+                if inside && d + step <= most && reachable[j] && !near.contains(j) {
                     buckets[(d + step) % 3].push(j as u32);
                 }
             }
@@ -501,6 +531,7 @@ mod tests {
                 d <= reach
             });
             let near = super::widen(&track, from.iter().copied(), reach);
+            let near: Vec<bool> = (0..cells).map(|i| near.contains(i)).collect();
             assert_eq!(near, within, "within {reach} m of {from:?}");
         }
     }

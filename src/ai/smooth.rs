@@ -6,6 +6,7 @@
 
 use glam::DVec2;
 
+use super::paths::Cells;
 use crate::track::Track;
 
 /// How close (m) smoothing may bring the line to a wall: half a car's
@@ -46,7 +47,7 @@ pub(super) fn smooth(
     track: &Track,
     mut pts: Vec<DVec2>,
     pins: &[(usize, DVec2)],
-    keep_out: &[bool],
+    keep_out: &Cells,
 ) -> Vec<DVec2> {
     let n = pts.len();
     let mut pinned = vec![false; n];
@@ -72,8 +73,7 @@ pub(super) fn smooth(
     let room = |p: DVec2| {
         track.cell_at(p).map_or(-1, |(c, r)| {
             let k = track.clearance_cells(c, r);
-            let open =
-                track.drivable(c, r) && !keep_out.get(r * track.width + c).is_some_and(|&k| k);
+            let open = track.drivable(c, r) && !keep_out.contains(r * track.width + c);
             // Next to a wall, the cell alone says too little: a point at
             // its edge would run a car's side along the wall.
             if open && (k > 1 || !near_wall(track, p, WALL_GAP)) {

@@ -101,6 +101,11 @@ pub(super) fn smooth(
     );
     relax(&mut pts, 60, parts(n), |i, [a, b, p, c, d]| {
         let moved = p.lerp((a + b + c + d) * 0.25, 0.5);
+        // Already at its neighbours' mean (most of a straight): no room to
+        // ask about.
+        if moved == p {
+            return None;
+        }
         let roomy = |q: DVec2| room(q) >= i32::from(need[i]);
         (!pinned[i] && (roomy(moved) || (!roomy(p) && room(moved) >= 0))).then_some(moved)
     });

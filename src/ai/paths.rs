@@ -4,9 +4,9 @@
 //! lying near a wall (`1 + 6 / clearance`, clearance in cells) and for low
 //! grip (`1 + 3 (1 - grip)`), so paths keep to the middle of the road and
 //! off the grass. On the largest maps the search runs from both ends at
-//! once, on two cores ([`meet`]): a road winding over a whole 8192 x 8192
-//! map is settled cell by cell, and one search alone took 1.9 s of the
-//! line's 2 s.
+//! once, on two cores ([`meet`]): on a road winding over a whole 8192 x
+//! 8192 map, whose search settles every cell, one search took 1.9 s of the
+//! line's 2.9 s, the two ends 1.2 s.
 
 use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
 

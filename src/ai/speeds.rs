@@ -25,23 +25,11 @@ pub(super) fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top
     in_parts(runs, |(run, (v, surface))| {
         for (j, (v, s)) in v.iter_mut().zip(surface).enumerate() {
             let i = run * size + j;
-            let (a, b, c) = (pts[wrap(i, -k, n)], pts[i], pts[wrap(i, k, n)]);
-            if let Some((col, row)) = track.cell_at(b) {
+            if let Some((col, row)) = track.cell_at(pts[i]) {
                 *s = track.surface_index(col, row).map_or(u8::MAX, |s| s as u8);
             }
-            // Menger curvature: 4 area / (product of the sides).
-            let area2 = ((b - a).perp_dot(c - a)).abs();
-            let sides = a.distance(b) * b.distance(c) * c.distance(a);
-            let kappa = if sides > 1e-9 {
-                2.0 * area2 / sides
-            } else {
-                0.0
-            };
-            *v = if kappa > 1e-6 {
-                (a_lat * grip(*s) / kappa).sqrt().min(top)
-            } else {
-                top
-            };
+            let around = [pts[wrap(i, -k, n)], pts[i], pts[wrap(i, k, n)]];
+            *v = cornering(around, a_lat * grip(*s), top);
         }
     });
     // Braking, backwards round the loop.
@@ -58,30 +46,38 @@ pub(super) fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top
     v
 }
 
+/// The speed through the circle through three points at lateral
+/// acceleration `a` (m/s²), at most `top`: `sqrt(a / kappa)`, with the
+/// Menger curvature `kappa = 4 area / (product of the sides)`.
+fn cornering([a, b, c]: [DVec2; 3], lateral: f64, top: f64) -> f64 {
+    let area2 = ((b - a).perp_dot(c - a)).abs();
+    let sides = a.distance(b) * b.distance(c) * c.distance(a);
+    let kappa = if sides > 1e-9 {
+        2.0 * area2 / sides
+    } else {
+        0.0
+    };
+    if kappa > 1e-6 {
+        (lateral / kappa).sqrt().min(top)
+    } else {
+        top
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::track::bundled;
 
-    /// The speeds as the formulas say, a root taken at every point.
+    /// The speeds as the formulas say, on one thread, the surface looked
+    /// up wherever it is needed and a root taken at every point.
     fn plainly(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top: f64) -> Vec<f64> {
         let n = pts.len();
         let grip = |p: DVec2| track.surface_at(p).map_or(1.0, |s| s.grip);
         let mut v: Vec<f64> = (0..n)
             .map(|i| {
-                let (a, b, c) = (pts[wrap(i, -3, n)], pts[i], pts[wrap(i, 3, n)]);
-                let area2 = ((b - a).perp_dot(c - a)).abs();
-                let sides = a.distance(b) * b.distance(c) * c.distance(a);
-                let kappa = if sides > 1e-9 {
-                    2.0 * area2 / sides
-                } else {
-                    0.0
-                };
-                if kappa > 1e-6 {
-                    (a_lat * grip(b) / kappa).sqrt().min(top)
-                } else {
-                    top
-                }
+                let around = [pts[wrap(i, -3, n)], pts[i], pts[wrap(i, 3, n)]];
+                cornering(around, a_lat * grip(pts[i]), top)
             })
             .collect();
         for _ in 0..2 {

@@ -19,6 +19,7 @@
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
 pub mod line;
+mod meet;
 mod paths;
 mod search;
 mod smooth;

@@ -37,6 +37,33 @@ fn options(dir: PathBuf) -> Options {
     }
 }
 
+/// A hub of its own (no SSH) offering `tracks`, at 120 Hz and 30 frames
+/// a second, its records under a fresh directory `name`.
+fn hub(tracks: Vec<serve::hub::Offered>, name: &str, start: std::time::Instant) -> serve::hub::Hub {
+    let settings = serve::hub::Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let keeper = serve::laps::Keeper::new(&temp_dir(name));
+    serve::hub::Hub::new(tracks, settings, keeper, start)
+}
+
+/// A guest at 80x24 joining a hub of its own ([`hub`]).
+fn guest(
+    id: serve::room::PlayerId,
+    name: &str,
+    out: tokio::sync::mpsc::Sender<serve::hub::Out>,
+) -> serve::hub::ToHub {
+    serve::hub::ToHub::Join {
+        id,
+        name: name.into(),
+        identity: None,
+        size: (80, 24),
+        out,
+    }
+}
+
 async fn server(name: &str) -> Server {
     serve::start(options(temp_dir(name)))
         .await
@@ -45,8 +72,7 @@ async fn server(name: &str) -> Server {
 
 /// Two players: one makes a room, the other joins it; the first starts.
 async fn two_racing(srv: &Server) -> (ssh::Player, ssh::Player) {
-    let alice = ssh::join(srv.addr, "alice", (80, 24)).await;
-    alice.wait_for("you are alice", 5.0).await;
+    let alice = ssh::in_lobby(srv.addr, "alice").await;
     alice.send(b"\r").await;
     alice.wait_for("room 1", 5.0).await;
     let bob = ssh::join(srv.addr, "bob", (100, 30)).await;
@@ -177,8 +203,7 @@ async fn exec_subsystem_env_and_forwarding_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn garbage_and_floods_cut_the_client_off() {
     let srv = server("flood").await;
-    let junk = ssh::join(srv.addr, "junk", (80, 24)).await;
-    junk.wait_for("you are junk", 5.0).await;
+    let junk = ssh::in_lobby(srv.addr, "junk").await;
     let mut garbage = Vec::new();
     for _ in 0..200 {
         garbage.extend_from_slice(b"\x1b[99999999999999999999999999999999999999");
@@ -186,15 +211,13 @@ async fn garbage_and_floods_cut_the_client_off() {
     junk.send(&garbage).await;
     junk.wait_closed(5.0).await;
 
-    let flood = ssh::join(srv.addr, "flood", (80, 24)).await;
-    flood.wait_for("you are flood", 5.0).await;
+    let flood = ssh::in_lobby(srv.addr, "flood").await;
     let keys = vec![b'j'; 64 * 1024];
     let _ = flood.write.data_bytes(keys).await;
     flood.wait_closed(5.0).await;
 
     // Others are untouched.
-    let fine = ssh::join(srv.addr, "fine", (80, 24)).await;
-    fine.wait_for("you are fine", 5.0).await;
+    let _fine = ssh::in_lobby(srv.addr, "fine").await;
     srv.shutdown().await;
 }
 
@@ -204,12 +227,7 @@ async fn a_resize_redraws_at_the_new_size() {
     let p = ssh::join(srv.addr, "dana", (80, 24)).await;
     let small = p.wait_for("you are dana", 5.0).await;
     let col = |s: &str| s.lines().find(|l| l.contains("lobby")).map(|l| l.find('┌'));
-    p.screen
-        .lock()
-        .unwrap()
-        .screen_mut()
-        .set_size(ssh::nz(40), ssh::nz(120));
-    p.write.window_change(120, 40, 0, 0).await.unwrap();
+    p.resize(120, 40).await;
     let big = p
         .wait_until(
             |s| col(s) != col(&small) && s.contains("you are dana"),
@@ -225,12 +243,7 @@ async fn a_resize_redraws_at_the_new_size() {
     // Absurd sizes are clamped, not obeyed: the session goes on.
     p.write.window_change(u32::MAX, 0, 0, 0).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    p.screen
-        .lock()
-        .unwrap()
-        .screen_mut()
-        .set_size(ssh::nz(24), ssh::nz(80));
-    p.write.window_change(80, 24, 0, 0).await.unwrap();
+    p.resize(80, 24).await;
     let back = p
         .wait_until(|s| col(s) == col(&small), 5.0, "the lobby at 80x24 again")
         .await;
@@ -241,8 +254,7 @@ async fn a_resize_redraws_at_the_new_size() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_gives_every_player_their_terminal_back() {
     let srv = server("shutdown").await;
-    let p = ssh::join(srv.addr, "erin", (80, 24)).await;
-    p.wait_for("you are erin", 5.0).await;
+    let p = ssh::in_lobby(srv.addr, "erin").await;
     srv.shutdown().await;
     p.wait_closed(5.0).await;
     let raw = p.raw_text();
@@ -284,8 +296,7 @@ async fn an_idle_player_is_told_and_disconnected() {
     let mut opts = options(temp_dir("idle"));
     opts.idle = Duration::from_secs(1);
     let srv = serve::start(opts).await.unwrap();
-    let p = ssh::join(srv.addr, "sleepy", (80, 24)).await;
-    p.wait_for("you are sleepy", 5.0).await;
+    let p = ssh::in_lobby(srv.addr, "sleepy").await;
     p.wait_closed(5.0).await;
     assert!(p.raw_text().contains("idle too long"), "{:?}", p.raw_text());
     srv.shutdown().await;
@@ -306,8 +317,7 @@ async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
     // One leaves: there is room again.
     drop(in_.pop());
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let again = ssh::join(srv.addr, "again", (80, 24)).await;
-    again.wait_for("you are again", 5.0).await;
+    let _again = ssh::in_lobby(srv.addr, "again").await;
     srv.shutdown().await;
 
     // --max-players: the third of two is refused.
@@ -329,29 +339,16 @@ async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
 #[test]
 fn a_slow_player_is_skipped_and_drawn_on_credit() {
     use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-    use serve::hub::{Hub, Offered, Out, Settings, ToHub};
+    use serve::hub::{Offered, Out, ToHub};
     use std::time::Instant;
     let start = Instant::now();
     let opts = options(temp_dir("credit"));
     let tracks = opts.tracks.into_iter().map(Offered::new).collect();
-    let settings = Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
-    let keeper = serve::laps::Keeper::new(&temp_dir("credit"));
-    let mut hub = Hub::new(tracks, settings, keeper, start);
+    let mut hub = hub(tracks, "credit", start);
     let (fast_out, mut fast) = tokio::sync::mpsc::channel(1);
     let (slow_out, mut slow) = tokio::sync::mpsc::channel(1);
     for (id, name, out) in [(1, "fast", fast_out), (2, "slow", slow_out)] {
-        let join = ToHub::Join {
-            id,
-            name: name.into(),
-            identity: None,
-            size: (80, 24),
-            out,
-        };
-        assert!(hub.apply(join, start));
+        assert!(hub.apply(guest(id, name, out), start));
     }
     let key = |id, code| ToHub::Input {
         id,
@@ -519,34 +516,21 @@ async fn a_client_that_never_logs_in_is_closed() {
 #[test]
 fn two_players_race_to_the_results() {
     use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-    use serve::hub::{Hub, Offered, Out, Settings, ToHub};
+    use serve::hub::{Hub, Offered, Out, ToHub};
     use std::time::Instant;
     let start = Instant::now();
     let tracks = vec![Offered::new(TrackChoice {
         name: "pocket".into(),
         track: bundled::load("pocket").unwrap(),
     })];
-    let settings = Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
-    let keeper = serve::laps::Keeper::new(&temp_dir("results"));
-    let mut hub = Hub::new(tracks, settings, keeper, start);
+    let mut hub = hub(tracks, "results", start);
     let mut screens = Vec::new();
     let mut outs = Vec::new();
     for (id, name) in [(1, "ann"), (2, "ben")] {
         let (out, rx) = tokio::sync::mpsc::channel(1);
         outs.push(rx);
         screens.push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
-        let join = ToHub::Join {
-            id,
-            name: name.into(),
-            identity: None,
-            size: (80, 24),
-            out,
-        };
-        hub.apply(join, start);
+        hub.apply(guest(id, name, out), start);
     }
     let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
     let press = |hub: &mut Hub, id, code, tick| {

@@ -234,28 +234,26 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     let w = track.width;
     // Each mark's cells a car can reach, and its bounds: the finish, then
     // the checkpoints in order.
-    let marks: Vec<(Vec<Cell>, [DVec2; 2])> = cells_of_marks(track)
+    let (mut marks, bounds): (Vec<Vec<Cell>>, Vec<[DVec2; 2]>) = cells_of_marks(track)
         .into_iter()
         .map(|mut cells| {
             let bounds = bounds(track, &cells);
             cells.retain(|&(c, r)| track.drivable(c, r));
             (cells, bounds)
         })
-        .collect();
-    let finish = &marks[0].0;
+        .unzip();
+    let finish = marks.remove(0);
     let dir = track.race_direction();
     let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
-    let mut stops: Vec<Vec<(usize, usize)>> = vec![beside(track, finish, dc, dr)];
-    for (cells, _) in &marks[1..] {
-        stops.push(cells.clone());
-    }
-    stops.push(beside(track, finish, -dc, -dr));
+    let mut stops: Vec<Vec<Cell>> = vec![beside(track, &finish, dc, dr)];
+    stops.append(&mut marks);
+    stops.push(beside(track, &finish, -dc, -dr));
     // The finish line closed to every leg, drawn on across the road to
     // the walls where it stops short of them: a leg may not go round its
     // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
     // not drawn on (that would close the field); the legs keep [`TURN`]
     // metres from that end instead, and from a checkpoint's open end.
-    let (short, finish_ends) = past_ends(track, finish, (dr.abs(), dc.abs()));
+    let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
     let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
     let mut ends = vec![finish_ends.clone()];
     for n in 1..=track.checkpoints {
@@ -324,7 +322,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
                     let mark = Mark::Checkpoint(k as u8 + 1);
                     crossings.push(Crossing {
                         mark,
-                        bounds: marks[k + 1].1,
+                        bounds: bounds[k + 1],
                         cells: mark_near(track, mark, (end % w, end / w)),
                         index: cells.len() - 1,
                         dir: DVec2::ZERO,
@@ -342,7 +340,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
         if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
             crossings.push(Crossing {
                 mark: Mark::Finish,
-                bounds: marks[0].1,
+                bounds: bounds[0],
                 cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
                 index: 0,
                 dir: DVec2::ZERO,

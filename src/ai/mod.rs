@@ -20,6 +20,7 @@
 
 pub mod line;
 mod meet;
+mod parts;
 mod paths;
 mod search;
 mod smooth;

@@ -11,6 +11,7 @@
 use glam::DVec2;
 
 use super::meet::meet;
+use super::parts::two_cores;
 use super::search::{Cost, MOVES, Search};
 use crate::track::Track;
 
@@ -28,13 +29,13 @@ fn penalties(track: &Track) -> Vec<f64> {
     table
 }
 
-/// A few cells (a mark's, say), by index `row * width + col`: a table
-/// over the span of indices they cover, so that asking about any cell of
-/// a map costs no table the size of the map and, for the many cells
-/// outside the span, no memory read.
+/// A few cells (a mark's, say), by index `row * width + col`: a set over
+/// the span of indices they cover, so that asking about any cell of a map
+/// costs no table the size of the map and, for the many cells outside the
+/// span, no memory read.
 pub struct Span {
     first: usize,
-    cells: Vec<bool>,
+    cells: Cells,
 }
 
 impl Span {
@@ -42,15 +43,16 @@ impl Span {
         let indices: Vec<usize> = indices.into_iter().collect();
         let first = indices.iter().copied().min().unwrap_or(0);
         let last = indices.iter().copied().max().map_or(0, |l| l + 1);
-        let mut cells = vec![false; last.saturating_sub(first)];
+        let mut cells = Cells::new(last.saturating_sub(first));
         for i in indices {
-            cells[i - first] = true;
+            cells.insert(i - first);
         }
         Span { first, cells }
     }
 
     pub fn contains(&self, i: usize) -> bool {
-        i.checked_sub(self.first).and_then(|k| self.cells.get(k)) == Some(&true)
+        i.checked_sub(self.first)
+            .is_some_and(|k| self.cells.contains(k))
     }
 }
 
@@ -123,8 +125,7 @@ pub fn shortest(
     if track.width * track.height >= BOTH_ENDS {
         let most = length.iter().fold(0.0, |a: f64, &l| a.max(l));
         let most = most * penalty.iter().fold(0.0, |a: f64, &p| a.max(p));
-        let threads = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-        meet(track, ends, &length, most, &cost, threads)
+        meet(track, ends, &length, most, &cost, two_cores())
     } else {
         one_way(track, ends, &length, &cost)
     }

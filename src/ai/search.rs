@@ -160,7 +160,7 @@ impl<'a> Search<'a> {
             };
             let (c, r) = (i % w, i / w);
             // Backward, every move into this cell costs this cell's price
-            // (and a closed cell is not left).
+            // (NaN where it is closed: no way from it is queued).
             let own = if self.backward {
                 cost(i, (c, r)).unwrap_or(f64::NAN)
             } else {
@@ -186,9 +186,6 @@ impl<'a> Search<'a> {
                     open &= !(1 << m);
                 }
             }
-            if self.backward && own.is_nan() {
-                open = 0;
-            }
             for (m, &len) in self.length.iter().enumerate() {
                 if open & (1 << m) == 0 {
                     continue;
@@ -199,7 +196,8 @@ impl<'a> Search<'a> {
                 }
                 let slot = &mut self.slots[j & mask];
                 if slot.cell != j as u32 + 1 {
-                    // Backward, the price is this cell's, not the slot's.
+                    // Forward, a cell's price is asked once and kept here;
+                    // backward, the price is the settled cell's (`own`).
                     let per_metre = if self.backward {
                         f64::NAN
                     } else {

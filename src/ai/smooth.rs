@@ -6,6 +6,7 @@
 
 use glam::DVec2;
 
+use super::parts::{in_parts, parts};
 use super::paths::Cells;
 use crate::track::Track;
 
@@ -112,19 +113,6 @@ pub(super) fn smooth(
     pts
 }
 
-/// Lines of this many points or more are worked on in two parts at once
-/// ([`parts`]).
-const TWO_PARTS: usize = 1 << 16;
-
-/// In how many parts at once to work on a line of `n` points: two where
-/// there are two cores and the line is long ([`TWO_PARTS`]), else one.
-/// Every part is worked on as the whole line would be (a smoothing pass is
-/// a function of the pass before), so the line is the same either way.
-pub(super) fn parts(n: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if n >= TWO_PARTS && cores > 1 { 2 } else { 1 }
-}
-
 /// `passes` passes over the closed line `pts` (none under 5 points), each
 /// moving every point `i` to where `step(i, around)` says (`None`: it
 /// stays), `around` being points `i - 2 ..= i + 2` as the pass before left
@@ -206,25 +194,6 @@ fn relax(
             }
         }
     }
-}
-
-/// What `work` makes of each of `parts`, in order, each part on a thread
-/// of its own but the first.
-pub(super) fn in_parts<P: Send, R: Send>(
-    parts: impl Iterator<Item = P>,
-    work: impl Fn(P) -> R + Sync,
-) -> Vec<R> {
-    let mut parts = parts;
-    let Some(first) = parts.next() else {
-        return Vec::new();
-    };
-    std::thread::scope(|s| {
-        let others: Vec<_> = parts.map(|p| s.spawn(|| work(p))).collect();
-        let mut out = vec![work(first)];
-        // A part that panicked: the scope passes the panic on.
-        out.extend(others.into_iter().filter_map(|h| h.join().ok()));
-        out
-    })
 }
 
 /// One pass over every point of the closed line `pts`, in place, in

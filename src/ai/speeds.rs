@@ -7,7 +7,8 @@
 
 use glam::DVec2;
 
-use super::smooth::{SPACING, in_parts, parts, wrap};
+use super::parts::{in_parts, parts};
+use super::smooth::{SPACING, wrap};
 use crate::track::Track;
 
 /// Target speeds along the line.

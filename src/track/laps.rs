@@ -28,19 +28,6 @@ pub struct NoLap {
     pub message: String,
 }
 
-/// The cells of a mark, in reading order.
-pub fn cells_of(track: &Track, mark: Mark) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for row in 0..track.height {
-        for col in 0..track.width {
-            if track.mark_of(col, row) == mark {
-                out.push((col, row));
-            }
-        }
-    }
-    out
-}
-
 /// The cells of the finish (at 0) and of each checkpoint `n` (at `n`), in
 /// reading order: one pass over the map for all of them.
 pub fn cells_of_marks(track: &Track) -> Vec<Vec<(usize, usize)>> {
@@ -177,10 +164,14 @@ impl Bits {
 /// but easy to miss: grass or gravel beside a line that does not span
 /// it), as warnings at each mark's first cell.
 pub fn drive_arounds(track: &Track, path: &str) -> Vec<Diagnostic> {
-    let marks = std::iter::once(Mark::Finish).chain((1..=track.checkpoints).map(Mark::Checkpoint));
-    marks
-        .filter_map(|mark| {
-            let cells = cells_of(track, mark);
+    cells_of_marks(track)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(n, cells)| {
+            let mark = match n {
+                0 => Mark::Finish,
+                n => Mark::Checkpoint(n as u8),
+            };
             let &(c, r) = cells.first()?;
             driven_around(track, mark, &cells).then(|| {
                 let what = match mark {
@@ -213,20 +204,20 @@ pub fn raceable(track: Track, path: &str) -> Result<Track, Diagnostic> {
 /// The first reason no lap can be completed on `track`, if any.
 pub fn no_lap(track: &Track) -> Option<NoLap> {
     let w = track.width;
-    let finish = cells_of(track, Mark::Finish);
+    let marks = cells_of_marks(track);
+    let finish = &marks[0];
     let &(fc, fr) = finish.first()?;
     let at = |(col, row): (usize, usize), message: String| NoLap { col, row, message };
     // Drivable cells are those a car from the start can reach at all.
     let from_start = |cells: &[(usize, usize)]| cells.iter().any(|&(c, r)| track.drivable(c, r));
-    if !from_start(&finish) {
+    if !from_start(finish) {
         return Some(at(
             (fc, fr),
             "the finish line cannot be reached from the start".into(),
         ));
     }
-    for n in 1..=track.checkpoints {
-        let cells = cells_of(track, Mark::Checkpoint(n));
-        if !from_start(&cells) {
+    for (n, cells) in marks.iter().enumerate().skip(1) {
+        if !from_start(cells) {
             return Some(at(
                 cells[0],
                 format!("checkpoint {n} cannot be reached from the start"),
@@ -235,14 +226,14 @@ pub fn no_lap(track: &Track) -> Option<NoLap> {
     }
     let dir = track.race_direction();
     let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
-    let past = beside(track, &finish, dc, dr);
+    let past = beside(track, finish, dc, dr);
     if past.is_empty() {
         return Some(at(
             (fc, fr),
             "no way on past the finish line in the race direction (a wall right after it)".into(),
         ));
     }
-    let behind = beside(track, &finish, -dc, -dr);
+    let behind = beside(track, finish, -dc, -dr);
     if behind.is_empty() {
         return Some(at(
             (fc, fr),
@@ -251,15 +242,14 @@ pub fn no_lap(track: &Track) -> Option<NoLap> {
     }
     let mut from = past;
     let mut came = "the finish line".to_string();
-    for n in 1..=track.checkpoints {
-        let cells = cells_of(track, Mark::Checkpoint(n));
-        if !reached(&flood(track, &from), w, &cells) {
+    for (n, cells) in marks.iter().enumerate().skip(1) {
+        if !reached(&flood(track, &from), w, cells) {
             return Some(at(
                 cells[0],
                 format!("checkpoint {n} cannot be reached from {came} in the race direction"),
             ));
         }
-        from = cells;
+        from.clone_from(cells);
         came = format!("checkpoint {n}");
     }
     if !reached(&flood(track, &from), w, &behind) {

@@ -82,6 +82,13 @@ pub async fn join(addr: SocketAddr, user: &str, size: (u16, u16)) -> Player {
     join_with(addr, user, size, None).await
 }
 
+/// [`join`] at 80x24, once the lobby greets `user` by name.
+pub async fn in_lobby(addr: SocketAddr, user: &str) -> Player {
+    let p = join(addr, user, (80, 24)).await;
+    p.wait_for(&format!("you are {user}"), 5.0).await;
+    p
+}
+
 /// [`join`] with a key.
 pub async fn join_with(
     addr: SocketAddr,
@@ -137,6 +144,20 @@ impl Player {
 
     pub async fn send(&self, bytes: &[u8]) {
         self.write.data_bytes(bytes.to_vec()).await.expect("send");
+    }
+
+    /// The player's window becomes `cols` x `rows`: the screen read back
+    /// and the server told.
+    pub async fn resize(&self, cols: u16, rows: u16) {
+        self.screen
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(nz(rows), nz(cols));
+        self.write
+            .window_change(cols.into(), rows.into(), 0, 0)
+            .await
+            .unwrap();
     }
 
     /// Waits up to `secs` for the screen to show `what`; panics with the

@@ -1,0 +1,40 @@
+//! Work on the racing line split in parts run at once, one a core: the
+//! parts of a long line ([`parts`], [`in_parts`]) and the two ends of a
+//! search ([`two_cores`]). What is computed is the same however many
+//! parts there are; only how long it takes changes.
+
+/// Lines of this many points or more are worked on in two parts at once
+/// ([`parts`]).
+const TWO_PARTS: usize = 1 << 16;
+
+/// Whether there are two cores or more to work on.
+pub(super) fn two_cores() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+/// In how many parts at once to work on a line of `n` points: two where
+/// there are two cores and the line is long ([`TWO_PARTS`]), else one.
+/// Every part is worked on as the whole line would be (a smoothing pass is
+/// a function of the pass before), so the line is the same either way.
+pub(super) fn parts(n: usize) -> usize {
+    if n >= TWO_PARTS && two_cores() { 2 } else { 1 }
+}
+
+/// What `work` makes of each of `parts`, in order, each part on a thread
+/// of its own but the first.
+pub(super) fn in_parts<P: Send, R: Send>(
+    parts: impl Iterator<Item = P>,
+    work: impl Fn(P) -> R + Sync,
+) -> Vec<R> {
+    let mut parts = parts;
+    let Some(first) = parts.next() else {
+        return Vec::new();
+    };
+    std::thread::scope(|s| {
+        let others: Vec<_> = parts.map(|p| s.spawn(|| work(p))).collect();
+        let mut out = vec![work(first)];
+        // A part that panicked: the scope passes the panic on.
+        out.extend(others.into_iter().filter_map(|h| h.join().ok()));
+        out
+    })
+}

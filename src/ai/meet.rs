@@ -19,6 +19,11 @@ struct End<'a> {
     recent: Vec<(u32, f64)>,
     /// Nothing is left to settle.
     done: bool,
+    /// The lowest and highest index of a cell settled so far: where the
+    /// two ends' ranges do not overlap (the ends still apart on a road
+    /// winding down a map), they cannot have met, and a round's cells are
+    /// not looked up.
+    range: (u32, u32),
 }
 
 /// How many cells [`End::recent`] holds at most (4 MB).
@@ -31,6 +36,7 @@ impl<'a> End<'a> {
             now: Vec::new(),
             recent: vec![(0, 0.0); cells.next_power_of_two().min(RECENT)],
             done: false,
+            range: (u32::MAX, 0),
         }
     }
 
@@ -41,12 +47,15 @@ impl<'a> End<'a> {
             now,
             recent,
             done,
+            range,
         } = self;
         now.clear();
         let mask = recent.len() - 1;
         *done = search.run(cost, |i, d| {
-            now.push((i as u32, d));
-            recent[i & mask] = (i as u32 + 1, d);
+            let cell = i as u32;
+            *range = (range.0.min(cell), range.1.max(cell));
+            now.push((cell, d));
+            recent[i & mask] = (cell + 1, d);
             now.len() < n
         });
     }
@@ -154,6 +163,9 @@ fn lock<'m, 'a>(end: &'m Mutex<End<'a>>) -> MutexGuard<'m, End<'a>> {
 /// Keeps the cheapest meeting (and of two as cheap, the lower cell) in
 /// `best`, as its cost and cell.
 fn meeting(f: &End, b: &End, cost: &impl Cost, best: &mut Option<(f64, u32)>) {
+    if f.range.1 < b.range.0 || b.range.1 < f.range.0 {
+        return;
+    }
     for (this, other) in [(f, b), (b, f)] {
         for &(v, d) in &this.now {
             if !other.search.settled(v as usize) {

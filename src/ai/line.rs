@@ -32,7 +32,10 @@
 
 use glam::DVec2;
 
-use super::paths::{Cells, Span, indices, shortest, widen};
+pub use super::gates::Gate;
+use super::gates::{Crossing, bounds, gate, loose, mark_near};
+use super::paths::{Cells, Span, from_both_ends, indices, shortest, widen, widen_path};
+use super::regions::Regions;
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use super::speeds::speeds;
@@ -43,20 +46,12 @@ use crate::track::{Mark, Track};
 const CORRIDOR: f64 = 14.0;
 /// How much of a leg's end stays open to the next leg, metres.
 const OPEN: f64 = 20.0;
-/// How far along a mark its gate looks for the mark's middle, metres.
-const GATE_REACH: f64 = 6.0;
 /// How far (m) a mark must stop short of a wall to count as ending in the
 /// open (a field, not a road): more than any road's width.
 const OPEN_END: f64 = 2.0 * TURN;
 /// How far (m) the legs keep from the end of a mark that ends in the open,
 /// so that the lap turns round it in a curve a car can drive.
 const TURN: f64 = 12.0;
-/// How far either side of the line a mark must reach for a driver to
-/// cross it without aiming, metres: a driver following the line by pure
-/// pursuit cuts inside a curve by a car's width and more (2.5 m let
-/// `dynamic` pass under the end of a finish line on a bend).
-const GATE_SLACK: f64 = 5.0;
-
 /// A closed racing line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -66,16 +61,6 @@ pub struct Line {
     /// Marks drawn across only part of the road where the line crosses
     /// them: a driver aims at these points until past them.
     pub gates: Vec<Gate>,
-}
-
-/// Where the line crosses a mark that does not reach [`GATE_SLACK`]
-/// metres either side of it (or would miss it): the point the line is
-/// pinned to, the index of that point, and the line's direction there.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Gate {
-    pub index: usize,
-    pub at: DVec2,
-    pub dir: DVec2,
 }
 
 impl Line {
@@ -88,13 +73,10 @@ impl Line {
         // and on a map-wide path a copy would cost as much again.
         let resampled = || resample(path.len(), centre);
         let mut points = smooth(track, resampled(), &[], &keep_out);
-        // Where the smoothed line crosses a mark with less than
-        // [`GATE_SLACK`] of it either side, or misses it, the mark is a
-        // gate: the line is smoothed again pinned to it.
-        let loose: Vec<&Crossing> = crossings
-            .iter()
-            .filter(|c| !slack(track, c, &points))
-            .collect();
+        // Where the smoothed line crosses a mark with too little of it
+        // either side, or misses it, the mark is a gate
+        // ([`super::gates`]): the line is smoothed again pinned to it.
+        let loose = loose(track, &crossings, &points);
         let raw = if loose.is_empty() {
             Vec::new()
         } else {
@@ -102,36 +84,7 @@ impl Line {
         };
         let gates: Vec<Gate> = loose
             .into_iter()
-            .map(|c| {
-                // Pinned to the mark's cell nearest the line as it was (the
-                // least change to the way the line runs there) of those
-                // farthest from a wall, up to two cells.
-                let index = arc_index(c.index, centre, raw.len());
-                let away = |p: &DVec2| {
-                    (-8..=8)
-                        .map(|d| points[wrap(index, d, points.len())].distance_squared(*p))
-                        .fold(f64::INFINITY, f64::min)
-                };
-                // Of the cells two from a wall, if any.
-                let room = |p: &DVec2| {
-                    track
-                        .cell_at(*p)
-                        .map_or(0, |(col, row)| track.clearance_cells(col, row).min(2))
-                };
-                let best = c.cells.iter().map(room).max().unwrap_or(0);
-                let at = c
-                    .cells
-                    .iter()
-                    .filter(|p| room(p) == best)
-                    .min_by(|a, b| away(a).total_cmp(&away(b)))
-                    .copied()
-                    .unwrap_or(raw[index]);
-                Gate {
-                    index,
-                    at,
-                    dir: c.dir,
-                }
-            })
+            .map(|c| gate(track, c, centre, &points, &raw))
             .collect();
         if !gates.is_empty() {
             let pins: Vec<(usize, DVec2)> = gates.iter().map(|g| (g.index, g.at)).collect();
@@ -195,37 +148,6 @@ impl Line {
     }
 }
 
-/// A mark the line must cross, and where: the mark's cells there, and the
-/// index of the path's cell that reaches it.
-struct Crossing {
-    mark: Mark,
-    /// The corners of the rectangle around all the mark's cells, m.
-    bounds: [DVec2; 2],
-    /// The centres of the mark's cells where the path reaches it.
-    cells: Vec<DVec2>,
-    index: usize,
-    /// The path's direction there.
-    dir: DVec2,
-}
-
-/// The cells of `mark` within [`GATE_REACH`] metres of cell `(c, r)`.
-fn mark_near(track: &Track, mark: Mark, (c, r): (usize, usize)) -> Vec<DVec2> {
-    let here = track.cell_center(c, r);
-    let cs = track.cell_size();
-    let (dc, dr) = (
-        (GATE_REACH / cs.x).ceil() as usize,
-        (GATE_REACH / cs.y).ceil() as usize,
-    );
-    (r.saturating_sub(dr)..(r + dr + 1).min(track.height))
-        .flat_map(|row| {
-            (c.saturating_sub(dc)..(c + dc + 1).min(track.width)).map(move |col| (col, row))
-        })
-        .filter(|&(col, row)| track.mark_of(col, row) == mark)
-        .map(|(col, row)| track.cell_center(col, row))
-        .filter(|p| p.distance(here) <= GATE_REACH)
-        .collect()
-}
-
 /// The cells along the loop (finish, checkpoints in order, finish), by
 /// index `row * width + col`, the gate of every mark on it, and the cells
 /// near the ends of marks that stop in the open, which the loop keeps out
@@ -255,6 +177,10 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     // metres from that end instead, and from a checkpoint's open end.
     let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
     let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
+    // Where a leg's search runs from both ends, it keeps to the regions
+    // the leg can use (none past its goal).
+    let regions = (from_both_ends(track) && track.checkpoints > 0)
+        .then(|| Regions::new(track, &finish, &stops[1..stops.len() - 1], &short));
     let mut ends = vec![finish_ends.clone()];
     for n in 1..=track.checkpoints {
         let cells = &stops[n as usize];
@@ -277,18 +203,15 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
         // corridor would wall the finish off from behind.
         let corridor = (previous.len() > keep).then(|| {
             (
-                widen(
-                    track,
-                    previous[..previous.len() - keep]
-                        .iter()
-                        .map(|&i| i as usize),
-                    CORRIDOR,
-                ),
+                widen_path(track, &previous[..previous.len() - keep], CORRIDOR),
                 widen(track, indices(track, &pair[1]), OPEN),
             )
         });
+        let goal = (k < usize::from(track.checkpoints)).then_some(k as u8 + 1);
+        let leg = regions.as_ref().map(|r| r.leg(&pair[0], goal));
         let closed = |i: usize| {
             finish_closed.contains(i)
+                || leg.as_ref().is_some_and(|l| !l.open(i))
                 || corridor
                     .as_ref()
                     .is_some_and(|(c, g)| c.contains(i) && !g.contains(i))
@@ -422,63 +345,6 @@ fn axis(track: &Track, cells: &[(usize, usize)]) -> (isize, isize) {
     } else {
         (0, 1)
     }
-}
-
-/// The corners of the rectangle around `cells` and a cell more each way,
-/// m (empty: nowhere).
-fn bounds(track: &Track, cells: &[Cell]) -> [DVec2; 2] {
-    let cs = track.cell_size();
-    let corner = |(c, r): Cell| DVec2::new(c as f64, r as f64) * cs;
-    cells
-        .iter()
-        .fold([DVec2::INFINITY, DVec2::NEG_INFINITY], |[lo, hi], &cell| {
-            [lo.min(corner(cell) - cs), hi.max(corner(cell) + 2.0 * cs)]
-        })
-}
-
-/// Whether the closed line `pts` crosses the mark of `crossing` with room
-/// to spare: the line shifted [`GATE_SLACK`] metres or less to either
-/// side, near where it crosses, still crosses the mark (or runs into what
-/// no car drives on), so a driver following it roughly crosses the mark
-/// too.
-fn slack(track: &Track, crossing: &Crossing, pts: &[DVec2]) -> bool {
-    let n = pts.len();
-    let (mark, [lo, hi]) = (crossing.mark, crossing.bounds);
-    // Whether the segment from `a` to `b` passes a cell `hit` accepts.
-    let passes = |a: DVec2, b: DVec2, hit: &dyn Fn(usize, usize) -> bool| {
-        let mut found = false;
-        track.cells_crossed(a, b, |c, r| found |= hit(c, r));
-        found
-    };
-    let on_mark = |c: usize, r: usize| track.mark_of(c, r) == mark;
-    let blocked = |c: usize, r: usize| on_mark(c, r) || !track.drivable(c, r);
-    (0..n).any(|i| {
-        let (a, b) = (pts[i], pts[(i + 1) % n]);
-        // Most of a long line is nowhere near the mark.
-        let away = a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any();
-        if away || !passes(a, b, &on_mark) {
-            return false;
-        }
-        // The line's points around the crossing, shifted as one along the
-        // normal of the crossing: a point's own normal turns at a kink,
-        // and the copies shifted that way sweep across the mark.
-        let normal = (pts[wrap(i, 1, n)] - pts[i]).normalize_or_zero().perp();
-        let near: Vec<DVec2> = (-3..=4).map(|d| pts[wrap(i, d, n)]).collect();
-        (1..=5).all(|s| {
-            [-1.0, 1.0].iter().all(|side| {
-                let off = normal * (side * GATE_SLACK * f64::from(s) / 5.0);
-                near.windows(2)
-                    .any(|w| passes(w[0] + off, w[1] + off, &blocked))
-            })
-        })
-    })
-}
-
-/// The index among `n` points resampled ([`resample`]) from the polyline
-/// `at(0)`, `at(1)`, ... of the one nearest `at(k)`.
-fn arc_index(k: usize, at: impl Fn(usize) -> DVec2, n: usize) -> usize {
-    let along: f64 = (0..k).map(|j| at(j).distance(at(j + 1))).sum();
-    (along / SPACING).round() as usize % n.max(1)
 }
 
 #[cfg(test)]

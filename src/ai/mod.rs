@@ -18,10 +18,14 @@
 //!
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
+mod gates;
 pub mod line;
 mod meet;
 mod parts;
 mod paths;
+#[cfg(test)]
+mod random_maps;
+mod regions;
 mod search;
 mod smooth;
 mod speeds;

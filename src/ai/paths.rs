@@ -11,14 +11,14 @@
 use glam::DVec2;
 
 use super::meet::meet;
-use super::parts::two_cores;
+use super::parts::{in_parts, parts, two_cores};
 use super::search::{Cost, MOVES, Search};
 use crate::track::Track;
 
 /// Cost of driving through a cell, per metre, for every clearance (in
 /// cells, 0 to 255) and surface: index `clearance * surfaces + surface`.
 /// A table, so the search's inner loop costs a cell with one lookup.
-fn penalties(track: &Track) -> Vec<f64> {
+pub(super) fn penalties(track: &Track) -> Vec<f64> {
     let mut table = Vec::with_capacity(256 * track.surfaces.len());
     for clear in 0..=255u8 {
         let clear = f64::from(clear.max(1));
@@ -97,6 +97,11 @@ pub fn indices(track: &Track, cells: &[(usize, usize)]) -> impl Iterator<Item = 
 /// ends at once ([`super::meet`]).
 const BOTH_ENDS: usize = 1 << 22;
 
+/// Whether paths over `track` are searched from both ends at once.
+pub fn from_both_ends(track: &Track) -> bool {
+    track.width * track.height >= BOTH_ENDS
+}
+
 /// Cheapest path from any of `from` to any of `to`, as cells in order by
 /// index (`row * width + col`, 4 bytes a cell: a path can wind over a
 /// whole map), through no cell `banned` accepts but the goals. On a map
@@ -122,7 +127,7 @@ pub fn shortest(
         Some(penalty[clear * surfaces + surface])
     };
     let ends = (indices(track, from), indices(track, to));
-    if track.width * track.height >= BOTH_ENDS {
+    if from_both_ends(track) {
         let most = length.iter().fold(0.0, |a: f64, &l| a.max(l));
         let most = most * penalty.iter().fold(0.0, |a: f64, &p| a.max(p));
         meet(track, ends, &length, most, &cost, two_cores())
@@ -201,12 +206,31 @@ pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -
     near
 }
 
+/// The cells within `reach` metres of a path's cells ([`widen`]), for a
+/// long path widened in parts at once: a cell is near the path if it is
+/// near a part.
+pub struct Near(Vec<Cells>);
+
+impl Near {
+    pub fn contains(&self, i: usize) -> bool {
+        self.0.iter().any(|part| part.contains(i))
+    }
+}
+
+/// [`widen`] of the cells `path`, in [`parts`] at once.
+pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Near {
+    let size = path.len().div_ceil(parts(path.len())).max(1);
+    Near(in_parts(path.chunks(size), |part| {
+        widen(track, part.iter().map(|&i| i as usize), reach)
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::meet::meet;
-    use super::super::search::{Cost, MOVES, Search};
+    use super::super::random_maps::{cost_of, numbers, random_track};
+    use super::super::search::{MOVES, Search};
     use super::{Span, one_way};
-    use crate::track::{Track, parse};
 
     #[test]
     fn a_span_holds_its_cells_and_no_other() {
@@ -218,55 +242,6 @@ mod tests {
         assert!((0..10).all(|i| !empty.contains(i)));
     }
 
-    /// A generator of numbers below `n` (xorshift, fixed seed).
-    fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        }
-    }
-
-    /// A random map: walls, asphalt, grass, gravel and ice, the start and
-    /// a finish line cell somewhere.
-    fn random_track(next: &mut impl FnMut(usize) -> usize) -> Track {
-        let (w, h) = (12 + next(50), 8 + next(30));
-        // Clear of walls round the start, the finish just east of it.
-        let (sc, sr) = (5 + next(w - 10), 3 + next(h - 6));
-        let map: String = (0..h)
-            .flat_map(|r| (0..=w).map(move |c| (r, c)))
-            .map(|(r, c)| match (c.abs_diff(sc), r.abs_diff(sr)) {
-                _ if c == w => '\n',
-                (0, 0) => '>',
-                (2, 0) if c > sc => '|',
-                (dc, dr) if dc <= 4 && dr <= 2 => '.',
-                _ => b"##.....,:~"[next(10)] as char,
-            })
-            .collect();
-        parse("random", map.as_bytes()).unwrap()
-    }
-
-    /// The cost of a path: each move's length times the price of the
-    /// cell it enters, added from the start. Checks that it is a path:
-    /// moves between cells a car can reach, no corner cut.
-    fn cost_of(track: &Track, path: &[u32], length: &[f64], cost: &impl Cost) -> f64 {
-        let w = track.width as isize;
-        let mut d = 0.0;
-        for pair in path.windows(2) {
-            let (a, b) = (pair[0] as isize, pair[1] as isize);
-            let m = MOVES
-                .iter()
-                .position(|&(dc, dr)| a % w + dc == b % w && a / w + dr == b / w)
-                .expect("a move");
-            let (c, r) = ((b % w) as usize, (b / w) as usize);
-            let (ac, ar) = ((a % w) as usize, (a / w) as usize);
-            assert!(track.drivable(c, r) && track.drivable(c, ar) && track.drivable(ac, r));
-            d += length[m] * cost(b as usize, (c, r)).expect("an open cell");
-        }
-        d
-    }
-
     #[test]
     fn a_search_from_both_ends_finds_as_cheap_a_way_as_one_from_the_start() {
         // Random maps, prices, closed cells, starts and goals: the same
@@ -274,7 +249,7 @@ mod tests {
         let mut next = numbers(0x2545_f491_4f6c_dd1d);
         let (mut found, mut none) = (0, 0);
         for _ in 0..300 {
-            let track = random_track(&mut next);
+            let track = random_track(&mut next, 0);
             let cells = track.width * track.height;
             let open: Vec<usize> = (0..cells)
                 .filter(|&i| track.drivable(i % track.width, i / track.width))
@@ -326,7 +301,7 @@ mod tests {
         let mut next = numbers(77);
         for backward in [false, true] {
             for _ in 0..40 {
-                let track = random_track(&mut next);
+                let track = random_track(&mut next, 0);
                 let cells = track.width * track.height;
                 let price: Vec<f64> = (0..cells).map(|_| 1.0 + next(1000) as f64 / 97.0).collect();
                 let cost = |j: usize, _| (next_free(j)).then_some(price[j]);
@@ -357,7 +332,7 @@ mod tests {
         // cells a search with a queue settles within the distance.
         let mut next = numbers(4242);
         for _ in 0..60 {
-            let track = random_track(&mut next);
+            let track = random_track(&mut next, 0);
             let cells = track.width * track.height;
             let from: Vec<usize> = (0..=next(4)).map(|_| next(cells)).collect();
             let reach = [0.0, 1.9, 2.0, 6.0, 14.0, 20.0][next(6)];

@@ -221,6 +221,12 @@ impl Track {
         }
     }
 
+    /// Whether the cell with index `row * width + col` carries a race
+    /// mark.
+    pub fn marked(&self, i: usize) -> bool {
+        self.marks[i] != MARK_NONE
+    }
+
     /// The race mark under a world point.
     pub fn mark_at(&self, p: DVec2) -> Mark {
         self.cell_at(p)

@@ -5,7 +5,7 @@
 
 use glam::DVec2;
 
-use super::parts::{in_parts, parts};
+use super::parts::{in_parts, part_len};
 use super::smooth::{SPACING, wrap};
 use crate::track::{Mark, Track};
 
@@ -123,9 +123,8 @@ pub(super) fn loose<'c>(
     pts: &[DVec2],
 ) -> Vec<&'c Crossing> {
     let n = pts.len();
-    let size = n.div_ceil(parts(n)).max(1);
-    let starts: Vec<usize> = (0..n).step_by(size).collect();
-    let spare = in_parts(starts.into_iter(), |start| {
+    let size = part_len(n);
+    let spare = in_parts((0..n).step_by(size), |start| {
         let mut spare = vec![false; crossings.len()];
         for i in start..(start + size).min(n) {
             // Most of a long line is nowhere near any mark.

@@ -20,6 +20,12 @@ pub(super) fn parts(n: usize) -> usize {
     if n >= TWO_PARTS && two_cores() { 2 } else { 1 }
 }
 
+/// How many of `n` points (or cells) each part holds when they are worked
+/// on in [`parts`] at once: one at least.
+pub(super) fn part_len(n: usize) -> usize {
+    n.div_ceil(parts(n)).max(1)
+}
+
 /// What `work` makes of each of `parts`, in order, each part on a thread
 /// of its own but the first.
 pub(super) fn in_parts<P: Send, R: Send>(

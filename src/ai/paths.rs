@@ -11,7 +11,7 @@
 use glam::DVec2;
 
 use super::meet::meet;
-use super::parts::{in_parts, parts, two_cores};
+use super::parts::{in_parts, part_len, two_cores};
 use super::search::{Cost, MOVES, Search};
 use crate::track::Track;
 
@@ -217,10 +217,9 @@ impl Near {
     }
 }
 
-/// [`widen`] of the cells `path`, in [`parts`] at once.
+/// [`widen`] of the cells `path`, in parts at once ([`super::parts`]).
 pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Near {
-    let size = path.len().div_ceil(parts(path.len())).max(1);
-    Near(in_parts(path.chunks(size), |part| {
+    Near(in_parts(path.chunks(part_len(path.len())), |part| {
         widen(track, part.iter().map(|&i| i as usize), reach)
     }))
 }

@@ -52,8 +52,7 @@ pub struct Regions<'a> {
     /// The region each label belongs to: two labels are one region where
     /// a diagonal move joins them between two marked cells.
     root: [u8; 256],
-    /// The regions beside each mark's cells: the finish (0), then the
-    /// checkpoints in order.
+    /// The regions beside each checkpoint's cells, checkpoint 1 first.
     beside: Vec<Set>,
 }
 
@@ -71,9 +70,6 @@ impl<'a> Regions<'a> {
         let reach = track.reachable();
         let closed = Span::new(indices(track, short));
         let open = |i: usize| reach[i] && !track.marked(i) && !closed.contains(i);
-        let marks: Vec<&[Cell]> = std::iter::once(finish)
-            .chain(checkpoints.iter().map(Vec::as_slice))
-            .collect();
         let mut regions = Regions {
             track,
             labels: vec![0; w * h],
@@ -82,10 +78,9 @@ impl<'a> Regions<'a> {
         };
         // Every region but the whole road is beside a mark or a closed
         // cell: those cells' neighbours seed them all.
-        let barriers: Vec<Cell> = marks
+        let barriers: Vec<Cell> = finish
             .iter()
-            .copied()
-            .flatten()
+            .chain(checkpoints.iter().flatten())
             .chain(short)
             .copied()
             .collect();
@@ -154,11 +149,11 @@ impl<'a> Regions<'a> {
                 }
             }
         }
-        regions.beside = marks
+        regions.beside = checkpoints
             .iter()
             .map(|cells| {
                 let mut set = Set::default();
-                for &cell in *cells {
+                for &cell in cells {
                     for (nc, nr) in neighbours(track, cell) {
                         let label = regions.labels[nr * w + nc];
                         if label != 0 {
@@ -199,7 +194,7 @@ impl<'a> Regions<'a> {
         add(&mut usable, MANY);
         for &(c, r) in from {
             match (self.labels[r * w + c], self.track.mark_of(c, r)) {
-                (0, Mark::Checkpoint(n)) => merge(&mut usable, &self.beside[usize::from(n)]),
+                (0, Mark::Checkpoint(n)) => merge(&mut usable, &self.beside[usize::from(n) - 1]),
                 // A start closed with the finish: a way leaves it all the
                 // same, into the regions round it.
                 (0, _) => {
@@ -213,8 +208,8 @@ impl<'a> Regions<'a> {
         // Through checkpoint lines other than the goal's.
         loop {
             let before = usable;
-            for (n, set) in self.beside.iter().enumerate().skip(1) {
-                if Some(n as u8) != goal && set.iter().zip(&usable).any(|(s, u)| s & u != 0) {
+            for (n, set) in (1..).zip(&self.beside) {
+                if Some(n) != goal && set.iter().zip(&usable).any(|(s, u)| s & u != 0) {
                     merge(&mut usable, set);
                 }
             }

@@ -6,7 +6,7 @@
 
 use glam::DVec2;
 
-use super::parts::{in_parts, parts};
+use super::parts::{in_parts, part_len, parts};
 use super::paths::Cells;
 use crate::track::Track;
 
@@ -87,7 +87,7 @@ pub(super) fn smooth(
     // A point the path left beside a wall (a road one cell wide, a wall's
     // staircase edge) steps away from it. No move below brings a point
     // that near a wall again.
-    let size = n.div_ceil(parts(n));
+    let size = part_len(n);
     in_parts(
         pts.chunks_mut(size).zip(pinned.chunks(size)),
         |(pts, pinned)| {

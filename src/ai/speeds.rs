@@ -7,7 +7,7 @@
 
 use glam::DVec2;
 
-use super::parts::{in_parts, parts};
+use super::parts::{in_parts, part_len};
 use super::smooth::{SPACING, wrap};
 use crate::track::Track;
 
@@ -21,7 +21,7 @@ pub(super) fn speeds(track: &Track, pts: &[DVec2], a_lat: f64, a_brake: f64, top
     let grip = |s: u8| track.surfaces.get(usize::from(s)).map_or(1.0, |s| s.grip);
     // Cornering: in parts at once on a long line.
     let mut v = vec![0.0; n];
-    let size = n.div_ceil(parts(n)).max(1);
+    let size = part_len(n);
     let runs = v.chunks_mut(size).zip(surface.chunks_mut(size)).enumerate();
     in_parts(runs, |(run, (v, surface))| {
         for (j, (v, s)) in v.iter_mut().zip(surface).enumerate() {

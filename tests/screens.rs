@@ -117,6 +117,19 @@
 //! key line. Read again when its key lines came to be built from the key
 //! table (`src/keys.rs`): unchanged byte for byte, and each key shown does
 //! what it says (the table's own tests hold every command to its key).
+//!
+//! Re-blessed 2026-11-25 when the racing line's searches were aimed (A*
+//! from both ends) and costed in whole units: where two ways cost the same
+//! the line may now take the other, and the computer's races moved a
+//! little. Each looked at: the same scenes, the cars where they were within
+//! a cell or two. `lap_banner_*`: "BEST LAP 0:17.40 -2.41" (was 0:17.43
+//! -2.42), the lap chart's curve the same shape, 220 m (was 219 m);
+//! `results_positions_80x24`: laps 19.81, then 17.40 four times (were
+//! 17.42 to 17.43), still "FINISHED 1st OF 4"; `results_charts_100x30`
+//! (tire on the figure eight): laps 45.62, 43.69, 43.69 (were 46.85,
+//! 44.91, 44.93), the speed and slip charts the same course, fewer slip
+//! spikes; `standings_*`: a computer car's braille dots one cell over,
+//! the standings' rows unchanged.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

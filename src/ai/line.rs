@@ -1,7 +1,7 @@
 //! The racing line: a closed path around any valid track, from its walls,
 //! surfaces and checkpoint order alone (no hand-placed waypoints).
 //!
-//! 1. Shortest paths (Dijkstra, 8-connected, over cells a car can reach)
+//! 1. Shortest paths ([`super::paths`]: 8-connected, over cells a car can reach)
 //!    from the finish line to checkpoint 1, from 1 to 2, ..., and from the
 //!    last back to the finish, joined into one loop. A cell costs its
 //!    length in metres times a penalty for lying near a wall (`1 + 6 /
@@ -34,7 +34,8 @@ use glam::DVec2;
 
 pub use super::gates::Gate;
 use super::gates::{Crossing, bounds, gate, loose, mark_near};
-use super::paths::{Cells, Span, from_both_ends, indices, shortest, widen, widen_path};
+use super::meet::Tables;
+use super::paths::{Cells, Prices, Span, indices, large, shortest, widen, widen_path};
 use super::regions::Regions;
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
@@ -179,7 +180,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
     // Where a leg's search runs from both ends, it keeps to the regions
     // the leg can use (none past its goal).
-    let regions = (from_both_ends(track) && track.checkpoints > 0)
+    let regions = (large(track) && track.checkpoints > 0)
         .then(|| Regions::new(track, &finish, &stops[1..stops.len() - 1], &short));
     let mut ends = vec![finish_ends.clone()];
     for n in 1..=track.checkpoints {
@@ -193,6 +194,8 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     } else {
         widen(track, indices(track, &all), TURN)
     };
+    let prices = Prices::new(track);
+    let tables = &mut Tables::new(track.width * track.height);
     let mut cells: Vec<u32> = Vec::new();
     let mut crossings = Vec::new();
     let mut previous: Vec<u32> = Vec::new();
@@ -222,11 +225,13 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
             .copied()
             .collect();
         let path = if open.is_empty() {
-            shortest(track, &pair[0], &pair[1], closed)
+            shortest(track, &prices, tables, &pair[0], &pair[1], closed)
         } else {
             let near = widen(track, indices(track, &open), TURN);
-            shortest(track, &pair[0], &pair[1], |i| near.contains(i) || closed(i))
-                .or_else(|| shortest(track, &pair[0], &pair[1], closed))
+            shortest(track, &prices, tables, &pair[0], &pair[1], |i| {
+                near.contains(i) || closed(i)
+            })
+            .or_else(|| shortest(track, &prices, tables, &pair[0], &pair[1], closed))
         };
         match path {
             Some(path) => {
@@ -349,6 +354,7 @@ fn axis(track: &Track, cells: &[(usize, usize)]) -> (isize, isize) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::random_maps::walled_field;
     use super::*;
     use crate::track::bundled;
 
@@ -391,21 +397,11 @@ mod tests {
         // row 19, the start east of it facing east: the lap leaves east,
         // comes round below the line's end, keeping clear of it, and
         // crosses it from the west.
-        let (w, h) = (60, 40);
-        let mut map = String::new();
-        for r in 0..h {
-            for c in 0..w {
-                map.push(match (r, c) {
-                    (0, _) | (_, 0) => '#',
-                    (r, c) if r == h - 1 || c == w - 1 => '#',
-                    (r, 30) if r < 20 => '|',
-                    (10, 34) => '>',
-                    _ => '.',
-                });
-            }
-            map.push('\n');
-        }
-        let t = crate::track::parse("field", map.as_bytes()).unwrap();
+        let t = walled_field(60, 40, |c, r| match (c, r) {
+            (30, r) if r < 20 && r > 0 => Some('|'),
+            (34, 10) => Some('>'),
+            _ => None,
+        });
         let line = Line::new(&t, 8.0, 6.0, 60.0);
         let n = line.points.len();
         // Before, the finish line was drawn on to the bottom wall for

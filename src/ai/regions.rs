@@ -309,9 +309,9 @@ fn neighbours(track: &Track, (c, r): Cell) -> impl Iterator<Item = Cell> + '_ {
 
 #[cfg(test)]
 mod tests {
-    use super::super::paths::{Span, indices, penalties, shortest};
+    use super::super::meet::Tables;
+    use super::super::paths::{Prices, Span, indices, lengths, shortest};
     use super::super::random_maps::{cost_of, numbers, random_track};
-    use super::super::search::MOVES;
     use super::Regions;
     use crate::track::laps::cells_of_marks;
     use crate::track::{Mark, parse};
@@ -369,16 +369,14 @@ mod tests {
             if (0..w * track.height).any(|i| !leg.open(i)) {
                 kept_out += 1;
             }
-            let (penalty, surfaces) = (penalties(&track), track.surfaces.len());
-            let cost = |_, (c, r): (usize, usize)| {
-                let s = track.surface_index(c, r)?;
-                Some(penalty[usize::from(track.clearance_cells(c, r)) * surfaces + s])
-            };
-            let length = MOVES.map(|(dc, dr)| {
-                (track.cell_size() * glam::DVec2::new(dc as f64, dr as f64)).length()
+            let prices = Prices::new(&track);
+            let cost = |_, cell| prices.of(&track, cell);
+            let length = lengths(&track);
+            let tables = &mut Tables::new(w * track.height);
+            let all = shortest(&track, &prices, tables, &from, &to, |i| closed.contains(i));
+            let kept = shortest(&track, &prices, tables, &from, &to, |i| {
+                closed.contains(i) || !leg.open(i)
             });
-            let all = shortest(&track, &from, &to, |i| closed.contains(i));
-            let kept = shortest(&track, &from, &to, |i| closed.contains(i) || !leg.open(i));
             match (all, kept) {
                 (None, None) => none += 1,
                 (Some(all), Some(kept)) => {
@@ -387,11 +385,7 @@ mod tests {
                         cost_of(&track, &all, &length, &cost),
                         cost_of(&track, &kept, &length, &cost),
                     );
-                    assert_eq!(
-                        a.to_bits(),
-                        b.to_bits(),
-                        "{a} anywhere, {b} kept to the leg's regions"
-                    );
+                    assert_eq!(a, b, "{a} anywhere, {b} kept to the leg's regions");
                 }
                 (all, kept) => {
                     panic!("{all:?} anywhere, {kept:?} kept to the leg's regions")

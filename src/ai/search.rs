@@ -1,14 +1,28 @@
 //! Dijkstra over a track's grid ([`super::paths`]), one settled cell at a
 //! time, so that a caller can stop it at a goal, at a distance, or run two
-//! of them towards each other.
+//! of them towards each other; aimed, where it is given an [`Aim`], at its
+//! goals as A* is.
 //!
 //! Moves are 8-connected (or along rows and columns only), through cells a
 //! car can reach and never diagonally past a wall's corner. A move into
 //! cell `j` by `MOVES[m]` costs `length[m] * cost(j)`, `cost` being a
-//! price per metre (`None`: the cell is closed). A search can also run
-//! *backward*, from the goals over the same moves reversed: then the move
-//! from `j` into a settled cell `i` costs `length[m] * cost(i)`, and a
-//! closed cell is settled (it may be where a path starts) but never left.
+//! price per metre (`None`: the cell is closed), counted in whole
+//! [`UNIT`]s so that sums are exact and ways as cheap tie exactly. A
+//! search can also run *backward*, from the goals over the same moves
+//! reversed: then the move from `j` into a settled cell `i` costs
+//! `length[m] * cost(i)`, and a closed cell is settled (it may be where a
+//! path starts) but never left.
+//!
+//! A search's *key* for a cell is `2 g + lean + offset`, `g` the cost of
+//! the cheapest way found to it and `lean` the [`Aim`]'s potential there
+//! (its negation backward); with no aim, `2 g`. The cells are settled in
+//! the order of their keys, so an aimed search is A* on the reduced costs
+//! `2 cost + lean(to) - lean(from)` (never negative, as the aim's bounds
+//! are consistent), and of two ways with the same key the one found last
+//! leaves first: on open ground, where many ways cost the same, a search
+//! follows one of them to its goal rather than filling the space between.
+
+use std::collections::HashMap;
 
 use crate::track::Track;
 
@@ -25,8 +39,15 @@ pub(super) const MOVES: [(isize, isize); 8] = [
     (1, 1),
 ];
 
-/// How many cells' shortest queued ways a search remembers at most (1.5
-/// MB, kept in a core's cache; a map's search frontier is smaller).
+/// The unit costs are counted in: a cell's width at a price of 1 is
+/// 2^16 units. A move's cost is at most `sqrt 5` widths times a price of
+/// 28 (`(1 + 6) (1 + 3)`, the dearest penalty), under 2^22 units, so a
+/// way through all 2^26 cells of the largest map stays under 2^48 and a
+/// key (twice that, and an offset no larger) under 2^50.
+const UNIT: f64 = 65_536.0;
+
+/// How many cells' shortest queued ways a search remembers at most (2 MB,
+/// kept in a core's cache; a map's search frontier is smaller).
 const QUEUED_SLOTS: usize = 1 << 16;
 
 /// [`Search::came`] of a source cell.
@@ -37,37 +58,239 @@ const SOURCE: u8 = u8::MAX;
 pub(super) trait Cost: Fn(usize, (usize, usize)) -> Option<f64> {}
 impl<F: Fn(usize, (usize, usize)) -> Option<f64>> Cost for F {}
 
+/// Each move's length in [`UNIT`]s on `track`, from metres.
+pub(super) fn units(track: &Track, metres: &[f64]) -> [f64; 8] {
+    let mut out = [0.0; 8];
+    for (u, m) in out.iter_mut().zip(metres) {
+        *u = m * UNIT / track.cell;
+    }
+    out
+}
+
+/// What a move of `length` units into a cell with price per metre
+/// `price` costs, in units, rounded (half up: `f64::round` is a call
+/// into the maths library where the processor has no rounding
+/// instruction by default, and this is the search's inner loop); `None`
+/// into a closed cell (`price` NaN). Rounding never lowers a price's
+/// order: a dearer cell costs no less.
+#[inline]
+pub(super) fn move_cost(length: f64, price: f64) -> Option<u64> {
+    let q = length * price;
+    (q >= 0.0).then_some((q + 0.5) as i64 as u64)
+}
+
+/// The cells between columns `cols.0` and `cols.1` and rows `rows.0` and
+/// `rows.1` (all included): round the ends of a search.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bounds {
+    cols: (usize, usize),
+    rows: (usize, usize),
+}
+
+impl Bounds {
+    /// The bounds of the cells `cells` (by index `row * width + col`);
+    /// `None` for none.
+    pub fn of(track: &Track, cells: impl IntoIterator<Item = usize>) -> Option<Bounds> {
+        let w = track.width;
+        cells.into_iter().fold(None, |b, i| {
+            let (c, r) = (i % w, i / w);
+            Some(match b {
+                None => Bounds {
+                    cols: (c, c),
+                    rows: (r, r),
+                },
+                Some(Bounds { cols, rows }) => Bounds {
+                    cols: (cols.0.min(c), cols.1.max(c)),
+                    rows: (rows.0.min(r), rows.1.max(r)),
+                },
+            })
+        })
+    }
+
+    /// How many columns and rows cell `(c, r)` lies outside the bounds.
+    #[inline]
+    fn outside(&self, c: usize, r: usize) -> (u64, u64) {
+        let a = self
+            .cols
+            .0
+            .saturating_sub(c)
+            .max(c.saturating_sub(self.cols.1));
+        let b = self
+            .rows
+            .0
+            .saturating_sub(r)
+            .max(r.saturating_sub(self.rows.1));
+        (a as u64, b as u64)
+    }
+}
+
+/// Where a search is going and where it came from, as lower bounds of
+/// the cost of any way from its sources to a cell and from a cell to its
+/// goals: the cheapest way over an empty grid to the bounds of those
+/// cells, every move at the lowest price on the map. Such a bound is
+/// *consistent*: it falls by no more than a move costs. The potential, or
+/// *lean*, of a cell is `to - from` (the mean of the two, doubled): a
+/// search from both ends can use it at both, so that they still meet
+/// (Ikeda et al.'s average potential). With it, a search across an open
+/// field settles the cells along its way and little else, where one with
+/// no aim settled a disc round each end.
+pub(super) struct Aim {
+    /// The sources' bounds and the goals'; `None` for no aim.
+    ends: Option<(Bounds, Bounds)>,
+    /// The cheapest move along a row, along a column and diagonally.
+    least: [u64; 3],
+    /// No bound is larger: keys stay positive.
+    offset: u64,
+}
+
+impl Aim {
+    /// No aim: a plain Dijkstra (what the tests check the aimed searches
+    /// against).
+    #[cfg(test)]
+    pub const NONE: Aim = Aim {
+        ends: None,
+        least: [0; 3],
+        offset: 0,
+    };
+
+    /// An aim from `from` to `to` for moves of `length` units (8 of them)
+    /// into cells of price `cheapest` per metre at least.
+    pub fn new(track: &Track, from: Bounds, to: Bounds, length: &[f64; 8], cheapest: f64) -> Aim {
+        let least = |m: usize| move_cost(length[m], cheapest).unwrap_or(0);
+        let mut aim = Aim {
+            ends: Some((from, to)),
+            least: [least(0), least(2), least(4)],
+            offset: 0,
+        };
+        aim.offset = aim.bound((track.width as u64, track.height as u64));
+        aim
+    }
+
+    /// The cheapest way over an empty grid `a` columns and `b` rows
+    /// across: diagonals for the shorter, straight on for the rest (a
+    /// diagonal costs less than a move along a row and one along a column,
+    /// and more than either).
+    #[inline]
+    fn bound(&self, (a, b): (u64, u64)) -> u64 {
+        let [row, col, diagonal] = self.least;
+        let d = a.min(b);
+        d * diagonal + (a - d) * row + (b - d) * col
+    }
+
+    /// The lowest key cell `(c, r)` can have, at either end: the cost of
+    /// a way from the sources is no less than `from` there (and of one to
+    /// the goals no less than `to`), so twice it plus the lean is no less
+    /// than `to + from`.
+    #[inline]
+    fn floor(&self, c: usize, r: usize) -> u64 {
+        let Some((from, to)) = &self.ends else {
+            return 0;
+        };
+        self.bound(to.outside(c, r)) + self.bound(from.outside(c, r)) + self.offset
+    }
+
+    /// The lean of cell `(c, r)`, negated backward.
+    #[inline]
+    fn lean(&self, c: usize, r: usize, backward: bool) -> i64 {
+        let Some((from, to)) = &self.ends else {
+            return 0;
+        };
+        let lean = self.bound(to.outside(c, r)) as i64 - self.bound(from.outside(c, r)) as i64;
+        if backward { -lean } else { lean }
+    }
+}
+
+/// The moves from cell `i` (column `c`, row `r`) into cells a car can
+/// reach: bit `m` for `MOVES[m]`, the first four alone where `moves` is 4.
+/// A diagonal move must not cut a wall's corner: it needs both moves along
+/// its row and column. The same both ways: a move from `i` is open where
+/// the opposite move into `i` is.
+#[inline]
+pub(super) fn open_moves(track: &Track, offset: &[isize; 8], i: usize, moves: usize) -> u32 {
+    let (w, h) = (track.width, track.height);
+    let reach = track.reachable();
+    let (c, r) = (i % w, i / w);
+    // Those off the map first, by the map's edges.
+    let edges = (u32::from(c == 0) * 0b0101_0001)
+        | (u32::from(c + 1 == w) * 0b1010_0010)
+        | (u32::from(r == 0) * 0b0011_0100)
+        | (u32::from(r + 1 == h) * 0b1100_1000);
+    let mut open = 0u32;
+    for (m, &step) in offset.iter().enumerate().take(moves) {
+        if edges & (1 << m) == 0 && reach[i.wrapping_add_signed(step)] {
+            open |= 1 << m;
+        }
+    }
+    for (m, (row, col)) in [(4, (0, 2)), (5, (1, 2)), (6, (0, 3)), (7, (1, 3))] {
+        let both = (1 << row) | (1 << col);
+        if open & both != both {
+            open &= !(1 << m);
+        }
+    }
+    open
+}
+
+/// `n` copies of `T::default()` (zero bytes), written through once: a
+/// search reads a cell's byte of its table before it writes it, and where
+/// that is the first touch of a page the kernel maps a shared page of
+/// zeros, which the first write must then take back from every processor
+/// the search's threads run on. Across an open field, whose searches
+/// touch a few cells in each of thousands of rows, those faults cost more
+/// than the searches themselves.
+pub(super) fn written<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut t = vec![T::default(); n];
+    let per_page = (PAGE / std::mem::size_of::<T>().max(1)).max(1);
+    for page in t.chunks_mut(per_page) {
+        // A write the compiler cannot leave out (the memory is known to
+        // be zero): it maps the page for writing.
+        // SAFETY: `page` is a live, aligned `T` of the vector.
+        unsafe { std::ptr::write_volatile(page.as_mut_ptr(), T::default()) };
+    }
+    t
+}
+
+/// The memory pages' size the tables are written through and cleared by.
+const PAGE: usize = 4096;
+
 /// What a search keeps of a cell it has queued a way to and not yet
 /// settled, for as many such cells as fit: a way no shorter than one
-/// queued is not queued again, and a cell's cost is asked once, not once
-/// per neighbour. A cell missing here only costs the queue an entry, or
-/// `cost` a call.
+/// queued is not queued again, and a cell's cost and lean are worked out
+/// once, not once per neighbour. A cell missing here only costs the queue
+/// an entry, or `cost` a call.
 #[derive(Clone, Copy)]
 struct Slot {
     /// The cell plus one; 0 for none.
     cell: u32,
-    /// The shortest way queued to it, as `f64` bits.
+    /// The lowest key queued to it.
     best: u64,
     /// Its cost per metre; `NaN` where it is closed.
-    per_metre: f64,
+    price: f64,
+    /// Its lean ([`Aim::lean`]).
+    lean: i64,
 }
 
 /// One search. What it knows of every cell is one byte, in zeroed memory
 /// so that only the pages of the cells it reaches are ever touched (a
 /// search round the end of a line on an 8192 x 8192 field costs what it
-/// explores, not the map), and no distance per cell: a cell's distance is
-/// final when it first leaves the queue, and only the queue holds the
-/// others'.
+/// explores, not the map), and no cost per cell: a cell's key is final
+/// when it first leaves the queue, and only the queue holds the others'.
 pub(super) struct Search<'a> {
     track: &'a Track,
     /// How a settled cell was reached: the move (index into [`MOVES`],
-    /// plus one) or [`SOURCE`]; 0 while not settled.
-    came: Vec<u8>,
-    /// Each move's length, m: 8 moves, or 4 along rows and columns only.
-    length: &'a [f64],
+    /// plus one) or [`SOURCE`]; 0 while not settled. A table of the
+    /// caller's, zero before the search and again after it, so that one
+    /// serves search after search ([`written`]).
+    came: &'a mut [u8],
+    /// The pages of `came` written, a bit each: zeroed when done.
+    dirty: Vec<u64>,
+    /// Each move's length in [`UNIT`]s.
+    length: [f64; 8],
+    /// How many moves: 8, or 4 along rows and columns only.
+    moves: usize,
     /// Each move as a step in index.
     offset: [isize; 8],
     backward: bool,
+    aim: &'a Aim,
     queue: Queue,
     /// How many ways the sources took.
     sources: u64,
@@ -77,30 +300,38 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search from the cells `from` (by index `row * width + col`).
+    /// A search from the cells `from` (by index `row * width + col`), by
+    /// moves of `length` metres (8, or the first 4), aimed by `aim`.
     pub fn new(
         track: &'a Track,
         from: impl IntoIterator<Item = usize>,
-        length: &'a [f64],
+        length: &[f64],
         backward: bool,
+        aim: &'a Aim,
+        came: &'a mut [u8],
     ) -> Search<'a> {
         let (w, h) = (track.width, track.height);
         let mut queue = Queue::default();
         for i in from {
-            queue.push(0.0, i, 0);
+            let lean = aim.lean(i % w, i / w, backward);
+            queue.push(aim.offset.wrapping_add_signed(lean), i, 0);
         }
         let slots = (w * h / 8).next_power_of_two().clamp(1 << 12, QUEUED_SLOTS);
         let empty = Slot {
             cell: 0,
             best: 0,
-            per_metre: 0.0,
+            price: 0.0,
+            lean: 0,
         };
         Search {
             track,
-            came: vec![0; w * h],
-            length,
+            dirty: vec![0; came.len().div_ceil(PAGE).div_ceil(64)],
+            came,
+            length: units(track, length),
+            moves: length.len(),
             offset: MOVES.map(|(dc, dr)| dr * w as isize + dc),
             backward,
+            aim,
             sources: queue.order,
             queue,
             slots: vec![empty; slots],
@@ -112,81 +343,76 @@ impl<'a> Search<'a> {
         self.came[i] != 0
     }
 
-    /// The shortest way still queued (infinite when none is): every cell
-    /// not yet settled is at least this far.
-    pub fn next_distance(&mut self) -> f64 {
-        while let Some((d, i)) = self.queue.peek() {
+    /// Whether cell `i` is settled as a source.
+    pub fn source(&self, i: usize) -> bool {
+        self.came[i] == SOURCE
+    }
+
+    /// The lowest key still queued (`u64::MAX` when none is): every cell
+    /// not yet settled has this key at least.
+    pub fn next_key(&mut self) -> u64 {
+        while let Some((key, i)) = self.queue.peek() {
             if !self.settled(i) {
-                return d;
+                return key;
             }
             self.queue.pop();
         }
-        f64::INFINITY
+        u64::MAX
     }
 
-    /// Settles the nearest cell not yet settled and queues the ways from
-    /// it: that cell and its distance, `None` when no cell is left.
+    /// Settles cells, lowest key first, telling `visit` of each (its
+    /// index, its column and row) and its key, until `visit` says to stop (`false`) or no cell is left (then
+    /// `true`). Settling a cell queues the ways from it.
     ///
-    /// A way to a cell not yet settled is queued unless one as short is
-    /// queued already (a map holds up to 2^26 cells, each queued at most
-    /// once from each of its 8 neighbours, so [`Queue`]'s packing fits);
-    /// the first to leave the queue settles the cell.
-    /// Settles cells, nearest first, telling `visit` of each and its
-    /// distance, until `visit` says to stop (`false`) or no cell is left
-    /// (then `true`). Settling a cell queues the ways from it.
-    ///
-    /// A way to a cell not yet settled is queued unless one as short is
-    /// queued already (a map holds up to 2^26 cells, each queued at most
-    /// once from each of its 8 neighbours, so [`Queue`]'s packing fits);
-    /// the first to leave the queue settles the cell. One loop, with no
-    /// call per cell: a function settling one cell, called, ran the racing
-    /// line's search at half the speed.
-    pub fn run(&mut self, cost: &impl Cost, mut visit: impl FnMut(usize, f64) -> bool) -> bool {
+    /// A way to a cell not yet settled is queued unless one with as low a
+    /// key is queued already (a map holds up to 2^26 cells, each queued at
+    /// most once from each of its 8 neighbours, so [`Queue`]'s packing
+    /// fits); the first to leave the queue settles the cell. One loop,
+    /// with no call per cell: a function settling one cell, called, ran
+    /// the racing line's search at half the speed.
+    pub fn run(
+        &mut self,
+        cost: &impl Cost,
+        mut visit: impl FnMut(usize, (usize, usize), u64) -> bool,
+    ) -> bool {
         let track = self.track;
-        let (w, h) = (track.width, track.height);
-        let reach = track.reachable();
+        let w = track.width;
         let mask = self.slots.len() - 1;
+        let backward = self.backward;
         loop {
-            let Some((d, i, order, m)) = self.queue.pop() else {
+            let Some((key, i, order, m)) = self.queue.pop() else {
                 return true;
             };
             if self.came[i] != 0 {
                 continue;
             }
+            self.dirty[i / PAGE / 64] |= 1 << (i / PAGE % 64);
             self.came[i] = if order < self.sources {
                 SOURCE
             } else {
                 m as u8 + 1
             };
             let (c, r) = (i % w, i / w);
+            // Twice the cost of the way here plus the offset: the key
+            // less this cell's lean (kept in its slot when it was queued,
+            // unless another cell has taken the slot over or it is a
+            // source).
+            let slot = &self.slots[i & mask];
+            let lean = if slot.cell == i as u32 + 1 {
+                slot.lean
+            } else {
+                self.aim.lean(c, r, backward)
+            };
+            let base = key.wrapping_add_signed(-lean);
             // Backward, every move into this cell costs this cell's price
             // (NaN where it is closed: no way from it is queued).
-            let own = if self.backward {
+            let own = if backward {
                 cost(i, (c, r)).unwrap_or(f64::NAN)
             } else {
                 f64::NAN
             };
-            // The moves into cells a car can reach: bit `m` for `MOVES[m]`
-            // (those off the map first, by the map's edges).
-            let edges = (u32::from(c == 0) * 0b0101_0001)
-                | (u32::from(c + 1 == w) * 0b1010_0010)
-                | (u32::from(r == 0) * 0b0011_0100)
-                | (u32::from(r + 1 == h) * 0b1100_1000);
-            let mut open = 0u32;
-            for (m, &step) in self.offset.iter().enumerate() {
-                if edges & (1 << m) == 0 && reach[i.wrapping_add_signed(step)] {
-                    open |= 1 << m;
-                }
-            }
-            // A diagonal move must not cut a wall's corner: it needs both
-            // moves along its row and column.
-            for (m, (row, col)) in [(4, (0, 2)), (5, (1, 2)), (6, (0, 3)), (7, (1, 3))] {
-                let both = (1 << row) | (1 << col);
-                if open & both != both {
-                    open &= !(1 << m);
-                }
-            }
-            for (m, &len) in self.length.iter().enumerate() {
+            let open = open_moves(track, &self.offset, i, self.moves);
+            for (m, &length) in self.length.iter().enumerate().take(self.moves) {
                 if open & (1 << m) == 0 {
                     continue;
                 }
@@ -196,29 +422,34 @@ impl<'a> Search<'a> {
                 }
                 let slot = &mut self.slots[j & mask];
                 if slot.cell != j as u32 + 1 {
+                    let (jc, jr) = (j % w, j / w);
                     // Forward, a cell's price is asked once and kept here;
                     // backward, the price is the settled cell's (`own`).
-                    let per_metre = if self.backward {
+                    let price = if backward {
                         f64::NAN
                     } else {
-                        cost(j, (j % w, j / w)).unwrap_or(f64::NAN)
+                        cost(j, (jc, jr)).unwrap_or(f64::NAN)
                     };
                     *slot = Slot {
                         cell: j as u32 + 1,
-                        best: f64::INFINITY.to_bits(),
-                        per_metre,
+                        best: u64::MAX,
+                        price,
+                        lean: self.aim.lean(jc, jr, backward),
                     };
                 }
-                let per_metre = if self.backward { own } else { slot.per_metre };
-                let nd = d + len * per_metre;
-                // NaN (closed) is never queued.
-                if nd.is_nan() || nd.to_bits() >= slot.best {
+                let price = if backward { own } else { slot.price };
+                // Closed: never queued.
+                let Some(q) = move_cost(length, price) else {
+                    continue;
+                };
+                let next = (base + 2 * q).wrapping_add_signed(slot.lean);
+                if next >= slot.best {
                     continue;
                 }
-                slot.best = nd.to_bits();
-                self.queue.push(nd, j, m as u64);
+                slot.best = next;
+                self.queue.push(next, j, m as u64);
             }
-            if !visit(i, d) {
+            if !visit(i, (c, r), key) {
                 return false;
             }
         }
@@ -244,43 +475,109 @@ impl<'a> Search<'a> {
         path
     }
 
-    /// The distance of settled cell `j`, added up along its path in the
-    /// order the search added it (so the same to the bit).
-    pub fn distance(&self, j: usize, cost: &impl Cost) -> f64 {
+    /// The key of settled cell `j`, from the costs of the moves along its
+    /// path (exact: costs are whole units), added up back to a source or
+    /// to a cell whose cost `known` holds. Keeps the cost of every 64th
+    /// cell on the way in `known` (and `j`'s), so that the keys of cells
+    /// whose paths join that one cost a few steps each, not a whole
+    /// path's.
+    pub fn key(&self, j: usize, cost: &impl Cost, known: &mut HashMap<u32, u64>) -> u64 {
         let w = self.track.width;
         let price = |k: usize| cost(k, (k % w, k / w)).unwrap_or(f64::NAN);
+        // The cells back from `j` and the cost of the move into each.
         let mut steps = Vec::new();
         let mut k = j;
-        while let Some((m, from)) = self.back(k) {
-            steps.push(self.length[m] * price(if self.backward { from } else { k }));
+        let mut g = 0;
+        loop {
+            if let Some(&known) = known.get(&(k as u32)) {
+                g = known;
+                break;
+            }
+            let Some((m, from)) = self.back(k) else {
+                break;
+            };
+            let into = if self.backward { from } else { k };
+            steps.push((
+                k as u32,
+                move_cost(self.length[m], price(into)).unwrap_or(0),
+            ));
             k = from;
         }
-        steps.iter().rev().fold(0.0, |d, s| d + s)
+        for (n, &(cell, q)) in steps.iter().rev().enumerate() {
+            g += q;
+            if n % 64 == 63 {
+                known.insert(cell, g);
+            }
+        }
+        known.insert(j as u32, g);
+        self.aim
+            .offset
+            .wrapping_add_signed(self.aim.lean(j % w, j / w, self.backward))
+            + 2 * g
+    }
+
+    /// The lowest key cell `i` can have, at either end ([`Aim::floor`]).
+    pub fn floor(&self, i: usize) -> u64 {
+        let w = self.track.width;
+        self.aim.floor(i % w, i / w)
+    }
+
+    /// The lean of cell `i` for this search ([`Aim::lean`]).
+    pub fn lean(&self, i: usize) -> i64 {
+        let w = self.track.width;
+        self.aim.lean(i % w, i / w, self.backward)
+    }
+
+    /// Each move's length in [`UNIT`]s.
+    pub fn length(&self, m: usize) -> f64 {
+        self.length[m]
+    }
+
+    /// Each move as a step in index.
+    pub fn offsets(&self) -> &[isize; 8] {
+        &self.offset
     }
 }
 
-/// The ways queued to reach cells, shortest first: a way is its distance
-/// as `f64` bits (non-negative `f64`s order as their bits), then the cell,
-/// the order the way was found in and its move, packed `cell << 35 |
-/// order << 3 | move`, so that of two ways as short to one cell the first
-/// found leaves the queue first (as a search that kept only strictly
-/// shorter ways would have it). One `u128` a way, so that a comparison
-/// is two instructions and no branch: the search's frontier is small (44
-/// ways at most on a road winding over a whole 8192 x 8192 map) and every
-/// way leaves it, so popping is most of the queue's cost.
+impl Drop for Search<'_> {
+    /// Zeroes the pages of the table written, for the next search.
+    fn drop(&mut self) {
+        for (k, &word) in self.dirty.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let page = k * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let start = page * PAGE;
+                let end = (start + PAGE).min(self.came.len());
+                self.came[start..end].fill(0);
+            }
+        }
+    }
+}
+
+/// The ways queued to reach cells, lowest key first: a way is its key,
+/// then the order the way was found in, reversed, the cell and its move,
+/// packed `!order << 29 | cell << 3 | move`, so that of two ways with the
+/// same key the last found leaves the queue first (on ground where many
+/// ways cost the same, the search goes on along one). One `u128` a way,
+/// so that a comparison is two instructions and no branch: the search's
+/// frontier is small (44 ways at most on a road winding over a whole
+/// 8192 x 8192 map) and every way leaves it, so popping is most of the
+/// queue's cost.
 #[derive(Default)]
 struct Queue {
-    /// A binary min-heap of ways, each `distance bits << 64 | packed`.
+    /// A binary min-heap of ways, each `key << 64 | packed`.
     heap: Vec<u128>,
-    /// How many ways were queued.
+    /// How many ways were queued (fewer than 2^32: each of 2^26 cells
+    /// at most once from each of 8 neighbours, and the sources).
     order: u64,
 }
 
 impl Queue {
     #[inline]
-    fn push(&mut self, d: f64, cell: usize, m: u64) {
-        let key = (cell as u64) << 35 | self.order << 3 | m;
-        let way = u128::from(d.to_bits()) << 64 | u128::from(key);
+    fn push(&mut self, key: u64, cell: usize, m: u64) {
+        let packed = (u64::from(u32::MAX) - self.order) << 29 | (cell as u64) << 3 | m;
+        let way = u128::from(key) << 64 | u128::from(packed);
         self.order += 1;
         let mut hole = self.heap.len();
         self.heap.push(way);
@@ -295,18 +592,15 @@ impl Queue {
         self.heap[hole] = way;
     }
 
-    /// The shortest way's distance and cell, left queued.
-    fn peek(&self) -> Option<(f64, usize)> {
+    /// The lowest way's key and cell, left queued.
+    fn peek(&self) -> Option<(u64, usize)> {
         let way = *self.heap.first()?;
-        Some((
-            f64::from_bits((way >> 64) as u64),
-            (way as u64 >> 35) as usize,
-        ))
+        Some(((way >> 64) as u64, (way as u64 >> 3 & 0x3ff_ffff) as usize))
     }
 
-    /// The shortest way: distance, cell, order found, move.
+    /// The lowest way: key, cell, order found, move.
     #[inline]
-    fn pop(&mut self) -> Option<(f64, usize, u64, u64)> {
+    fn pop(&mut self) -> Option<(u64, usize, u64, u64)> {
         let last = self.heap.pop()?;
         let top = match self.heap.first_mut() {
             Some(top) => std::mem::replace(top, last),
@@ -338,12 +632,12 @@ impl Queue {
             }
             heap[hole] = last;
         }
-        let key = top as u64;
+        let packed = top as u64;
         Some((
-            f64::from_bits((top >> 64) as u64),
-            (key >> 35) as usize,
-            key >> 3 & 0xffff_ffff,
-            key & 7,
+            (top >> 64) as u64,
+            (packed >> 3 & 0x3ff_ffff) as usize,
+            u64::from(u32::MAX) - (packed >> 29),
+            packed & 7,
         ))
     }
 }

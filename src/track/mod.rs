@@ -455,18 +455,26 @@ impl Track {
 
     /// Names of the surfaces that some cell uses, in table order.
     pub fn surfaces_used(&self) -> Vec<&str> {
-        let mut used = vec![false; self.surfaces.len()];
-        for &c in &self.cells {
-            if c != WALL {
-                used[c as usize] = true;
-            }
-        }
+        let (_, used) = self.ground_used();
         self.surfaces
             .iter()
             .zip(used)
             .filter(|(_, u)| *u)
             .map(|(s, _)| s.name.as_str())
             .collect()
+    }
+
+    /// The most clearance of any cell (in cells, capped at 255), and
+    /// which surfaces some cell uses (by index into
+    /// [`Track::surfaces`]): one pass over the map.
+    pub fn ground_used(&self) -> (u8, Vec<bool>) {
+        let mut seen = [false; 256];
+        let mut room = 0;
+        for (&c, &k) in self.cells.iter().zip(&self.clearance) {
+            seen[usize::from(c)] = true;
+            room = room.max(k);
+        }
+        (room, seen[..self.surfaces.len()].to_vec())
     }
 }
 

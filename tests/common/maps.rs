@@ -80,3 +80,52 @@ pub fn serpentine_checkpoints(n: usize, k: u8) -> String {
         .map(|row| String::from_utf8(row).unwrap() + "\n")
         .collect()
 }
+
+/// A walled open field `n` x `n` cells with a finish line down column 100
+/// from the top wall over 60 rows, the start 4 cells east of it facing
+/// east, and checkpoints 1, 2, ... as lines 30 rows long down from the
+/// cells `spots` (column, row): no road, so each leg of the lap crosses
+/// open ground from one line to the next.
+pub fn field_checkpoints(n: usize, spots: &[(usize, usize)]) -> String {
+    let mut g = vec![vec![b'.'; n]; n];
+    for (r, row) in g.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            if r == 0 || c == 0 || r == n - 1 || c == n - 1 {
+                *cell = b'#';
+            }
+        }
+    }
+    for row in &mut g[1..60] {
+        row[100] = b'|';
+    }
+    g[30][104] = b'>';
+    for (k, &(c, r)) in spots.iter().enumerate() {
+        for row in &mut g[r..r + 30] {
+            row[c] = b'1' + k as u8;
+        }
+    }
+    let mut map = String::from("+++\nlaps = 2\n+++\n");
+    for row in g {
+        map.push_str(std::str::from_utf8(&row).unwrap());
+        map.push('\n');
+    }
+    map
+}
+
+/// Nine checkpoint spots spread over an `n` x `n` [`field_checkpoints`]:
+/// far corners, the middle and the sides' middles, so that the lap's ten
+/// legs cross the field this way and that.
+pub fn spread(n: usize) -> [(usize, usize); 9] {
+    let (far, mid, near) = (n - 192, n / 2, 100);
+    [
+        (far, far),
+        (far, near),
+        (near, far),
+        (mid, mid),
+        (far, mid),
+        (near, mid),
+        (mid, far),
+        (mid, near),
+        (3 * n / 4, 3 * n / 4),
+    ]
+}

@@ -54,7 +54,7 @@ const RECENT: usize = 1_048_573;
 /// A cell settled lately: the cell plus one, the search that settled it
 /// ([`End::search_number`]) and its key.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Recent {
+struct Recent {
     cell: u32,
     search: u32,
     key: u64,

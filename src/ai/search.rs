@@ -269,11 +269,12 @@ struct Slot {
     lean: i64,
 }
 
-/// One search. What it knows of every cell is one byte, in zeroed memory
-/// so that only the pages of the cells it reaches are ever touched (a
-/// search round the end of a line on an 8192 x 8192 field costs what it
-/// explores, not the map), and no cost per cell: a cell's key is final
-/// when it first leaves the queue, and only the queue holds the others'.
+/// One search. What it knows of every cell is one byte, in a table of the
+/// caller's that it leaves as it found it, zero, clearing only the pages
+/// it wrote (a search round the end of a line on an 8192 x 8192 field
+/// costs what it explores, not the map), and no cost per cell: a cell's
+/// key is final when it first leaves the queue, and only the queue holds
+/// the others'.
 pub(super) struct Search<'a> {
     track: &'a Track,
     /// How a settled cell was reached: the move (index into [`MOVES`],
@@ -560,9 +561,10 @@ impl Drop for Search<'_> {
 /// packed `!order << 29 | cell << 3 | move`, so that of two ways with the
 /// same key the last found leaves the queue first (on ground where many
 /// ways cost the same, the search goes on along one). One `u128` a way,
-/// so that a comparison is two instructions and no branch: the search's
-/// frontier is small (44 ways at most on a road winding over a whole
-/// 8192 x 8192 map) and every way leaves it, so popping is most of the
+/// so that a comparison is two instructions and no branch: on a road the
+/// search's frontier is small (under 100 ways on one winding over a whole
+/// 8192 x 8192 map; on open ground, where it leaves ties queued, a few
+/// hundred thousand) and every way leaves it, so popping is most of the
 /// queue's cost.
 #[derive(Default)]
 struct Queue {

@@ -1,9 +1,9 @@
 //! The racing line: a closed path around any valid track, from its walls,
 //! surfaces and checkpoint order alone (no hand-placed waypoints).
 //!
-//! 1. Shortest paths ([`super::paths`]: 8-connected, over cells a car can reach)
-//!    from the finish line to checkpoint 1, from 1 to 2, ..., and from the
-//!    last back to the finish, joined into one loop. A cell costs its
+//! 1. Shortest paths ([`super::paths`]: 8-connected, over cells a car can
+//!    reach) from the finish line to checkpoint 1, from 1 to 2, ..., and
+//!    from the last back to the finish, joined into one loop. A cell costs its
 //!    length in metres times a penalty for lying near a wall (`1 + 6 /
 //!    clearance`, clearance in cells) and for low grip (`1 + 3 (1 - grip)`),
 //!    so the line keeps to the middle of the road and off the grass.

@@ -39,11 +39,6 @@ struct End<'a> {
     /// The costs of the ways to some cells settled long ago, worked out
     /// for meetings ([`Search::key`]).
     known: HashMap<u32, u64>,
-    /// The lowest and highest index of a cell settled so far: where the
-    /// two ends' ranges are more than a row apart (the ends still apart
-    /// on a road winding down a map), they cannot have met, and a round's
-    /// cells are not looked at.
-    range: (u32, u32),
 }
 
 /// How many cells [`End::recent`] holds at most (16 MB): a prime, so that
@@ -85,22 +80,17 @@ impl Tables {
 }
 
 impl<'a> End<'a> {
-    fn new(
-        search: Search<'a>,
-        recent: &'a mut [Recent],
-        search_number: u32,
-        cells: usize,
-    ) -> End<'a> {
+    fn new(search: Search<'a>, recent: &'a mut [Recent], search_number: u32) -> End<'a> {
         End {
             search,
             now: Vec::new(),
             rows: Vec::new(),
-            direct: cells <= recent.len(),
+            // A table of fewer places than [`RECENT`] has one a cell.
+            direct: recent.len() < RECENT,
             recent,
             search_number,
             done: false,
             known: HashMap::new(),
-            range: (u32::MAX, 0),
         }
     }
 
@@ -111,7 +101,6 @@ impl<'a> End<'a> {
             now,
             recent,
             done,
-            range,
             direct,
             search_number,
             rows,
@@ -120,7 +109,6 @@ impl<'a> End<'a> {
         now.clear();
         *done = search.run(cost, |i, (c, r), key| {
             let cell = i as u32;
-            *range = (range.0.min(cell), range.1.max(cell));
             now.push((cell, r as u32, key));
             if rows.len() <= r {
                 rows.resize(r + 1, (u16::MAX, 0));
@@ -198,13 +186,11 @@ pub(super) fn meet(
         Search::new(track, ends.0, length, false, aim, came_f),
         recent_f,
         number,
-        cells,
     );
     let b = End::new(
         Search::new(track, ends.1, length, true, aim, came_b),
         recent_b,
         number,
-        cells,
     );
     // Rounds short at first, so that ends that soon meet do not go far
     // past where the other has been (the meetings to cost grow with how
@@ -246,9 +232,7 @@ pub(super) fn meet(
             }
             n = (2 * n).min(most);
             let mut b = lock(b);
-            if !apart(track, &f, &b) {
-                meeting(track, &mut f, &mut b, cost, &mut best);
-            }
+            meeting(track, &mut f, &mut b, cost, &mut best);
             let next = f.search.next_key().saturating_add(b.search.next_key());
             match best {
                 Some((mu, u, v)) if next >= mu => {
@@ -264,15 +248,11 @@ pub(super) fn meet(
     })
 }
 
+/// The "move" of a meeting at one cell, settled by both ends.
+const SAME: usize = MOVES.len();
+
 /// How many cells each end settles in its first round.
 const SHORT: usize = 1 << 10;
-
-/// Whether the ends `f` and `b` cannot have met: the ranges of the
-/// indices of the cells they settled are more than a row apart.
-fn apart(track: &Track, f: &End, b: &End) -> bool {
-    let w = track.width as u32;
-    f.range.1.saturating_add(w + 1) < b.range.0 || b.range.1.saturating_add(w + 1) < f.range.0
-}
 
 /// An end of a search behind a lock. Only the backward end's thread could
 /// poison it, and then its channel closes and the search ends before the
@@ -309,10 +289,10 @@ fn meeting<'a>(
                 continue;
             }
             let open = open_moves(track, f.search.offsets(), i as usize, MOVES.len());
-            // The cell itself (as a move of none), then its neighbours.
-            for m in std::iter::once(MOVES.len()).chain(0..MOVES.len()) {
+            // The cell itself, then its neighbours.
+            for m in std::iter::once(SAME).chain(0..MOVES.len()) {
                 let j = match m {
-                    8 => i,
+                    SAME => i,
                     m if open & (1 << m) != 0 => {
                         (i as usize).wrapping_add_signed(f.search.offsets()[m]) as u32
                     }
@@ -320,7 +300,7 @@ fn meeting<'a>(
                 };
                 // A way of no move (a cell both a source and a goal) is
                 // none.
-                let none = m == MOVES.len() && this.search.source(j as usize);
+                let none = m == SAME && this.search.source(j as usize);
                 if !other.search.settled(j as usize) || none && other.search.source(j as usize) {
                     continue;
                 }
@@ -347,7 +327,7 @@ fn meeting<'a>(
 
 /// A meeting of this end's cell `i` (with key `key`; the forward end's
 /// if `forward`) and the other end's cell `j` (with key `theirs`), by
-/// move `m` from `i` or, if `m` is 8, at the same cell: kept in `best` if
+/// move `m` from `i` or, if `m` is [`SAME`], at the same cell: kept in `best` if
 /// it is the cheapest so far. The move from the forward end's cell into
 /// the backward end's costs the latter's price; its reduced cost is that
 /// twice plus the lean it climbs (never negative).
@@ -360,7 +340,7 @@ fn costed(
     best: &mut Option<Meeting>,
 ) {
     let (from, into) = if forward { (i, j) } else { (j, i) };
-    let mu = if m == MOVES.len() {
+    let mu = if m == SAME {
         key + theirs
     } else {
         let into_cell = into as usize;

@@ -251,8 +251,7 @@ pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Near {
 
 #[cfg(test)]
 mod tests {
-    use super::super::meet::Tables;
-    use super::super::meet::meet;
+    use super::super::meet::{Tables, meet};
     use super::super::random_maps::{cost_of, numbers, random_track, walled_field};
     use super::super::search::{Aim, Bounds, Cost, Search, units};
     use super::Span;

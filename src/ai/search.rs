@@ -177,25 +177,30 @@ impl Aim {
         d * diagonal + (a - d) * row + (b - d) * col
     }
 
+    /// The bounds at cell `(c, r)` of the cost from it to the goals and
+    /// of the cost to it from the sources; none with no aim.
+    #[inline]
+    fn bounds(&self, c: usize, r: usize) -> (u64, u64) {
+        self.ends.as_ref().map_or((0, 0), |(from, to)| {
+            (self.bound(to.outside(c, r)), self.bound(from.outside(c, r)))
+        })
+    }
+
     /// The lowest key cell `(c, r)` can have, at either end: the cost of
     /// a way from the sources is no less than `from` there (and of one to
     /// the goals no less than `to`), so twice it plus the lean is no less
     /// than `to + from`.
     #[inline]
     fn floor(&self, c: usize, r: usize) -> u64 {
-        let Some((from, to)) = &self.ends else {
-            return 0;
-        };
-        self.bound(to.outside(c, r)) + self.bound(from.outside(c, r)) + self.offset
+        let (to, from) = self.bounds(c, r);
+        to + from + self.offset
     }
 
     /// The lean of cell `(c, r)`, negated backward.
     #[inline]
     fn lean(&self, c: usize, r: usize, backward: bool) -> i64 {
-        let Some((from, to)) = &self.ends else {
-            return 0;
-        };
-        let lean = self.bound(to.outside(c, r)) as i64 - self.bound(from.outside(c, r)) as i64;
+        let (to, from) = self.bounds(c, r);
+        let lean = to as i64 - from as i64;
         if backward { -lean } else { lean }
     }
 }
@@ -362,8 +367,9 @@ impl<'a> Search<'a> {
     }
 
     /// Settles cells, lowest key first, telling `visit` of each (its
-    /// index, its column and row) and its key, until `visit` says to stop (`false`) or no cell is left (then
-    /// `true`). Settling a cell queues the ways from it.
+    /// index, its column and row) and its key, until `visit` says to stop
+    /// (`false`) or no cell is left (then `true`). Settling a cell queues
+    /// the ways from it.
     ///
     /// A way to a cell not yet settled is queued unless one with as low a
     /// key is queued already (a map holds up to 2^26 cells, each queued at

@@ -104,9 +104,12 @@ impl<'a> Pieces<'a> {
             }
             starts.push(self.label[i]);
         }
+        // A mark's cells mostly lie in one piece: looked up once each.
+        starts.sort_unstable();
+        starts.dedup();
         Some(to.iter().any(|&(c, r)| {
             let piece = self.label[r * w + c];
-            piece != 0 && starts.contains(&piece)
+            piece != 0 && starts.binary_search(&piece).is_ok()
         }))
     }
 
@@ -134,28 +137,19 @@ fn open(track: &Track, i: usize) -> bool {
 }
 
 /// Which cells can be reached from `from` over drivable cells, 4-connected,
-/// not through the finish line (a depth-first fill: only whether a cell is
-/// reached matters, not how far it is). What [`Pieces`] tells, for maps
-/// whose pieces are too many to label.
+/// not through the finish line: all that `from` reaches filled as one
+/// piece. What [`Pieces`] tells, for maps whose pieces are too many to
+/// label.
 fn flood(track: &Track, from: &[(usize, usize)]) -> Vec<bool> {
-    let (w, h) = (track.width, track.height);
-    let mut seen = vec![false; w * h];
-    let mut stack: Vec<usize> = Vec::new();
+    let mut all = Pieces::new(track);
+    all.found = 1;
     for &(c, r) in from {
-        if !seen[r * w + c] {
-            seen[r * w + c] = true;
-            stack.push(r * w + c);
+        let i = r * track.width + c;
+        if all.label[i] == 0 && open(track, i) {
+            all.fill(i);
         }
     }
-    while let Some(i) = stack.pop() {
-        each_neighbour(i, w, h, |j| {
-            if !seen[j] && open(track, j) {
-                seen[j] = true;
-                stack.push(j);
-            }
-        });
-    }
-    seen
+    all.label.iter().map(|&piece| piece == 1).collect()
 }
 
 /// Whether a leg from the cells `from` reaches any of `to`.

@@ -21,6 +21,7 @@
 
 use super::parts::two_cores;
 use super::paths::{Span, indices};
+use super::search::written;
 use crate::track::{Mark, Track};
 
 /// A cell's column and row.
@@ -46,8 +47,9 @@ fn add(set: &mut Set, label: u8) {
 pub struct Regions<'a> {
     track: &'a Track,
     /// Each cell's region, by index `row * width + col`; 0 where it is in
-    /// none (a mark, a wall, a closed cell). In zeroed memory: only the
-    /// pages of the regions' cells are touched.
+    /// none (a mark, a wall, a closed cell). Written through once when
+    /// made ([`written`]): the fill reads a row's labels before it
+    /// writes them.
     labels: Vec<u8>,
     /// The region each label belongs to: two labels are one region where
     /// a diagonal move joins them between two marked cells.
@@ -72,7 +74,7 @@ impl<'a> Regions<'a> {
         let open = |i: usize| reach[i] && !track.marked(i) && !closed.contains(i);
         let mut regions = Regions {
             track,
-            labels: vec![0; w * h],
+            labels: written(w * h),
             root: std::array::from_fn(|l| l as u8),
             beside: Vec::new(),
         };

@@ -235,13 +235,16 @@ pub(super) fn open_moves(track: &Track, offset: &[isize; 8], i: usize, moves: us
     open
 }
 
-/// `n` copies of `T::default()` (zero bytes), written through once: a
-/// search reads a cell's byte of its table before it writes it, and where
-/// that is the first touch of a page the kernel maps a shared page of
-/// zeros, which the first write must then take back from every processor
-/// the search's threads run on. Across an open field, whose searches
-/// touch a few cells in each of thousands of rows, those faults cost more
-/// than the searches themselves.
+/// `n` copies of `T::default()` (zero bytes), written through once, for a
+/// table whose cells are read before they are written: where a read is
+/// the first touch of a page, the kernel maps a shared page of zeros, and
+/// the first write must then take it back from every processor the
+/// process's threads have run on (a copy-on-write fault and a flush of
+/// the other cores' address caches, by interrupt). Across an open field,
+/// whose searches touch a few cells in each of thousands of rows, those
+/// faults cost more than the searches themselves; labelling the regions
+/// of a road over an 8192 x 8192 map ([`super::regions`]) spent 0.2 s of
+/// its 0.33 s in them.
 pub(super) fn written<T: Copy + Default>(n: usize) -> Vec<T> {
     let mut t = vec![T::default(); n];
     let per_page = (PAGE / std::mem::size_of::<T>().max(1)).max(1);

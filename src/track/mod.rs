@@ -7,6 +7,8 @@
 
 pub mod bundled;
 pub mod collide;
+mod distance;
+mod flood;
 pub mod laps;
 pub mod parse;
 
@@ -270,106 +272,23 @@ impl Track {
         &self.reach
     }
 
-    /// Fills `reach`: a flood fill from the player's start through cells
-    /// that are not walls.
+    /// Fills `reach` ([`flood::reach`]): the cells a car starting from
+    /// the player's slot can reach.
     pub(crate) fn compute_reach(&mut self) {
-        let (w, h) = (self.width, self.height);
-        self.reach = vec![false; w * h];
-        let Some(s) = self.starts.first() else { return };
-        let start = s.row * w + s.col;
-        if self.cells[start] == WALL {
-            return;
-        }
-        // Each cell is marked as it is queued, so it is queued once.
-        self.reach[start] = true;
-        let mut stack = vec![start];
-        let (reach, cells) = (&mut self.reach, &self.cells);
-        let mut visit = |j: usize, stack: &mut Vec<usize>| {
-            if !reach[j] && cells[j] != WALL {
-                reach[j] = true;
-                stack.push(j);
-            }
-        };
-        while let Some(i) = stack.pop() {
-            each_neighbour(i, w, h, |j| visit(j, &mut stack));
-        }
+        let start = self.starts.first().map(|s| s.row * self.width + s.col);
+        self.reach = flood::reach(self.width, self.height, &self.cells, start);
     }
 
     /// Fills `clearance` (distance to a wall) and `uniform` (distance to a
-    /// change of surface).
+    /// change of surface), at once on a large map.
     pub(crate) fn compute_clearance(&mut self) {
-        let (w, h) = (self.width, self.height);
-        let walls: Vec<bool> = self.cells.iter().map(|&c| c == WALL).collect();
-        self.clearance = self.chamfer(&walls, 0);
-        // A cell is on an edge when a neighbour's surface differs (walls
-        // and the map's border count); each pair is compared once.
-        let cells = &self.cells;
-        let mut edge = walls;
-        for r in 0..h {
-            for c in 0..w {
-                let i = r * w + c;
-                if r == 0 || c == 0 || r + 1 == h || c + 1 == w {
-                    edge[i] = true;
-                    continue;
-                }
-                let here = cells[i];
-                for j in [i + 1, i + w - 1, i + w, i + w + 1] {
-                    if cells[j] != here {
-                        edge[i] = true;
-                        edge[j] = true;
-                    }
-                }
-            }
-        }
-        self.uniform = self.chamfer(&edge, 1);
-    }
-
-    /// Chebyshev distance to the nearest `seed` cell (counted as `base`;
-    /// off the map counts as 0), by two chamfer passes over a grid padded
-    /// with a border, capped at 255.
-    fn chamfer(&self, seed: &[bool], base: u16) -> Vec<u8> {
-        let (w, h) = (self.width, self.height);
-        let pw = w + 2;
-        let mut d = vec![0u16; pw * (h + 2)];
-        for r in 0..h {
-            for c in 0..w {
-                d[(r + 1) * pw + c + 1] = if seed[r * w + c] { base } else { u16::MAX };
-            }
-        }
-        // Each pass: the row before (three neighbours, independent of one
-        // another), then a scan along the row.
-        let mut above = vec![0u16; pw];
-        for r in 1..=h {
-            let (prev, rest) = d.split_at_mut(r * pw);
-            let prev = &prev[(r - 1) * pw..];
-            let row = &mut rest[..pw];
-            for c in 1..=w {
-                above[c] = prev[c - 1].min(prev[c]).min(prev[c + 1]).saturating_add(1);
-            }
-            for c in 1..=w {
-                row[c] = row[c].min(above[c]).min(row[c - 1].saturating_add(1));
-            }
-        }
-        for r in (1..=h).rev() {
-            let (upto, next) = d.split_at_mut((r + 1) * pw);
-            let next = &next[..pw];
-            let row = &mut upto[r * pw..];
-            for c in 1..=w {
-                above[c] = next[c - 1].min(next[c]).min(next[c + 1]).saturating_add(1);
-            }
-            for c in (1..=w).rev() {
-                row[c] = row[c].min(above[c]).min(row[c + 1].saturating_add(1));
-            }
-        }
-        let mut out = Vec::with_capacity(w * h);
-        for r in 1..=h {
-            out.extend(
-                d[r * pw + 1..r * pw + 1 + w]
-                    .iter()
-                    .map(|&v| v.min(255) as u8),
-            );
-        }
-        out
+        let (w, h, cells) = (self.width, self.height, &self.cells);
+        let walls = || {
+            let walls: Vec<bool> = cells.iter().map(|&c| c == WALL).collect();
+            distance::chebyshev(w, h, &walls, 0)
+        };
+        let edges = || distance::chebyshev(w, h, &distance::edges(w, h, cells), 1);
+        (self.clearance, self.uniform) = distance::at_once(w * h, walls, edges);
     }
 
     /// Calls `f` with each cell the segment from `a` to `b` passes through,

@@ -1,0 +1,181 @@
+//! Distance transforms over a track's grid: how far each cell lies from
+//! the nearest cell of a set (a wall, a change of surface), which the
+//! track keeps per cell for the physics' ground queries and the racing
+//! line's prices.
+
+use super::WALL;
+
+/// Chebyshev distance to the nearest `seed` cell (counted as `base`;
+/// off the map counts as 0), by two chamfer passes over a grid padded
+/// with a border, capped at 255.
+pub(super) fn chebyshev(w: usize, h: usize, seed: &[bool], base: u16) -> Vec<u8> {
+    let pw = w + 2;
+    let mut d = vec![0u16; pw * (h + 2)];
+    for r in 0..h {
+        for c in 0..w {
+            d[(r + 1) * pw + c + 1] = if seed[r * w + c] { base } else { u16::MAX };
+        }
+    }
+    // Each pass: the row before (three neighbours, independent of one
+    // another), then a scan along the row. The scan sets each cell to
+    // `min(v[c], row[c - 1] + 1)` (saturating), which is
+    // `c + min over k <= c of (v[k] - k)`: a running minimum, whose
+    // chain from cell to cell is one comparison, not an addition and a
+    // comparison (the scans were most of the time a large map took to
+    // load).
+    let mut above = vec![0u16; pw];
+    let cap = |x: i32| x.min(i32::from(u16::MAX)) as u16;
+    for r in 1..=h {
+        let (prev, rest) = d.split_at_mut(r * pw);
+        let prev = &prev[(r - 1) * pw..];
+        let row = &mut rest[..pw];
+        nearest(&mut above, prev);
+        // The border cell before the row is 0 (off the map).
+        let mut least = i32::from(row[0]);
+        for c in 1..=w {
+            let v = i32::from(row[c].min(above[c])) - c as i32;
+            least = least.min(v);
+            row[c] = cap(least + c as i32);
+        }
+    }
+    for r in (1..=h).rev() {
+        let (upto, next) = d.split_at_mut((r + 1) * pw);
+        let next = &next[..pw];
+        let row = &mut upto[r * pw..];
+        nearest(&mut above, next);
+        let mut least = i32::from(row[w + 1]) + (w + 1) as i32;
+        for c in (1..=w).rev() {
+            let v = i32::from(row[c].min(above[c])) + c as i32;
+            least = least.min(v);
+            row[c] = cap(least - c as i32);
+        }
+    }
+    let mut out = Vec::with_capacity(w * h);
+    for r in 1..=h {
+        out.extend(
+            d[r * pw + 1..r * pw + 1 + w]
+                .iter()
+                .map(|&v| v.min(255) as u8),
+        );
+    }
+    out
+}
+
+/// The cells on an edge of the grid of `w` x `h` cells `cells`: walls,
+/// cells beside a cell of another surface (a wall is one), and those on
+/// the map's border. Each pair of neighbours is compared once.
+pub(super) fn edges(w: usize, h: usize, cells: &[u8]) -> Vec<bool> {
+    let mut edge: Vec<bool> = cells.iter().map(|&c| c == WALL).collect();
+    for r in 0..h {
+        for c in 0..w {
+            let i = r * w + c;
+            if r == 0 || c == 0 || r + 1 == h || c + 1 == w {
+                edge[i] = true;
+                continue;
+            }
+            let here = cells[i];
+            for j in [i + 1, i + w - 1, i + w, i + w + 1] {
+                if cells[j] != here {
+                    edge[i] = true;
+                    edge[j] = true;
+                }
+            }
+        }
+    }
+    edge
+}
+
+/// Maps of this many cells or more have their tables made two at once
+/// ([`at_once`]).
+const LARGE: usize = 1 << 20;
+
+/// `a()` and `b()`, on two threads where the map has `cells` cells or
+/// more ([`LARGE`]) and there are two cores: the two distance tables of
+/// the largest map took 0.4 s one after the other.
+pub(super) fn at_once<A: Send, B: Send>(
+    cells: usize,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    let two = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if cells < LARGE || !two {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let b = s.spawn(b);
+        let a = a();
+        (a, b.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    })
+}
+
+/// Sets `out[c]` (for each cell `c` of a padded row, not the border) to
+/// one more than the least of `row`'s three cells beside and at `c`: in
+/// slices whose lengths the compiler knows, so that it works on many
+/// cells at once.
+fn nearest(out: &mut [u16], row: &[u16]) {
+    let n = out.len() - 2;
+    let (left, at, right) = (&row[..n], &row[1..=n], &row[2..n + 2]);
+    for (c, o) in out[1..=n].iter_mut().enumerate() {
+        *o = left[c].min(at[c]).min(right[c]).saturating_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chebyshev;
+
+    /// The distance by definition: the least `max(|dc|, |dr|)` to a seed
+    /// (counted as `base`), or to a cell off the map (counted as 0),
+    /// capped at 255.
+    fn by_definition(w: usize, h: usize, seed: &[bool], base: u16) -> Vec<u8> {
+        let seeds: Vec<usize> = (0..w * h).filter(|&k| seed[k]).collect();
+        let mut out = Vec::with_capacity(w * h);
+        for r in 0..h {
+            for c in 0..w {
+                // Off the map: one step past the nearest edge.
+                let edge = (c + 1).min(r + 1).min(w - c).min(h - r);
+                let mut best = edge;
+                for &k in &seeds {
+                    let (sc, sr) = (k % w, k / w);
+                    let d = sc.abs_diff(c).max(sr.abs_diff(r)) + usize::from(base);
+                    best = best.min(d);
+                }
+                out.push(best.min(255) as u8);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_transform_is_the_chebyshev_distance_to_the_nearest_seed() {
+        // Random grids, thin to dense seeds, and wide open ones whose
+        // distances pass 255, both bases.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for case in 0..300 {
+            let (w, h) = (1 + next(40) as usize, 1 + next(30) as usize);
+            let density = next(100);
+            let seed: Vec<bool> = (0..w * h).map(|_| next(100) < density / 4).collect();
+            let base = u16::from(case % 2 == 1);
+            assert_eq!(
+                chebyshev(w, h, &seed, base),
+                by_definition(w, h, &seed, base),
+                "{w} x {h}, base {base}"
+            );
+        }
+        let (w, h) = (600, 3);
+        let none = vec![false; w * h];
+        assert_eq!(chebyshev(w, h, &none, 0), by_definition(w, h, &none, 0));
+        let (w, h) = (700, 700);
+        let mut one = vec![false; w * h];
+        one[0] = true;
+        let far = chebyshev(w, h, &one, 1);
+        assert_eq!(far, by_definition(w, h, &one, 1));
+        assert_eq!(far[350 * w + 350], 255, "capped");
+    }
+}

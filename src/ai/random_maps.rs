@@ -4,15 +4,7 @@
 use super::search::{Cost, MOVES, move_cost, units};
 use crate::track::{Track, parse};
 
-/// A generator of numbers below `n` (xorshift, fixed seed).
-pub fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
-    move |n| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    }
-}
+pub(crate) use crate::track::numbers;
 
 /// A walled `w` x `h` field of asphalt, with `mark(column, row)` drawn
 /// where it is given (a start, a finish line...).

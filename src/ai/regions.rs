@@ -22,7 +22,7 @@
 use super::parts::two_cores;
 use super::paths::{Span, indices};
 use super::search::written;
-use crate::track::{Mark, Track};
+use crate::track::{Mark, Track, flood};
 
 /// A cell's column and row.
 type Cell = (usize, usize);
@@ -105,8 +105,19 @@ impl<'a> Regions<'a> {
             let mut stack = Vec::new();
             for (c, r) in seeds {
                 let i = r * w + c;
-                if labels[i - first * w] == 0 && open(i) {
-                    fill(labels, first * w, w, &open, i, next, &mut stack);
+                let at = first * w;
+                if labels[i - at] == 0 && open(i) {
+                    // The region within these rows.
+                    let label = next;
+                    flood::fill(
+                        &mut *labels,
+                        w,
+                        rows.clone(),
+                        i,
+                        &mut stack,
+                        |labels, j| labels[j - at] == 0 && open(j),
+                        |labels, run| labels[run.start - at..run.end - at].fill(label),
+                    );
                     next = if next >= last { MANY } else { next + 1 };
                 }
             }
@@ -244,57 +255,6 @@ impl Leg<'_> {
     /// Whether the leg may use cell `i` (`row * width + col`).
     pub fn open(&self, i: usize) -> bool {
         self.open[usize::from(self.labels[i])]
-    }
-}
-
-/// Labels the region of cell `seed` (not yet labelled) `label`, in
-/// `labels`: the labels of the cells from index `first` on, whole rows of
-/// `w` cells; the region is filled within those rows only. A fill of row
-/// spans, each cell looked at three times at most (from its own row and
-/// from the rows above and below).
-fn fill(
-    labels: &mut [u8],
-    first: usize,
-    w: usize,
-    open: &impl Fn(usize) -> bool,
-    seed: usize,
-    label: u8,
-    stack: &mut Vec<u32>,
-) {
-    let end = first + labels.len();
-    stack.push(seed as u32);
-    while let Some(i) = stack.pop() {
-        let i = i as usize;
-        if labels[i - first] != 0 {
-            continue;
-        }
-        // The open cells either side along the row: none labelled, or this
-        // one would be too.
-        let row = i - i % w;
-        let (mut a, mut b) = (i, i + 1);
-        while a > row && open(a - 1) {
-            a -= 1;
-        }
-        while b < row + w && open(b) {
-            b += 1;
-        }
-        labels[a - first..b - first].fill(label);
-        for next in [
-            row.checked_sub(w).filter(|&r| r >= first),
-            Some(row + w).filter(|&r| r < end),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            let mut inside = false;
-            for j in next + (a - row)..next + (b - row) {
-                let here = labels[j - first] == 0 && open(j);
-                if here && !inside {
-                    stack.push(j as u32);
-                }
-                inside = here;
-            }
-        }
     }
 }
 

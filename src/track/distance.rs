@@ -122,6 +122,7 @@ fn nearest(out: &mut [u16], row: &[u16]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::numbers;
     use super::chebyshev;
 
     /// The distance by definition: the least `max(|dc|, |dr|)` to a seed
@@ -150,15 +151,9 @@ mod tests {
     fn the_transform_is_the_chebyshev_distance_to_the_nearest_seed() {
         // Random grids, thin to dense seeds, and wide open ones whose
         // distances pass 255, both bases.
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
         for case in 0..300 {
-            let (w, h) = (1 + next(40) as usize, 1 + next(30) as usize);
+            let (w, h) = (1 + next(40), 1 + next(30));
             let density = next(100);
             let seed: Vec<bool> = (0..w * h).map(|_| next(100) < density / 4).collect();
             let base = u16::from(case % 2 == 1);

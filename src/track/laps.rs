@@ -17,7 +17,7 @@
 //!
 //! The answer is the first problem found, with the cell it is about.
 
-use super::{Mark, Track, each_neighbour};
+use super::{Mark, Track, each_neighbour, flood};
 use crate::diag::{Diagnostic, Pos};
 
 /// Why no lap can be completed, and the cell (column, row) it is about.
@@ -113,27 +113,24 @@ impl<'a> Pieces<'a> {
         }))
     }
 
-    /// Labels the piece of cell `i` as the last found (a depth-first fill).
+    /// Labels the piece of cell `i` as the last found ([`flood::fill`]).
     fn fill(&mut self, i: usize) {
-        let (w, h) = (self.track.width, self.track.height);
-        let (label, stack, piece) = (&mut self.label, &mut self.stack, self.found);
-        label[i] = piece;
-        stack.push(i);
-        while let Some(i) = stack.pop() {
-            each_neighbour(i, w, h, |j| {
-                if label[j] == 0 && open(self.track, j) {
-                    label[j] = piece;
-                    stack.push(j);
-                }
-            });
-        }
+        let (track, piece) = (self.track, self.found);
+        flood::fill(
+            &mut self.label[..],
+            track.width,
+            0..track.height,
+            i,
+            &mut self.stack,
+            |label, j| label[j] == 0 && open(track, j),
+            |label, run| label[run].fill(piece),
+        );
     }
 }
 
 /// Whether a leg may pass cell `i`: drivable, not on the finish line.
 fn open(track: &Track, i: usize) -> bool {
-    let (c, r) = (i % track.width, i / track.width);
-    track.drivable(c, r) && track.mark_of(c, r) != Mark::Finish
+    track.reachable()[i] && track.mark_of_cell(i) != Mark::Finish
 }
 
 /// Which cells can be reached from `from` over drivable cells, 4-connected,
@@ -171,7 +168,7 @@ fn reaches(pieces: &mut Pieces, from: &[(usize, usize)], to: &[(usize, usize)]) 
 /// map of depths was gigabytes.
 fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     let (w, h) = (track.width, track.height);
-    let open = |i: usize| track.drivable(i % w, i / w) && track.mark_of(i % w, i / w) != mark;
+    let open = |i: usize| track.reachable()[i] && track.mark_of_cell(i) != mark;
     let mut targets: Vec<usize> = Vec::new();
     for &(c, r) in cells {
         each_neighbour(r * w + c, w, h, |i| {

@@ -8,7 +8,7 @@
 pub mod bundled;
 pub mod collide;
 mod distance;
-mod flood;
+pub(crate) mod flood;
 pub mod laps;
 pub mod parse;
 
@@ -216,7 +216,12 @@ impl Track {
 
     /// The race mark of a cell.
     pub fn mark_of(&self, col: usize, row: usize) -> Mark {
-        match self.marks[row * self.width + col] {
+        self.mark_of_cell(row * self.width + col)
+    }
+
+    /// The race mark of the cell with index `row * width + col`.
+    pub fn mark_of_cell(&self, i: usize) -> Mark {
+        match self.marks[i] {
             MARK_NONE => Mark::None,
             MARK_FINISH => Mark::Finish,
             n => Mark::Checkpoint(n),
@@ -413,6 +418,18 @@ pub(crate) fn each_neighbour(i: usize, w: usize, h: usize, mut f: impl FnMut(usi
     }
     if r + 1 < h {
         f(i + w);
+    }
+}
+
+/// A generator of numbers below `n` (xorshift, fixed seed), for tests on
+/// random grids and maps that are the same on every run.
+#[cfg(test)]
+pub(crate) fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
     }
 }
 

@@ -6,59 +6,81 @@
 use super::WALL;
 
 /// Chebyshev distance to the nearest `seed` cell (counted as `base`;
-/// off the map counts as 0), by two chamfer passes over a grid padded
-/// with a border, capped at 255.
-pub(super) fn chebyshev(w: usize, h: usize, seed: &[bool], base: u16) -> Vec<u8> {
-    let pw = w + 2;
-    let mut d = vec![0u16; pw * (h + 2)];
-    for r in 0..h {
-        for c in 0..w {
-            d[(r + 1) * pw + c + 1] = if seed[r * w + c] { base } else { u16::MAX };
-        }
-    }
+/// off the map counts as 0), capped at [`CAP`]: two chamfer passes, in
+/// place. Every step is a minimum or a saturating step of one, so
+/// counting in bytes that stop at the cap gives what counting on and
+/// capping at the end would.
+pub(super) fn chebyshev(w: usize, h: usize, seed: &[bool], base: u8) -> Vec<u8> {
+    let mut d: Vec<u8> = seed.iter().map(|&s| if s { base } else { CAP }).collect();
     // Each pass: the row before (three neighbours, independent of one
-    // another), then a scan along the row. The scan sets each cell to
-    // `min(v[c], row[c - 1] + 1)` (saturating), which is
-    // `c + min over k <= c of (v[k] - k)`: a running minimum, whose
-    // chain from cell to cell is one comparison, not an addition and a
-    // comparison (the scans were most of the time a large map took to
-    // load).
-    let mut above = vec![0u16; pw];
-    let cap = |x: i32| x.min(i32::from(u16::MAX)) as u16;
-    for r in 1..=h {
-        let (prev, rest) = d.split_at_mut(r * pw);
-        let prev = &prev[(r - 1) * pw..];
-        let row = &mut rest[..pw];
-        nearest(&mut above, prev);
-        // The border cell before the row is 0 (off the map).
-        let mut least = i32::from(row[0]);
-        for c in 1..=w {
-            let v = i32::from(row[c].min(above[c])) - c as i32;
-            least = least.min(v);
-            row[c] = cap(least + c as i32);
+    // another), then a scan along the row.
+    let mut before = vec![0u8; w];
+    for r in 0..h {
+        let (done, rest) = d.split_at_mut(r * w);
+        let last = r.checked_sub(1).map(|p| &done[p * w..]);
+        nearest(&mut before, last);
+        forward(&mut rest[..w], &before);
+    }
+    for r in (0..h).rev() {
+        let (upto, done) = d.split_at_mut((r + 1) * w);
+        let last = (r + 1 < h).then(|| &done[..w]);
+        nearest(&mut before, last);
+        backward(&mut upto[r * w..], &before);
+    }
+    d
+}
+
+/// The largest distance told apart.
+const CAP: u8 = u8::MAX;
+
+/// Sets `out[c]` to one more than the least of the cells beside and at
+/// column `c` of `row` (of the row before: `None` off the map, whose
+/// cells count as 0), saturating; the middle in slices whose lengths the
+/// compiler knows, so that it works on many cells at once.
+fn nearest(out: &mut [u8], row: Option<&[u8]>) {
+    let w = out.len();
+    let Some(row) = row else {
+        out.fill(1);
+        return;
+    };
+    if w > 2 {
+        let n = w - 2;
+        let (left, at, right) = (&row[..n], &row[1..=n], &row[2..n + 2]);
+        for (c, o) in out[1..=n].iter_mut().enumerate() {
+            *o = left[c].min(at[c]).min(right[c]).saturating_add(1);
         }
     }
-    for r in (1..=h).rev() {
-        let (upto, next) = d.split_at_mut((r + 1) * pw);
-        let next = &next[..pw];
-        let row = &mut upto[r * pw..];
-        nearest(&mut above, next);
-        let mut least = i32::from(row[w + 1]) + (w + 1) as i32;
-        for c in (1..=w).rev() {
-            let v = i32::from(row[c].min(above[c])) + c as i32;
-            least = least.min(v);
-            row[c] = cap(least - c as i32);
-        }
+    // Beside the map's sides.
+    for c in [0, w.saturating_sub(1)].into_iter().take(w) {
+        out[c] = 1;
     }
-    let mut out = Vec::with_capacity(w * h);
-    for r in 1..=h {
-        out.extend(
-            d[r * pw + 1..r * pw + 1 + w]
-                .iter()
-                .map(|&v| v.min(255) as u8),
-        );
+}
+
+/// The scan along a row from the left: each cell becomes
+/// `min(v[c], row[c - 1] + 1)` (saturating; `v` the least of it and the
+/// row before's), which is `c + min over k <= c of (v[k] - k)` counting
+/// the cell off the map's side (0) as `k = -1`: a running minimum, whose
+/// chain from cell to cell is one comparison, not an addition and a
+/// comparison (the scans were most of the time a large map took to
+/// load).
+fn forward(row: &mut [u8], before: &[u8]) {
+    // Columns counted from 1, the cell off the side being column 0.
+    let mut least = 0i32;
+    for (c, (x, &b)) in row.iter_mut().zip(before).enumerate() {
+        let k = c as i32 + 1;
+        least = least.min(i32::from((*x).min(b)) - k);
+        *x = (least + k).min(i32::from(CAP)) as u8;
     }
-    out
+}
+
+/// [`forward`] from the right: `min over k >= c of (v[k] + k) - c`.
+fn backward(row: &mut [u8], before: &[u8]) {
+    let mut least = row.len() as i32 + 1;
+    for (c, (x, &b)) in row.iter_mut().zip(before).enumerate().rev() {
+        let k = c as i32 + 1;
+        least = least.min(i32::from((*x).min(b)) + k);
+        *x = (least - k).min(i32::from(CAP)) as u8;
+    }
 }
 
 /// The cells on an edge of the grid of `w` x `h` cells `cells`: walls,
@@ -108,18 +130,6 @@ pub(super) fn at_once<A: Send, B: Send>(
     })
 }
 
-/// Sets `out[c]` (for each cell `c` of a padded row, not the border) to
-/// one more than the least of `row`'s three cells beside and at `c`: in
-/// slices whose lengths the compiler knows, so that it works on many
-/// cells at once.
-fn nearest(out: &mut [u16], row: &[u16]) {
-    let n = out.len() - 2;
-    let (left, at, right) = (&row[..n], &row[1..=n], &row[2..n + 2]);
-    for (c, o) in out[1..=n].iter_mut().enumerate() {
-        *o = left[c].min(at[c]).min(right[c]).saturating_add(1);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::numbers;
@@ -128,7 +138,7 @@ mod tests {
     /// The distance by definition: the least `max(|dc|, |dr|)` to a seed
     /// (counted as `base`), or to a cell off the map (counted as 0),
     /// capped at 255.
-    fn by_definition(w: usize, h: usize, seed: &[bool], base: u16) -> Vec<u8> {
+    fn by_definition(w: usize, h: usize, seed: &[bool], base: u8) -> Vec<u8> {
         let seeds: Vec<usize> = (0..w * h).filter(|&k| seed[k]).collect();
         let mut out = Vec::with_capacity(w * h);
         for r in 0..h {
@@ -156,7 +166,7 @@ mod tests {
             let (w, h) = (1 + next(40), 1 + next(30));
             let density = next(100);
             let seed: Vec<bool> = (0..w * h).map(|_| next(100) < density / 4).collect();
-            let base = u16::from(case % 2 == 1);
+            let base = u8::from(case % 2 == 1);
             assert_eq!(
                 chebyshev(w, h, &seed, base),
                 by_definition(w, h, &seed, base),

@@ -132,7 +132,7 @@ pub(super) fn at_once<A: Send, B: Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::numbers;
+    use super::super::random::numbers;
     use super::chebyshev;
 
     /// The distance by definition: the least `max(|dc|, |dr|)` to a seed

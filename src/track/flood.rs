@@ -75,7 +75,8 @@ pub(crate) fn fill<S: ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{WALL, each_neighbour, numbers};
+    use super::super::random::numbers;
+    use super::super::{WALL, each_neighbour};
     use super::reach;
 
     /// The cells reached by definition: a search of one cell at a time.

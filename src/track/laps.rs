@@ -185,17 +185,25 @@ fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     let mut seen = Bits::new(w * h);
     seen.set(first);
     let mut ring = vec![first];
-    for _ in 0..2 * cells.len() + 6 {
+    let most = 2 * cells.len() + 6;
+    for depth in 1..=most {
         targets.retain(|&t| !seen.get(t));
         if targets.is_empty() {
             return true;
         }
+        // A cell from which no target left is within the steps left (by
+        // rows and columns to the targets' bounds, a bound no walk beats)
+        // is reached but not walked on from: the same targets are
+        // reached, and a long line's walk covers half the cells.
+        let near = near_bounds(w, &targets);
         let mut next = Vec::new();
         for &at in &ring {
             each_neighbour(at, w, h, |n| {
                 if open(n) && !seen.get(n) {
                     seen.set(n);
-                    next.push(n);
+                    if depth + near(n) <= most {
+                        next.push(n);
+                    }
                 }
             });
         }
@@ -206,6 +214,20 @@ fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     }
     targets.retain(|&t| !seen.get(t));
     targets.is_empty()
+}
+
+/// How many steps along rows and columns cell `i` (by index, rows of `w`
+/// cells) lies from the bounds of the cells `cells` (none: 0).
+fn near_bounds(w: usize, cells: &[usize]) -> impl Fn(usize) -> usize {
+    let (mut c0, mut c1, mut r0, mut r1) = (usize::MAX, 0, usize::MAX, 0);
+    for &i in cells {
+        let (c, r) = (i % w, i / w);
+        (c0, c1, r0, r1) = (c0.min(c), c1.max(c), r0.min(r), r1.max(r));
+    }
+    move |i| {
+        let (c, r) = (i % w, i / w);
+        c0.saturating_sub(c) + c.saturating_sub(c1) + r0.saturating_sub(r) + r.saturating_sub(r1)
+    }
 }
 
 /// One bit per cell.
@@ -332,6 +354,59 @@ mod tests {
     fn problem(map: &str) -> Option<String> {
         let t = parse("t", map.as_bytes()).expect("parses");
         no_lap(&t).map(|p| format!("{}:{}: {}", p.row + t.map_line, p.col + 1, p.message))
+    }
+
+    #[test]
+    fn a_mark_is_driven_around_when_a_plain_walk_reaches_every_cell_beside_it() {
+        // Random maps (a finish line of one cell, checkpoint lines along
+        // rows, columns and diagonals): the walk, which stops walking on
+        // from cells too far from the cells left to reach, says what the
+        // distances of a plain breadth-first walk say.
+        let mut next = crate::track::random::numbers(0x51ab_cafe);
+        let (mut around, mut not) = (0, 0);
+        for _ in 0..300 {
+            let checkpoints = 1 + next(3) as u8;
+            let t = crate::track::random::random_track(&mut next, checkpoints);
+            let (w, h) = (t.width, t.height);
+            for (n, cells) in cells_of_marks(&t).into_iter().enumerate() {
+                let mark = if n == 0 {
+                    Mark::Finish
+                } else {
+                    Mark::Checkpoint(n as u8)
+                };
+                let open = |i: usize| t.reachable()[i] && t.mark_of_cell(i) != mark;
+                let mut beside: Vec<usize> = Vec::new();
+                for &(c, r) in &cells {
+                    each_neighbour(r * w + c, w, h, |i| {
+                        if open(i) {
+                            beside.push(i);
+                        }
+                    });
+                }
+                let Some(&first) = beside.iter().min() else {
+                    assert!(!driven_around(&t, mark, &cells));
+                    continue;
+                };
+                let mut depth = vec![usize::MAX; w * h];
+                depth[first] = 0;
+                let mut queue = std::collections::VecDeque::from([first]);
+                while let Some(i) = queue.pop_front() {
+                    each_neighbour(i, w, h, |j| {
+                        if open(j) && depth[j] == usize::MAX {
+                            depth[j] = depth[i] + 1;
+                            queue.push_back(j);
+                        }
+                    });
+                }
+                let expected = beside.iter().all(|&i| depth[i] <= 2 * cells.len() + 6);
+                assert_eq!(driven_around(&t, mark, &cells), expected, "{mark:?}");
+                if expected { around += 1 } else { not += 1 }
+            }
+        }
+        assert!(
+            around > 100 && not > 50,
+            "{around} driven around, {not} not"
+        );
     }
 
     #[test]

@@ -11,6 +11,8 @@ mod distance;
 pub(crate) mod flood;
 pub mod laps;
 pub mod parse;
+#[cfg(test)]
+pub(crate) mod random;
 
 use glam::DVec2;
 
@@ -418,18 +420,6 @@ pub(crate) fn each_neighbour(i: usize, w: usize, h: usize, mut f: impl FnMut(usi
     }
     if r + 1 < h {
         f(i + w);
-    }
-}
-
-/// A generator of numbers below `n` (xorshift, fixed seed), for tests on
-/// random grids and maps that are the same on every run.
-#[cfg(test)]
-pub(crate) fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
-    move |n| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
     }
 }
 

@@ -21,6 +21,7 @@ pub mod script;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod term;
+pub mod threads;
 pub mod track;
 pub mod trig;
 pub mod ui;

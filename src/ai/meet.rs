@@ -203,18 +203,19 @@ pub(super) fn meet(
     std::thread::scope(|s| {
         // The backward end's thread, if any: a round of the size asked
         // each time it is asked, until it is no longer asked.
+        // Where no thread can be had, both ends take turns on this one.
         let (ask, asked) = mpsc::channel::<usize>();
         let (tell, told) = mpsc::channel::<()>();
-        if threads {
-            s.spawn(move || {
+        let threads = threads
+            && crate::threads::spawn(s, move || {
                 for n in asked {
                     lock(b).round(cost, n);
                     if tell.send(()).is_err() {
                         return;
                     }
                 }
-            });
-        }
+            })
+            .is_some();
         loop {
             if threads {
                 // A closed channel: the other thread panicked, which the

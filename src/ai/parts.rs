@@ -27,20 +27,10 @@ pub(super) fn part_len(n: usize) -> usize {
 }
 
 /// What `work` makes of each of `parts`, in order, each part on a thread
-/// of its own but the first.
+/// of its own but the first (where one can be had: [`crate::threads`]).
 pub(super) fn in_parts<P: Send, R: Send>(
     parts: impl Iterator<Item = P>,
     work: impl Fn(P) -> R + Sync,
 ) -> Vec<R> {
-    let mut parts = parts;
-    let Some(first) = parts.next() else {
-        return Vec::new();
-    };
-    std::thread::scope(|s| {
-        let others: Vec<_> = parts.map(|p| s.spawn(|| work(p))).collect();
-        let mut out = vec![work(first)];
-        // A part that panicked: the scope passes the panic on.
-        out.extend(others.into_iter().filter_map(|h| h.join().ok()));
-        out
-    })
+    crate::threads::each(parts.collect(), work)
 }

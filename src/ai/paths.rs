@@ -336,6 +336,12 @@ mod tests {
                 both,
                 meet(&track, ends(), &length, &aim, &cost, true, tables)
             );
+            // Asked for two threads where none can be had: the ends take
+            // turns on this one.
+            let refused = crate::threads::without_threads(|| {
+                meet(&track, ends(), &length, &aim, &cost, true, tables)
+            });
+            assert_eq!(both, refused);
             let plain = meet(&track, ends(), &length, &Aim::NONE, &cost, false, tables);
             match (one, both, plain) {
                 (None, None, None) => none += 1,

@@ -123,11 +123,7 @@ impl<'a> Regions<'a> {
             }
         };
         if two_cores() {
-            std::thread::scope(|s| {
-                let [top, bottom] = halves;
-                s.spawn(|| label_half(bottom));
-                label_half(top);
-            });
+            crate::threads::each(halves.into(), label_half);
         } else {
             halves.into_iter().for_each(label_half);
         }

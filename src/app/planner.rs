@@ -48,7 +48,9 @@ impl Planner {
         let (tx, rx) = mpsc::channel();
         let id = track.content_id();
         let track = track.clone();
-        std::thread::spawn(move || {
+        // Where no thread can be had, the sender is dropped unused and the
+        // planner says it failed (a notice, not a panic).
+        let _ = std::thread::Builder::new().spawn(move || {
             // The receiver may be gone (the player went back): fine.
             let _ = tx.send(race_line(&track));
         });

@@ -112,21 +112,29 @@ pub(super) fn edges(w: usize, h: usize, cells: &[u8]) -> Vec<bool> {
 const LARGE: usize = 1 << 20;
 
 /// `a()` and `b()`, on two threads where the map has `cells` cells or
-/// more ([`LARGE`]) and there are two cores: the two distance tables of
-/// the largest map took 0.4 s one after the other.
-pub(super) fn at_once<A: Send, B: Send>(
+/// more ([`LARGE`]) and there are two cores (and a thread can be had:
+/// [`crate::threads`]): the two distance tables of the largest map took
+/// 0.4 s one after the other.
+pub(super) fn at_once<T: Send>(
     cells: usize,
-    a: impl FnOnce() -> A + Send,
-    b: impl FnOnce() -> B + Send,
-) -> (A, B) {
+    a: impl Fn() -> T + Sync,
+    b: impl Fn() -> T + Sync,
+) -> (T, T) {
     let two = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
     if cells < LARGE || !two {
         return (a(), b());
     }
     std::thread::scope(|s| {
-        let b = s.spawn(b);
+        let other = crate::threads::spawn(s, &b);
         let a = a();
-        (a, b.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        let b = match other {
+            // A panic there: passed on.
+            Some(other) => other
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => b(),
+        };
+        (a, b)
     })
 }
 
@@ -182,5 +190,30 @@ mod tests {
         let far = chebyshev(w, h, &one, 1);
         assert_eq!(far, by_definition(w, h, &one, 1));
         assert_eq!(far[350 * w + 350], 255, "capped");
+    }
+
+    #[test]
+    fn a_large_map_has_the_same_tables_with_or_without_a_second_thread() {
+        // Past [`super::LARGE`] cells the two transforms run at once, where
+        // a thread can be had; where none can, one after the other.
+        let (w, h) = (1100, 1000);
+        let mut next = numbers(0xd15c);
+        let mut map = String::from("+++\nlaps = 1\n+++\n");
+        for r in 0..h {
+            for c in 0..w {
+                map.push(match (c, r) {
+                    (4, 2) => '>',
+                    (6, 2) => '|',
+                    (c, r) if c < 9 && r < 5 => '.',
+                    _ => b"#.....,:~"[next(9)] as char,
+                });
+            }
+            map.push('\n');
+        }
+        assert!(w * h >= super::LARGE);
+        let track = crate::track::parse("big", map.as_bytes()).expect("parses");
+        let alone = crate::threads::without_threads(|| crate::track::parse("big", map.as_bytes()));
+        // Every table, through the track's debug form.
+        assert!(alone.is_ok_and(|alone| format!("{alone:?}") == format!("{track:?}")));
     }
 }

@@ -1,5 +1,6 @@
-//! Which cells of a track a car can reach: a flood fill from the start
-//! through every cell that is not a wall, along rows and columns.
+//! Fills over a track's grid along rows and columns, a run of a row at a
+//! time ([`fill`]): the cells a car can reach from the start ([`reach`]),
+//! and the fill the lap check's pieces and the racing line's regions use.
 
 use std::ops::Range;
 

@@ -7,6 +7,27 @@
 use std::sync::{Mutex, PoisonError};
 use std::thread::{Builder, Scope, ScopedJoinHandle};
 
+/// Whether there are two cores or more to work on.
+pub fn two_cores() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+/// `(a(), b())`, `b` on a thread of its own while `a` runs where one can
+/// be had, else after `a` on this thread. A panic in either is passed on.
+pub fn both<A, B: Send>(a: impl FnOnce() -> A, b: impl Fn() -> B + Sync) -> (A, B) {
+    std::thread::scope(|s| {
+        let other = spawn(s, &b);
+        let a = a();
+        let b = match other {
+            Some(other) => other
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => b(),
+        };
+        (a, b)
+    })
+}
+
 /// `work` on a thread of its own in the scope `s`, if one can be had
 /// (`None`: it was not, and `work` is dropped unrun).
 pub fn spawn<'s, T: Send + 's>(

@@ -1,16 +1,13 @@
 //! Work on the racing line split in parts run at once, one a core: the
 //! parts of a long line ([`parts`], [`in_parts`]) and the two ends of a
-//! search ([`two_cores`]). What is computed is the same however many
+//! search ([`crate::threads::two_cores`]). What is computed is the same however many
 //! parts there are; only how long it takes changes.
 
 /// Lines of this many points or more are worked on in two parts at once
 /// ([`parts`]).
 const TWO_PARTS: usize = 1 << 16;
 
-/// Whether there are two cores or more to work on.
-pub(super) fn two_cores() -> bool {
-    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
-}
+pub(super) use crate::threads::two_cores;
 
 /// In how many parts at once to work on a line of `n` points: two where
 /// there are two cores and the line is long ([`TWO_PARTS`]), else one.

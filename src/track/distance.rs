@@ -113,29 +113,17 @@ const LARGE: usize = 1 << 20;
 
 /// `a()` and `b()`, on two threads where the map has `cells` cells or
 /// more ([`LARGE`]) and there are two cores (and a thread can be had:
-/// [`crate::threads`]): the two distance tables of the largest map took
-/// 0.4 s one after the other.
+/// [`crate::threads::both`]): the two distance tables of the largest map
+/// took 0.4 s one after the other.
 pub(super) fn at_once<T: Send>(
     cells: usize,
     a: impl Fn() -> T + Sync,
     b: impl Fn() -> T + Sync,
 ) -> (T, T) {
-    let two = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    if cells < LARGE || !two {
+    if cells < LARGE || !crate::threads::two_cores() {
         return (a(), b());
     }
-    std::thread::scope(|s| {
-        let other = crate::threads::spawn(s, &b);
-        let a = a();
-        let b = match other {
-            // A panic there: passed on.
-            Some(other) => other
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => b(),
-        };
-        (a, b)
-    })
+    crate::threads::both(a, b)
 }
 
 #[cfg(test)]

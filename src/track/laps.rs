@@ -98,7 +98,7 @@ impl<'a> Pieces<'a> {
         let mut starts = Vec::new();
         for &(c, r) in from {
             let i = r * w + c;
-            if self.label[i] == 0 && open(self.track, i) {
+            if self.label[i] == 0 && off(self.track, Mark::Finish, i) {
                 self.found = self.found.checked_add(1)?;
                 self.fill(i);
             }
@@ -122,15 +122,16 @@ impl<'a> Pieces<'a> {
             0..track.height,
             i,
             &mut self.stack,
-            |label, j| label[j] == 0 && open(track, j),
+            |label, j| label[j] == 0 && off(track, Mark::Finish, j),
             |label, run| label[run].fill(piece),
         );
     }
 }
 
-/// Whether a leg may pass cell `i`: drivable, not on the finish line.
-fn open(track: &Track, i: usize) -> bool {
-    track.reachable()[i] && track.mark_of_cell(i) != Mark::Finish
+/// Whether cell `i` is drivable and not on `mark` (a leg may pass it
+/// where `mark` is the finish line).
+fn off(track: &Track, mark: Mark, i: usize) -> bool {
+    track.reachable()[i] && track.mark_of_cell(i) != mark
 }
 
 /// Which cells can be reached from `from` over drivable cells, 4-connected,
@@ -142,7 +143,7 @@ fn flood(track: &Track, from: &[(usize, usize)]) -> Vec<bool> {
     all.found = 1;
     for &(c, r) in from {
         let i = r * track.width + c;
-        if all.label[i] == 0 && open(track, i) {
+        if all.label[i] == 0 && off(track, Mark::Finish, i) {
             all.fill(i);
         }
     }
@@ -168,7 +169,7 @@ fn reaches(pieces: &mut Pieces, from: &[(usize, usize)], to: &[(usize, usize)]) 
 /// map of depths was gigabytes.
 fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
     let (w, h) = (track.width, track.height);
-    let open = |i: usize| track.reachable()[i] && track.mark_of_cell(i) != mark;
+    let open = |i: usize| off(track, mark, i);
     let mut targets: Vec<usize> = Vec::new();
     for &(c, r) in cells {
         each_neighbour(r * w + c, w, h, |i| {
@@ -217,7 +218,7 @@ fn driven_around(track: &Track, mark: Mark, cells: &[(usize, usize)]) -> bool {
 }
 
 /// How many steps along rows and columns cell `i` (by index, rows of `w`
-/// cells) lies from the bounds of the cells `cells` (none: 0).
+/// cells) lies from the bounds of the cells `cells` (at least one).
 fn near_bounds(w: usize, cells: &[usize]) -> impl Fn(usize) -> usize {
     let (mut c0, mut c1, mut r0, mut r1) = (usize::MAX, 0, usize::MAX, 0);
     for &i in cells {
@@ -482,7 +483,7 @@ mod tests {
                 let (from, to) = (some(), some());
                 let from: Vec<_> = from
                     .into_iter()
-                    .filter(|&(c, r)| open(t, r * w + c))
+                    .filter(|&(c, r)| off(t, Mark::Finish, r * w + c))
                     .collect();
                 let seen = flood(t, &from);
                 let flooded = to.iter().any(|&(c, r)| seen[r * w + c]);

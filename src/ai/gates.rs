@@ -36,6 +36,9 @@ pub(super) struct Crossing {
     pub(super) mark: Mark,
     /// The corners of the rectangle around all the mark's cells, m.
     pub(super) bounds: [DVec2; 2],
+    /// The mark's cell where the path reaches it (on the grid the path
+    /// was searched on).
+    pub(super) at: Cell,
     /// The centres of the mark's cells where the path reaches it.
     pub(super) cells: Vec<DVec2>,
     pub(super) index: usize,

@@ -33,26 +33,28 @@
 use glam::DVec2;
 
 pub use super::gates::Gate;
-use super::gates::{Crossing, bounds, gate, loose, mark_near};
+use super::gates::{Crossing, gate, loose, mark_near};
+use super::legs::{Legs, TURN};
 use super::meet::Tables;
 use super::paths::{Cells, Prices, Span, indices, large, shortest, widen, widen_path};
 use super::regions::Regions;
 pub use super::smooth::SPACING;
 use super::smooth::{resample, smooth, wrap};
 use super::speeds::speeds;
-use crate::track::laps::{beside, cells_of_marks};
 use crate::track::{Mark, Track};
 
 /// How far either side of a leg's path its corridor reaches, metres.
 const CORRIDOR: f64 = 14.0;
 /// How much of a leg's end stays open to the next leg, metres.
 const OPEN: f64 = 20.0;
-/// How far (m) a mark must stop short of a wall to count as ending in the
-/// open (a field, not a road): more than any road's width.
-const OPEN_END: f64 = 2.0 * TURN;
-/// How far (m) the legs keep from the end of a mark that ends in the open,
-/// so that the lap turns round it in a curve a car can drive.
-const TURN: f64 = 12.0;
+/// The most cells a car can reach on a track whose loop is searched cell
+/// by cell (a road winding over a whole 2048 x 2048 map: 0.28 s). Larger
+/// tracks are searched in blocks ([`Track::in_blocks`]) of `f` x `f`
+/// cells, `f` the least that brings their number under this, then
+/// smaller blocks where those hold no lap (a road narrower than `2 f - 1`
+/// cells closes), down to cells.
+pub const CELLS_SEARCHED: usize = 1 << 22;
+
 /// A closed racing line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -68,29 +70,41 @@ impl Line {
     /// The racing line of a track, for cornering at `a_lat` and braking at
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
-        let (path, crossings, keep_out) = centres(track);
-        let centre = |k: usize| centre(track, path[k]);
-        // The path resampled, twice if need be: smoothing works in place,
-        // and on a map-wide path a copy would cost as much again.
-        let resampled = || resample(path.len(), centre);
-        let mut points = smooth(track, resampled(), &[], &keep_out);
-        // Where the smoothed line crosses a mark with too little of it
-        // either side, or misses it, the mark is a gate
-        // ([`super::gates`]): the line is smoothed again pinned to it.
-        let loose = loose(track, &crossings, &points);
-        let raw = if loose.is_empty() {
-            Vec::new()
-        } else {
-            resampled()
-        };
-        let gates: Vec<Gate> = loose
-            .into_iter()
-            .map(|c| gate(track, c, centre, &points, &raw))
-            .collect();
-        if !gates.is_empty() {
-            let pins: Vec<(usize, DVec2)> = gates.iter().map(|g| (g.index, g.at)).collect();
-            points = smooth(track, raw, &pins, &keep_out);
-        }
+        let (points, gates) = block_sizes(track)
+            .find_map(|f| in_blocks(track, f))
+            .unwrap_or_else(|| {
+                let legs = Legs::new(track);
+                let (path, crossings, _) = centres(track, &legs);
+                let centre = |k: usize| centre(track, path[k]);
+                drawn(
+                    track,
+                    path.len(),
+                    centre,
+                    &crossings,
+                    false,
+                    &legs.keep_out(track),
+                )
+            });
+        Line::through(track, points, gates, a_lat, a_brake, top)
+    }
+
+    /// The line searched in blocks of `f` x `f` cells (`f` at least 2), as
+    /// [`Line::new`] searches it on the largest tracks: `None` where the
+    /// blocks hold no lap.
+    pub fn in_blocks(track: &Track, f: usize, a_lat: f64, a_brake: f64, top: f64) -> Option<Line> {
+        let (points, gates) = in_blocks(track, f)?;
+        Some(Line::through(track, points, gates, a_lat, a_brake, top))
+    }
+
+    /// The line through `points`, with their speeds.
+    fn through(
+        track: &Track,
+        mut points: Vec<DVec2>,
+        gates: Vec<Gate>,
+        a_lat: f64,
+        a_brake: f64,
+        top: f64,
+    ) -> Line {
         // Never empty: on a track with no lap (which `track::laps` rejects
         // before a race) the line is the start alone, so every index into
         // it stays valid.
@@ -149,56 +163,164 @@ impl Line {
     }
 }
 
-/// The cells along the loop (finish, checkpoints in order, finish), by
-/// index `row * width + col`, the gate of every mark on it, and the cells
-/// near the ends of marks that stop in the open, which the loop keeps out
-/// of (empty if none).
-fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
-    let w = track.width;
-    // Each mark's cells a car can reach, and its bounds: the finish, then
-    // the checkpoints in order.
-    let (mut marks, bounds): (Vec<Vec<Cell>>, Vec<[DVec2; 2]>) = cells_of_marks(track)
+/// The block sizes [`Line::new`] searches `track` in, largest first
+/// ([`CELLS_SEARCHED`]): none on all but the largest tracks.
+fn block_sizes(track: &Track) -> impl Iterator<Item = usize> {
+    sizes_for(track.reachable().iter().filter(|&&r| r).count())
+}
+
+/// [`block_sizes`] for a track with `reach` cells a car can reach.
+fn sizes_for(reach: usize) -> impl Iterator<Item = usize> {
+    let mut f = (reach as f64 / CELLS_SEARCHED as f64).sqrt().ceil() as usize;
+    std::iter::from_fn(move || {
+        let this = f;
+        f /= 2;
+        (this >= 2).then_some(this)
+    })
+}
+
+/// The loop of `n` points `centre(0)`, `centre(1)`, ... over `track`,
+/// resampled every [`SPACING`] metres and smoothed, pinned to gates where
+/// it crosses the marks of `crossings` with too little to spare
+/// ([`super::gates`]), or to every mark's if `pin_all`, kept out of
+/// `keep_out`.
+fn drawn(
+    track: &Track,
+    n: usize,
+    centre: impl Fn(usize) -> DVec2,
+    crossings: &[Crossing],
+    pin_all: bool,
+    keep_out: &Cells,
+) -> (Vec<DVec2>, Vec<Gate>) {
+    // The path resampled, twice if need be: smoothing works in place, and
+    // on a map-wide path a copy would cost as much again.
+    let resampled = || resample(n, &centre);
+    // Where the smoothed line crosses a mark with too little of it either
+    // side, or misses it, the mark is a gate ([`super::gates`]): the line
+    // is smoothed again pinned to it. Pinned to every mark, it is smoothed
+    // once, and the gates are placed by the line before smoothing.
+    let (loose, smoothed, raw) = if pin_all {
+        (crossings.iter().collect(), None, resampled())
+    } else {
+        let points = smooth(track, resampled(), &[], keep_out);
+        let loose = loose(track, crossings, &points);
+        if loose.is_empty() {
+            return (points, Vec::new());
+        }
+        (loose, Some(points), resampled())
+    };
+    let by = smoothed.as_deref().unwrap_or(&raw);
+    let gates: Vec<Gate> = loose
         .into_iter()
-        .map(|mut cells| {
-            let bounds = bounds(track, &cells);
-            cells.retain(|&(c, r)| track.drivable(c, r));
-            (cells, bounds)
+        .map(|c| gate(track, c, &centre, by, &raw))
+        .collect();
+    drop(smoothed);
+    let pins: Vec<(usize, DVec2)> = gates.iter().map(|g| (g.index, g.at)).collect();
+    (smooth(track, raw, &pins, keep_out), gates)
+}
+
+/// The loop searched over `track` in blocks of `f` x `f` cells
+/// ([`Track::in_blocks`]), drawn ([`drawn`]) over the track's own cells:
+/// `None` where the blocks hold no lap (every leg, crossing every mark).
+fn in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
+    let blocks = track.in_blocks(f)?;
+    let (path, crossings, whole) = centres(&blocks, &Legs::new(&blocks));
+    if !whole || crossings.len() != usize::from(track.checkpoints) + 1 {
+        return None;
+    }
+    // Where the loop crosses each mark, on the track's own cells: the
+    // mark's cell nearest the middle of the block the loop reached it in.
+    let legs = Legs::new(track);
+    let crossings: Vec<Crossing> = crossings
+        .into_iter()
+        .map(|c| {
+            let middle = blocks.cell_center(c.at.0, c.at.1);
+            let (cols, rows) = (c.at.0 * f..c.at.0 * f + f, c.at.1 * f..c.at.1 * f + f);
+            let at = rows
+                .flat_map(|r| cols.clone().map(move |col| (col, r)))
+                .filter(|&(col, r)| {
+                    col < track.width && r < track.height && track.mark_of(col, r) == c.mark
+                })
+                .min_by(|&a, &b| {
+                    let d = |(col, r)| track.cell_center(col, r).distance_squared(middle);
+                    d(a).total_cmp(&d(b))
+                })?;
+            let k = match c.mark {
+                Mark::Checkpoint(n) => usize::from(n),
+                _ => 0,
+            };
+            Some(Crossing {
+                bounds: legs.bounds[k],
+                at,
+                cells: mark_near(track, c.mark, at),
+                ..c
+            })
         })
-        .unzip();
-    let finish = marks.remove(0);
-    let dir = track.race_direction();
-    let (dc, dr) = (dir.x.round() as isize, dir.y.round() as isize);
-    let mut stops: Vec<Vec<Cell>> = vec![beside(track, &finish, dc, dr)];
-    stops.append(&mut marks);
-    stops.push(beside(track, &finish, -dc, -dr));
+        .collect::<Option<_>>()?;
+    // Each block's point: its middle, or where its surface is mixed, the
+    // middle of its cells of the most grip (a block of asphalt and ice is
+    // costed as ice, but the line may keep to its asphalt).
+    let grip = |c: usize, r: usize| track.surface_of(c, r).map_or(0.0, |s| s.grip);
+    let points: Vec<DVec2> = path
+        .iter()
+        .map(|&i| {
+            let (bc, br) = (i as usize % blocks.width, i as usize / blocks.width);
+            let cells =
+                || (br * f..br * f + f).flat_map(|r| (bc * f..bc * f + f).map(move |c| (c, r)));
+            let best = cells()
+                .map(|(c, r)| grip(c, r))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let worst = cells()
+                .map(|(c, r)| grip(c, r))
+                .fold(f64::INFINITY, f64::min);
+            if best == worst {
+                return blocks.cell_center(bc, br);
+            }
+            let (sum, n) = cells()
+                .filter(|&(c, r)| grip(c, r) == best)
+                .fold((DVec2::ZERO, 0.0), |(sum, n), (c, r)| {
+                    (sum + track.cell_center(c, r), n + 1.0)
+                });
+            sum / n
+        })
+        .collect();
+    drop(path);
+    let centre = |k: usize| points[k];
+    Some(drawn(
+        track,
+        points.len(),
+        centre,
+        &crossings,
+        true,
+        &legs.keep_out(track),
+    ))
+}
+
+/// The cells along the loop over `track` between the marks of `legs`
+/// (finish, checkpoints in order, finish), by index `row * width + col`,
+/// where it crosses each mark, and whether every leg was found (else the
+/// loop leaves out those that were not).
+fn centres(track: &Track, legs: &Legs) -> (Vec<u32>, Vec<Crossing>, bool) {
+    let w = track.width;
+    let (dc, dr) = legs.dir;
+    let (finish, stops, bounds) = (&legs.finish, &legs.stops, &legs.bounds);
+    let (short, ends) = (&legs.short, &legs.ends);
     // The finish line closed to every leg, drawn on across the road to
     // the walls where it stops short of them: a leg may not go round its
     // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
     // not drawn on (that would close the field); the legs keep [`TURN`]
     // metres from that end instead, and from a checkpoint's open end.
-    let (short, finish_ends) = past_ends(track, &finish, (dr.abs(), dc.abs()));
-    let finish_closed = Span::new(finish.iter().chain(&short).map(|&(c, r)| r * w + c));
+    let finish_closed = Span::new(finish.iter().chain(short).map(|&(c, r)| r * w + c));
     // Where a leg's search runs from both ends, it keeps to the regions
     // the leg can use (none past its goal).
     let regions = (large(track) && track.checkpoints > 0)
-        .then(|| Regions::new(track, &finish, &stops[1..stops.len() - 1], &short));
-    let mut ends = vec![finish_ends.clone()];
-    for n in 1..=track.checkpoints {
-        let cells = &stops[n as usize];
-        ends.push(past_ends(track, cells, axis(track, cells)).1);
-    }
-    ends.push(finish_ends);
-    let all: Vec<(usize, usize)> = ends.iter().flatten().copied().collect();
-    let keep_out = if all.is_empty() {
-        Cells::default()
-    } else {
-        widen(track, indices(track, &all), TURN)
-    };
+        .then(|| Regions::new(track, finish, &stops[1..stops.len() - 1], short));
     let prices = Prices::new(track);
     let tables = &mut Tables::new(track.width * track.height);
     let mut cells: Vec<u32> = Vec::new();
     let mut crossings = Vec::new();
     let mut previous: Vec<u32> = Vec::new();
+    let mut whole = true;
     let keep = (OPEN / track.cell).ceil() as usize;
     for (k, pair) in stops.windows(2).enumerate() {
         // Open near this leg's goal all the same: with one checkpoint the
@@ -233,31 +355,32 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
             })
             .or_else(|| shortest(track, &prices, tables, &pair[0], &pair[1], closed))
         };
-        match path {
-            Some(path) => {
-                let last = k + 2 == stops.len();
-                // Only a leg to come needs this one's path (a copy of a
-                // map-wide path costs what making it did).
-                if cells.is_empty() && last {
-                    cells = path;
-                } else {
-                    let skip = usize::from(!cells.is_empty());
-                    cells.extend(path.iter().skip(skip));
-                    previous = path;
-                }
-                if !last {
-                    let end = *cells.last().expect("a path has cells") as usize;
-                    let mark = Mark::Checkpoint(k as u8 + 1);
-                    crossings.push(Crossing {
-                        mark,
-                        bounds: bounds[k + 1],
-                        cells: mark_near(track, mark, (end % w, end / w)),
-                        index: cells.len() - 1,
-                        dir: DVec2::ZERO,
-                    });
-                }
-            }
-            None => previous.clear(),
+        let Some(path) = path else {
+            whole = false;
+            previous.clear();
+            continue;
+        };
+        let last = k + 2 == stops.len();
+        // Only a leg to come needs this one's path (a copy of a
+        // map-wide path costs what making it did).
+        if cells.is_empty() && last {
+            cells = path;
+        } else {
+            let skip = usize::from(!cells.is_empty());
+            cells.extend(path.iter().skip(skip));
+            previous = path;
+        }
+        if !last {
+            let end = *cells.last().expect("a path has cells") as usize;
+            let mark = Mark::Checkpoint(k as u8 + 1);
+            crossings.push(Crossing {
+                mark,
+                bounds: bounds[k + 1],
+                at: (end % w, end / w),
+                cells: mark_near(track, mark, (end % w, end / w)),
+                index: cells.len() - 1,
+                dir: DVec2::ZERO,
+            });
         }
     }
     // The finish is crossed from the loop's last cell to its first, which
@@ -269,6 +392,7 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
             crossings.push(Crossing {
                 mark: Mark::Finish,
                 bounds: bounds[0],
+                at: (fc as usize, fr as usize),
                 cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
                 index: 0,
                 dir: DVec2::ZERO,
@@ -280,76 +404,13 @@ fn centres(track: &Track) -> (Vec<u32>, Vec<Crossing>, Cells) {
     for g in &mut crossings {
         g.dir = (centre((g.index + 2) % k) - centre((g.index + k - 2) % k)).normalize_or_zero();
     }
-    (cells, crossings, keep_out)
+    (cells, crossings, whole)
 }
 
 /// The centre of the cell with index `i` (`row * width + col`).
 fn centre(track: &Track, i: u32) -> DVec2 {
     let i = i as usize;
     track.cell_center(i % track.width, i / track.width)
-}
-
-/// A cell's column and row.
-type Cell = (usize, usize);
-
-/// Where a mark's line, drawn on from its `cells` both ways along `axis`
-/// (a unit step in cells), meets a wall: the drivable cells it is drawn
-/// over where that takes less than [`OPEN_END`] metres, and the first cell
-/// past each end that stops farther than that from a wall, or stops short
-/// of another mark (in the open).
-fn past_ends(
-    track: &Track,
-    cells: &[(usize, usize)],
-    (ac, ar): (isize, isize),
-) -> (Vec<Cell>, Vec<Cell>) {
-    let step = (ac.abs() as f64 * track.cell_size().x).max(ar.abs() as f64 * track.cell_size().y);
-    let most = (OPEN_END / step).ceil() as usize;
-    let (mut short, mut open) = (Vec::new(), Vec::new());
-    for &(c, r) in cells {
-        for (sc, sr) in [(ac, ar), (-ac, -ar)] {
-            let mut run = Vec::new();
-            let (mut nc, mut nr) = (c as isize + sc, r as isize + sr);
-            while run.len() < most
-                && nc >= 0
-                && nr >= 0
-                && (nc as usize) < track.width
-                && (nr as usize) < track.height
-                && track.drivable(nc as usize, nr as usize)
-                && track.mark_of(nc as usize, nr as usize) == Mark::None
-            {
-                run.push((nc as usize, nr as usize));
-                (nc, nr) = (nc + sc, nr + sr);
-            }
-            // Stopped by another mark, not a wall: the way between the
-            // two stays open (drawn on, the two lines would close it).
-            let own = track.mark_of(c, r);
-            let walled = track.is_wall(nc, nr)
-                || !track.drivable(nc as usize, nr as usize)
-                || [Mark::None, own].contains(&track.mark_of(nc as usize, nr as usize));
-            if run.is_empty() || (run.len() < most && walled) {
-                short.extend(run);
-            } else {
-                open.push(run[0]);
-            }
-        }
-    }
-    (short, open)
-}
-
-/// The axis a mark's line is drawn along, as a unit step in cells: across
-/// its longer extent in metres.
-fn axis(track: &Track, cells: &[(usize, usize)]) -> (isize, isize) {
-    let span = |f: fn(&(usize, usize)) -> usize| {
-        let lo = cells.iter().map(f).min().unwrap_or(0);
-        let hi = cells.iter().map(f).max().unwrap_or(0);
-        (hi - lo + 1) as f64
-    };
-    let cs = track.cell_size();
-    if span(|p| p.0) * cs.x >= span(|p| p.1) * cs.y {
-        (1, 0)
-    } else {
-        (0, 1)
-    }
 }
 
 #[cfg(test)]
@@ -425,6 +486,17 @@ mod tests {
             .collect();
         assert_eq!(crossings, vec![n - 1]);
         assert!(line.points[0].x > x);
+    }
+
+    #[test]
+    fn only_the_largest_tracks_are_searched_in_blocks() {
+        let sizes = |reach| sizes_for(reach).collect::<Vec<_>>();
+        assert_eq!(sizes(1000), [0usize; 0]);
+        assert_eq!(sizes(CELLS_SEARCHED), [0usize; 0]);
+        assert_eq!(sizes(CELLS_SEARCHED + 1), [2]);
+        assert_eq!(sizes(4 * CELLS_SEARCHED + 1), [3]);
+        // The largest map the format allows, open: blocks of 4, then 2.
+        assert_eq!(sizes(8190 * 8190), [4, 2]);
     }
 
     #[test]

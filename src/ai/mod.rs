@@ -19,6 +19,7 @@
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
 mod gates;
+mod legs;
 pub mod line;
 mod meet;
 mod parts;

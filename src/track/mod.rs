@@ -5,6 +5,7 @@
 //! `cell` metres wide and `2 * cell` tall, because terminal cells are about
 //! 1:2. Everything outside the map is wall.
 
+mod blocks;
 pub mod bundled;
 pub mod collide;
 mod distance;

@@ -69,7 +69,7 @@ pub fn course(s: &Shape, laps: u32) -> String {
                 let da = (a - (p[0] * 2.0 - 1.0) * std::f64::consts::PI).abs();
                 let da = da.min(std::f64::consts::TAU - da);
                 if da < 0.05 + 0.3 * p[2] && (t - p[1]).abs() < 0.15 + 0.35 * p[2] {
-                    *cell = [' ', ':', '~', ','][(p[3] * 3.99) as usize];
+                    *cell = course_surface(p[3]);
                 }
             }
         }
@@ -144,4 +144,10 @@ pub fn course(s: &Shape, laps: u32) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The surface a patch of a course is drawn in, from its fourth number:
+/// grass, gravel, ice or grass.
+pub fn course_surface(which: f64) -> char {
+    [' ', ':', '~', ','][(which * 3.99) as usize]
 }

@@ -85,7 +85,7 @@ impl Legs {
 }
 
 /// A cell's column and row.
-type Cell = (usize, usize);
+pub(super) type Cell = (usize, usize);
 
 /// Where a mark's line, drawn on from its `cells` both ways along `axis`
 /// (a unit step in cells), meets a wall: the drivable cells it is drawn

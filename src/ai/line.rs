@@ -34,7 +34,7 @@ use glam::DVec2;
 
 pub use super::gates::Gate;
 use super::gates::{Crossing, gate, loose, mark_near};
-use super::legs::{Legs, TURN};
+use super::legs::{Cell, Legs, TURN};
 use super::meet::Tables;
 use super::paths::{Cells, Prices, Span, indices, large, shortest, widen, widen_path};
 use super::regions::Regions;
@@ -71,7 +71,7 @@ impl Line {
     /// `a_brake` (m/s², on grip 1), never faster than `top` m/s.
     pub fn new(track: &Track, a_lat: f64, a_brake: f64, top: f64) -> Line {
         let (points, gates) = block_sizes(track)
-            .find_map(|f| in_blocks(track, f))
+            .find_map(|f| drawn_in_blocks(track, f))
             .unwrap_or_else(|| {
                 let legs = Legs::new(track);
                 let (path, crossings, _) = centres(track, &legs);
@@ -92,7 +92,7 @@ impl Line {
     /// [`Line::new`] searches it on the largest tracks: `None` where the
     /// blocks hold no lap.
     pub fn in_blocks(track: &Track, f: usize, a_lat: f64, a_brake: f64, top: f64) -> Option<Line> {
-        let (points, gates) = in_blocks(track, f)?;
+        let (points, gates) = drawn_in_blocks(track, f)?;
         Some(Line::through(track, points, gates, a_lat, a_brake, top))
     }
 
@@ -166,7 +166,13 @@ impl Line {
 /// The block sizes [`Line::new`] searches `track` in, largest first
 /// ([`CELLS_SEARCHED`]): none on all but the largest tracks.
 fn block_sizes(track: &Track) -> impl Iterator<Item = usize> {
-    sizes_for(track.reachable().iter().filter(|&&r| r).count())
+    // No need to count the cells of a map that has too few in all.
+    let reach = if track.width * track.height <= CELLS_SEARCHED {
+        0
+    } else {
+        track.reachable().iter().filter(|&&r| r).count()
+    };
+    sizes_for(reach)
 }
 
 /// [`block_sizes`] for a track with `reach` cells a car can reach.
@@ -222,7 +228,7 @@ fn drawn(
 /// The loop searched over `track` in blocks of `f` x `f` cells
 /// ([`Track::in_blocks`]), drawn ([`drawn`]) over the track's own cells:
 /// `None` where the blocks hold no lap (every leg, crossing every mark).
-fn in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
+fn drawn_in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
     let blocks = track.in_blocks(f)?;
     let (path, crossings, whole) = centres(&blocks, &Legs::new(&blocks));
     if !whole || crossings.len() != usize::from(track.checkpoints) + 1 {
@@ -235,12 +241,8 @@ fn in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
         .into_iter()
         .map(|c| {
             let middle = blocks.cell_center(c.at.0, c.at.1);
-            let (cols, rows) = (c.at.0 * f..c.at.0 * f + f, c.at.1 * f..c.at.1 * f + f);
-            let at = rows
-                .flat_map(|r| cols.clone().map(move |col| (col, r)))
-                .filter(|&(col, r)| {
-                    col < track.width && r < track.height && track.mark_of(col, r) == c.mark
-                })
+            let at = block_cells(track, f, c.at)
+                .filter(|&(col, r)| track.mark_of(col, r) == c.mark)
                 .min_by(|&a, &b| {
                     let d = |(col, r)| track.cell_center(col, r).distance_squared(middle);
                     d(a).total_cmp(&d(b))
@@ -257,32 +259,9 @@ fn in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
             })
         })
         .collect::<Option<_>>()?;
-    // Each block's point: its middle, or where its surface is mixed, the
-    // middle of its cells of the most grip (a block of asphalt and ice is
-    // costed as ice, but the line may keep to its asphalt).
-    let grip = |c: usize, r: usize| track.surface_of(c, r).map_or(0.0, |s| s.grip);
     let points: Vec<DVec2> = path
         .iter()
-        .map(|&i| {
-            let (bc, br) = (i as usize % blocks.width, i as usize / blocks.width);
-            let cells =
-                || (br * f..br * f + f).flat_map(|r| (bc * f..bc * f + f).map(move |c| (c, r)));
-            let best = cells()
-                .map(|(c, r)| grip(c, r))
-                .fold(f64::NEG_INFINITY, f64::max);
-            let worst = cells()
-                .map(|(c, r)| grip(c, r))
-                .fold(f64::INFINITY, f64::min);
-            if best == worst {
-                return blocks.cell_center(bc, br);
-            }
-            let (sum, n) = cells()
-                .filter(|&(c, r)| grip(c, r) == best)
-                .fold((DVec2::ZERO, 0.0), |(sum, n), (c, r)| {
-                    (sum + track.cell_center(c, r), n + 1.0)
-                });
-            sum / n
-        })
+        .map(|&i| block_point(track, &blocks, f, i as usize))
         .collect();
     drop(path);
     let centre = |k: usize| points[k];
@@ -294,6 +273,36 @@ fn in_blocks(track: &Track, f: usize) -> Option<(Vec<DVec2>, Vec<Gate>)> {
         true,
         &legs.keep_out(track),
     ))
+}
+
+/// The cells of `track` in block `(bc, br)` of `f` x `f` cells
+/// ([`Track::in_blocks`]), those on the map.
+fn block_cells(track: &Track, f: usize, (bc, br): Cell) -> impl Iterator<Item = Cell> + Clone + '_ {
+    let cols = bc * f..(bc * f + f).min(track.width);
+    (br * f..(br * f + f).min(track.height)).flat_map(move |r| cols.clone().map(move |c| (c, r)))
+}
+
+/// Where the line passes through block `i` of `blocks` (`f` x `f` cells
+/// of `track`): its middle, or where its surface is mixed, the middle of
+/// its cells of the most grip (a block of asphalt and ice is costed as
+/// ice, but the line may keep to its asphalt).
+fn block_point(track: &Track, blocks: &Track, f: usize, i: usize) -> DVec2 {
+    let (bc, br) = (i % blocks.width, i / blocks.width);
+    let cells = block_cells(track, f, (bc, br));
+    let grip = |&(c, r): &Cell| track.surface_of(c, r).map_or(0.0, |s| s.grip);
+    let best = cells
+        .clone()
+        .map(|c| grip(&c))
+        .fold(f64::NEG_INFINITY, f64::max);
+    if cells.clone().all(|c| grip(&c) == best) {
+        return blocks.cell_center(bc, br);
+    }
+    let (sum, n) = cells
+        .filter(|c| grip(c) == best)
+        .fold((DVec2::ZERO, 0.0), |(sum, n), (c, r)| {
+            (sum + track.cell_center(c, r), n + 1.0)
+        });
+    sum / n
 }
 
 /// The cells along the loop over `track` between the marks of `legs`

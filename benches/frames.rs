@@ -7,7 +7,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Size;
 use skid::app::{App, Options};
-use skid::game::{draw_frame, frame_terminal};
+use skid::console::frame_terminal;
+use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
@@ -17,7 +18,10 @@ fn racing(size: (u16, u16)) -> App {
     let path = "tests/golden/tire.toml";
     let script = Script::parse(path, &std::fs::read_to_string(path).unwrap()).unwrap();
     let mut app = App::new(Options {
-        track: Some(("hairpins".into(), bundled::load("hairpins").unwrap())),
+        track: Some((
+            "hairpins".into(),
+            bundled::load_raceable("hairpins").unwrap(),
+        )),
         model: Some(ModelKind::Tire),
         hz: 120,
         replay: Some(script),

@@ -1,4 +1,4 @@
-//! Load on `skid serve` (SERVE.md, "Capacity and bandwidth"): the release
+//! Load on `skid serve` (docs/SERVE.md, "Capacity and bandwidth"): the release
 //! binary as the server, N headless SSH clients (russh, a pty of 80x24)
 //! in rooms of 8 on `oval`, every one holding the throttle as a terminal
 //! without releases does and tapping the steering, for a while. Reports

@@ -1,11 +1,11 @@
 //! The game loop: real time in, fixed steps out.
 //!
-//! Each turn drains every pending terminal event, then runs as many
-//! physics ticks as the elapsed real time holds (an accumulator; at most a
-//! quarter second at once, so a stall does not fast-forward the race), then
-//! draws if something visible changed and a frame is due (`--fps`, 30 by
-//! default). The clock is read here and nowhere else: the physics only
-//! ever sees ticks, so frame rate and terminal size cannot change a race.
+//! Each turn drains every pending terminal event, then runs the physics
+//! ticks that the [`Clock`] says are due (the same fixed-step clock as
+//! the server's hub), then draws if something visible changed and a frame
+//! is due (`--fps`, 30 by default). Real time is read here and nowhere
+//! else: the physics only ever sees ticks, so frame rate and terminal
+//! size cannot change a race.
 //!
 //! Events come from a [`Console`] and frames go to it: the local terminal
 //! or any other screen. Output goes through one 64 KiB buffer, flushed
@@ -15,16 +15,14 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::crossterm::queue;
-use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use ratatui::layout::{Rect, Size};
+use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::layout::Size;
 
 use crate::app::{App, LOCAL, Screen};
-use crate::console::{Console, FrameWriter, SizedBackend, Wire, commit};
+use crate::clock::Clock;
+use crate::console::{Console, FrameTerminal, Wire, frame_terminal, redraw_all, send_frame};
 use crate::input::Key;
-use crate::keys::{self, KeyName};
+use crate::keys::{self, key_id, key_name};
 use crate::ui;
 
 /// How a game ends and what it reports.
@@ -58,18 +56,6 @@ impl Stats {
     }
 }
 
-/// ratatui's terminal over a console's frame writer.
-pub type FrameTerminal<W> = Terminal<SizedBackend<FrameWriter<W>>>;
-
-/// A screen of `size` writing to `out`, and what its writer counts.
-pub fn frame_terminal<W: Write>(
-    out: W,
-    size: Size,
-) -> io::Result<(FrameTerminal<W>, std::rc::Rc<Wire>)> {
-    let (writer, wire) = FrameWriter::new(out);
-    Ok((Terminal::new(SizedBackend::new(writer, size))?, wire))
-}
-
 /// Draws the game's screen as one frame and sends it at once.
 pub fn draw_frame<W: Write>(
     terminal: &mut FrameTerminal<W>,
@@ -77,46 +63,6 @@ pub fn draw_frame<W: Write>(
     app: &App,
 ) -> io::Result<()> {
     send_frame(terminal, wire, |f| ui::draw(f, app))
-}
-
-/// Draws one frame with `draw` inside synchronized output (so no
-/// terminal shows half of it) and sends it at once.
-pub fn send_frame<W: Write>(
-    terminal: &mut FrameTerminal<W>,
-    wire: &Wire,
-    draw: impl FnOnce(&mut ratatui::Frame),
-) -> io::Result<()> {
-    queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    terminal.draw(draw)?;
-    queue!(terminal.backend_mut(), EndSynchronizedUpdate)?;
-    commit(terminal.backend_mut(), wire)
-}
-
-/// The key a terminal event names, as [`crate::keys`] knows keys.
-pub fn key_name(k: &KeyEvent) -> Option<KeyName> {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    Some(match k.code {
-        KeyCode::Up => KeyName::Up,
-        KeyCode::Down => KeyName::Down,
-        KeyCode::Left => KeyName::Left,
-        KeyCode::Right => KeyName::Right,
-        KeyCode::Enter => KeyName::Enter,
-        KeyCode::Esc => KeyName::Esc,
-        KeyCode::Char(' ') => KeyName::Space,
-        KeyCode::Char(c) if ctrl => KeyName::Ctrl(c.to_ascii_lowercase()),
-        // The kitty protocol may report '?' as Shift and '/'.
-        KeyCode::Char('/') if k.modifiers.contains(KeyModifiers::SHIFT) => KeyName::Char('?'),
-        KeyCode::Char(c) => KeyName::Char(c.to_ascii_lowercase()),
-        _ => return None,
-    })
-}
-
-/// Tells keys apart for learning the terminal's key repeat.
-pub fn key_id(code: KeyCode) -> u32 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    code.hash(&mut h);
-    h.finish() as u32
 }
 
 /// Applies one terminal event; returns whether the screen must be cleared.
@@ -151,18 +97,6 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
     }
 }
 
-/// Clears the screen and makes the next frame a full one, without asking
-/// the terminal anything: `Terminal::clear` asks for the cursor position
-/// (`ESC[6n`) and waits up to 2 s for an answer that a bare pty, a slow
-/// link or an SSH channel may never send (TERMINAL.md). Resizing to the
-/// current size clears through the backend (`Clear(All)`) and resets the
-/// previous frame instead.
-pub fn redraw_all<W: Write>(terminal: &mut FrameTerminal<W>, wire: &Wire) -> io::Result<()> {
-    let size = terminal.size()?;
-    terminal.resize(Rect::new(0, 0, size.width, size.height))?;
-    commit(terminal.backend_mut(), wire)
-}
-
 /// Runs the game on `console` until the player quits; returns what
 /// `--stats` reports. With a `recorder`, the race's complete holds are
 /// written as it goes (each turn of the loop; a failed write is tried
@@ -180,20 +114,22 @@ pub fn run<C: Console>(
     app.resize(size.width, size.height);
 
     let start = Instant::now();
-    let dt = Duration::from_secs_f64(1.0 / f64::from(settings.hz.max(1)));
+    let mut clock = Clock::new(settings.hz, start);
     let frame = Duration::from_secs_f64(1.0 / f64::from(settings.fps.max(1)));
     let mut stats = Stats::default();
-    let mut acc = Duration::ZERO;
-    let mut last = start;
     let mut next_frame = start;
     loop {
-        let wait = if app.running() { dt.min(frame) } else { frame };
+        let wait = if app.running() {
+            clock.dt().min(frame)
+        } else {
+            frame
+        };
         let mut next = console.next_event(wait)?;
         while let Some(ev) = next {
             if let Event::Resize(w, h) = ev {
                 terminal.backend_mut().set_size(Size::new(w, h));
             }
-            if handle(app, ev, start.elapsed().as_secs_f64()) {
+            if handle(app, ev, clock.secs(Instant::now())) {
                 redraw_all(&mut terminal, &wire)?;
             }
             next = console.next_event(Duration::ZERO)?;
@@ -210,16 +146,13 @@ pub fn run<C: Console>(
         app.poll();
         let now = Instant::now();
         if app.running() {
-            acc += (now - last).min(Duration::from_millis(250));
-            while acc >= dt {
-                acc -= dt;
-                app.tick((now - start).as_secs_f64());
+            while let Some(at) = clock.step_due(now) {
+                app.tick(clock.secs(at));
                 stats.steps += 1;
             }
         } else {
-            acc = Duration::ZERO;
+            clock.hold(now);
         }
-        last = now;
         let replay_over = app
             .race
             .as_ref()

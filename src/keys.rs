@@ -1,9 +1,11 @@
 //! Every key skid answers, in one table ([`BINDINGS`]) that the input
 //! handling ([`command`], [`crate::input::Key::of`]) and the help overlay both read, so
 //! the help cannot drift from what the keys do (television's action
-//! table is the model). Keys are named here whatever sent them: the local
-//! terminal's crossterm events are turned into a [`KeyName`] in
-//! `game.rs`, and an SSH channel's bytes can be too.
+//! table is the model). Keys are named here whatever sent them: a key
+//! event, from the local terminal or decoded from an SSH channel's bytes,
+//! becomes a [`KeyName`] in [`key_name`].
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// What a key press asks of the game (a held driving key is not a
 /// command: [`crate::input`] reads those).
@@ -192,6 +194,33 @@ pub fn command(key: KeyName) -> Option<Command> {
 /// Whether the key redraws the whole screen.
 pub fn is_redraw(key: KeyName) -> bool {
     REDRAW.keys.iter().any(|&(k, _)| k == key)
+}
+
+/// The key a terminal event names, as [`crate::keys`] knows keys.
+pub fn key_name(k: &KeyEvent) -> Option<KeyName> {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match k.code {
+        KeyCode::Up => KeyName::Up,
+        KeyCode::Down => KeyName::Down,
+        KeyCode::Left => KeyName::Left,
+        KeyCode::Right => KeyName::Right,
+        KeyCode::Enter => KeyName::Enter,
+        KeyCode::Esc => KeyName::Esc,
+        KeyCode::Char(' ') => KeyName::Space,
+        KeyCode::Char(c) if ctrl => KeyName::Ctrl(c.to_ascii_lowercase()),
+        // The kitty protocol may report '?' as Shift and '/'.
+        KeyCode::Char('/') if k.modifiers.contains(KeyModifiers::SHIFT) => KeyName::Char('?'),
+        KeyCode::Char(c) => KeyName::Char(c.to_ascii_lowercase()),
+        _ => return None,
+    })
+}
+
+/// Tells keys apart for learning the terminal's key repeat.
+pub fn key_id(code: KeyCode) -> u32 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    code.hash(&mut h);
+    h.finish() as u32
 }
 
 #[cfg(test)]

@@ -24,3 +24,12 @@ pub fn track_view_size(size: (u16, u16)) -> (u16, u16) {
     let (view, _) = race_areas(Rect::new(0, 0, size.0, size.1));
     (view.width, view.height)
 }
+
+/// The smallest terminal the race is drawn in; below it a message shows
+/// and the race pauses.
+pub const MIN_SIZE: (u16, u16) = (60, 16);
+
+/// Whether a terminal of `size` is too small to draw the race.
+pub fn too_small(size: (u16, u16)) -> bool {
+    size.0 < MIN_SIZE.0 || size.1 < MIN_SIZE.1
+}

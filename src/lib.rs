@@ -7,6 +7,7 @@ pub mod ai;
 pub mod app;
 pub mod car;
 pub mod cli;
+pub mod clock;
 pub mod console;
 pub mod diag;
 pub mod game;

@@ -1,4 +1,4 @@
-//! Lap counting (DESIGN.md, "Track files"): a lap counts when the car
+//! Lap counting (docs/DESIGN.md, "Track files"): a lap counts when the car
 //! crosses the finish line in the race direction after crossing checkpoints
 //! 1, 2, ... in order since the last lap.
 //!
@@ -161,6 +161,20 @@ impl LapLog {
             best,
             ..LapLog::default()
         }
+    }
+
+    /// The one rule for which lap becomes a record: this run's best lap,
+    /// once, if it was set in this run (not the record it started with),
+    /// took some time, and the car's state stayed finite throughout (a run
+    /// that ever went non-finite proves nothing). A replay is not a lap
+    /// driven now: its callers do not ask.
+    pub fn new_record(&mut self, finite: bool) -> Option<&Lap> {
+        if !(self.improved && finite) {
+            return None;
+        }
+        let best = self.best.as_ref().filter(|b| b.ticks > 0)?;
+        self.improved = false;
+        Some(best)
     }
 
     pub fn lap_start(&self) -> u64 {

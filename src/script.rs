@@ -1,4 +1,4 @@
-//! Input scripts (DESIGN.md, "Input scripts"): controls held for a number
+//! Input scripts (docs/DESIGN.md, "Input scripts"): controls held for a number
 //! of physics ticks, in order. The game records a player's inputs in the
 //! same format (`--record`), so a lap driven by hand can be replayed.
 //!
@@ -7,8 +7,8 @@
 //! `autostrafe` (true/false), `shift = "up" | "down"` and
 //! `gearbox = "manual" | "auto"`, both taking effect once, at the hold's
 //! first tick. Keys left out are zero or false: a hold does not inherit
-//! from the one before. `gearbox` is skid's addition to DESIGN.md's list: a
-//! recording must be able to say when the player toggled manual gears.
+//! from the one before. `gearbox` is there because a recording must be
+//! able to say when the player toggled manual gears.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! The terminal: taking it over for the game and always giving it back
-//! (TERMINAL.md, "Lifecycle"). [`Local`] is the process's own terminal as
+//! (docs/TERMINAL.md, "Lifecycle"). [`Local`] is the process's own terminal as
 //! a [`Console`]: the only one that touches raw mode, signals and the tty.
 //!
 //! [`enter`] switches to raw mode and the alternate screen, hides the

@@ -15,7 +15,7 @@ use crate::physics::{Car, Controls, ModelKind};
 use crate::race::{Event, Laps};
 use crate::track::Track;
 
-/// The trace's header (DESIGN.md, "Trace").
+/// The trace's header (docs/DESIGN.md, "Trace").
 pub const TRACE_HEADER: &str = "tick,t,x,y,heading,speed,vx,vy,yaw_rate,steer,rpm,gear,slip_front,slip_rear,surface,lap,checkpoint";
 
 /// Where a car's controls come from each step.

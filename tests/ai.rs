@@ -148,7 +148,7 @@ proptest! {
         prop_assume!(track.is_ok());
         let track = track.expect("raceable");
         for kind in ModelKind::ALL {
-            if let Err(e) = finishes("course", track.clone(), kind) {
+            if let Err(e) = finishes("course", track.track().clone(), kind) {
                 return Err(TestCaseError::fail(format!("{e}\n{src}")));
             }
         }
@@ -182,7 +182,7 @@ proptest! {
         prop_assume!(line.is_some());
         let line = line.expect("a line");
         for kind in ModelKind::ALL {
-            if let Err(e) = finishes_along("course", track.clone(), kind, Some(&line)) {
+            if let Err(e) = finishes_along("course", track.track().clone(), kind, Some(&line)) {
                 return Err(TestCaseError::fail(format!("{e}\n{src}")));
             }
         }
@@ -367,7 +367,7 @@ fn the_computer_finishes_courses_that_once_defeated_it() {
         let src = course(&s, 2);
         let track = laps::raceable(parse("course", src.as_bytes()).unwrap(), "course").unwrap();
         for kind in ModelKind::ALL {
-            if let Err(e) = finishes("course", track.clone(), kind) {
+            if let Err(e) = finishes("course", track.track().clone(), kind) {
                 panic!("{why}: {e}\n{src}");
             }
         }

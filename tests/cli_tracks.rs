@@ -157,7 +157,49 @@ fn a_track_with_no_lap_is_rejected_everywhere_with_its_position() {
         assert_eq!(text(&out.stderr), expected, "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    // The server refuses to offer it too, before it listens; before
+    // this was checked it offered the track and served on, so the run
+    // is bounded rather than waited for.
+    let data = dir.join("serve");
+    let data = data.to_str().unwrap();
+    let args = [
+        "serve",
+        "--track",
+        p,
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        data,
+    ];
+    let out = skid_within(&args, std::time::Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), expected);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// [`skid`], killed if it runs longer than `limit`.
+fn skid_within(args: &[&str], limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the skid binary runs");
+    let end = std::time::Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?} still running after {limit:?}: {}",
+                text(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -112,7 +112,7 @@ fn key(code: KeyCode) -> Event {
 
 fn app() -> App {
     App::new(Options {
-        track: Some(("oval".into(), bundled::load("oval").unwrap())),
+        track: Some(("oval".into(), bundled::load_raceable("oval").unwrap())),
         hz: 120,
         ..Options::default()
     })

@@ -11,6 +11,7 @@ use common::keyboard::{Keyboard, Player};
 use ratatui::crossterm::event::KeyCode;
 use skid::app::Options;
 use skid::physics::{Controls, ModelKind};
+use skid::track::laps;
 
 const W: KeyCode = KeyCode::Char('w');
 const A: KeyCode = KeyCode::Char('a');
@@ -29,7 +30,7 @@ fn race(model: ModelKind, keys: Keyboard) -> Player {
     let track = common::ring(200, 42);
     Player::racing(
         Options {
-            track: Some(("ring".into(), track)),
+            track: Some(("ring".into(), laps::raceable(track, "ring").unwrap())),
             model: Some(model),
             hz: 120,
             ..Options::default()

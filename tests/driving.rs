@@ -180,7 +180,7 @@ impl Racer {
 fn laps(model: ModelKind, keys: Keyboard) -> Option<f64> {
     let mut p = Player::racing(
         Options {
-            track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+            track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
             model: Some(model),
             hz: 120,
             ..Options::default()

@@ -5,7 +5,8 @@
 use ratatui::layout::Size;
 use skid::app::{App, Options};
 use skid::console::Tap;
-use skid::game::{draw_frame, frame_terminal};
+use skid::console::frame_terminal;
+use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
@@ -18,7 +19,7 @@ fn script(model: ModelKind) -> Script {
 
 fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
     let mut app = App::new(Options {
-        track: Some((track.into(), bundled::load(track).unwrap())),
+        track: Some((track.into(), bundled::load_raceable(track).unwrap())),
         model: Some(model),
         hz: 120,
         replay: Some(script(model)),

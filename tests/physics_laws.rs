@@ -1,5 +1,5 @@
-//! The laws each physics model must obey (issue 3), each checked against
-//! the numbers of its seed (PHYSICS.md).
+//! The laws each physics model must obey, each checked against the numbers
+//! of the seed its module's doc comment names.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! `skid serve` in-process: a server on 127.0.0.1:0 and russh clients with
-//! a pty whose screens a terminal emulator reads back (SERVE.md).
+//! a pty whose screens a terminal emulator reads back (docs/SERVE.md).
 #![cfg(feature = "serve")]
 
 #[path = "common/ssh.rs"]
@@ -29,7 +29,7 @@ fn options(dir: PathBuf) -> Options {
             .iter()
             .map(|n| TrackChoice {
                 name: (*n).to_string(),
-                track: bundled::load(n).unwrap(),
+                track: bundled::load_raceable(n).unwrap(),
             })
             .collect(),
         hz: 120,
@@ -324,8 +324,8 @@ async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
     let mut opts = options(temp_dir("limits2"));
     opts.max_players = 2;
     let srv = serve::start(opts).await.unwrap();
-    let _a = ssh::join(srv.addr, "a", (80, 24)).await;
-    let _b = ssh::join(srv.addr, "b", (80, 24)).await;
+    let _a = ssh::in_lobby(srv.addr, "a").await;
+    let _b = ssh::in_lobby(srv.addr, "b").await;
     let config = std::sync::Arc::new(russh::client::Config::default());
     let third = russh::client::connect(config, srv.addr, ssh::Trust).await;
     assert!(third.is_err(), "a third player of two");
@@ -509,6 +509,59 @@ async fn a_client_that_never_logs_in_is_closed() {
     srv.shutdown().await;
 }
 
+/// Logged-in connections that never reach the lobby are closed when
+/// their time is up, whichever way they stop short: no channel at all
+/// (`ssh -N`), a pty asked for and no shell, or a shell without a pty
+/// (whose channel the server closes). Meanwhile they never take a
+/// player's place: with `--max-players 2` and two of them waiting, two
+/// players still get in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_never_reaches_the_lobby_is_closed_and_holds_no_place() {
+    let mut opts = options(temp_dir("admission"));
+    opts.login = Duration::from_secs(2);
+    opts.max_players = 2;
+    let srv = serve::start(opts).await.unwrap();
+    let no_channel = ssh::login(srv.addr, "lurker").await;
+    let pty_only = ssh::login(srv.addr, "ptyonly").await;
+    let ch = pty_only.channel_open_session().await.expect("session");
+    ch.request_pty(true, "xterm", 80, 24, 0, 0, &[])
+        .await
+        .expect("pty");
+    // Two players join while those two wait: neither counts as a player.
+    let a = ssh::in_lobby(srv.addr, "a").await;
+    let b = ssh::in_lobby(srv.addr, "b").await;
+    // One leaves, making room at the address for one more connection.
+    drop(a);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let no_pty = ssh::login(srv.addr, "nopty").await;
+    let ch2 = no_pty.channel_open_session().await.expect("session");
+    ch2.request_shell(true).await.expect("shell");
+    let end = std::time::Instant::now() + Duration::from_secs(6);
+    let mut open = ["no channel", "pty without a shell", "shell without a pty"].to_vec();
+    while !open.is_empty() {
+        let states = [
+            no_channel.is_closed(),
+            pty_only.is_closed(),
+            no_pty.is_closed(),
+        ];
+        open = ["no channel", "pty without a shell", "shell without a pty"]
+            .into_iter()
+            .zip(states)
+            .filter(|(_, closed)| !closed)
+            .map(|(what, _)| what)
+            .collect();
+        assert!(
+            std::time::Instant::now() < end,
+            "still open 6 s after connecting: {open:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The player who joined in time is still there.
+    b.wait_for("you are b", 1.0).await;
+    assert!(!b.closed.load(std::sync::atomic::Ordering::SeqCst));
+    srv.shutdown().await;
+}
+
 /// Two players race a lap of `pocket` to the end, by keys alone (presses
 /// and autorepeat, as most SSH terminals send them), in simulated time on
 /// the hub: each gets the results screen with both finishing positions,
@@ -521,7 +574,7 @@ fn two_players_race_to_the_results() {
     let start = Instant::now();
     let tracks = vec![Offered::new(TrackChoice {
         name: "pocket".into(),
-        track: bundled::load("pocket").unwrap(),
+        track: bundled::load_raceable("pocket").unwrap(),
     })];
     let mut hub = hub(tracks, "results", start);
     let mut screens = Vec::new();

@@ -1,4 +1,4 @@
-//! Every class of track error DESIGN.md and issue 2 name, each asserting the
+//! Every class of track error docs/DESIGN.md names ("Track files"), each asserting the
 //! exact `path:line:col:` it is reported at.
 
 use skid::track::{Dir, Mark, parse};

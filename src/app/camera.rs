@@ -10,7 +10,7 @@
 //! the middle half of the view and jumps to centre it when it leaves. The
 //! view never leaves the map where the map is larger than it. Positions
 //! are whole cells, so the picture of a still part of the track is the
-//! same from frame to frame and costs no bytes (TERMINAL.md, "Bytes on the
+//! same from frame to frame and costs no bytes (docs/TERMINAL.md, "Bytes on the
 //! wire").
 
 use glam::DVec2;

@@ -9,6 +9,7 @@ mod menu;
 pub mod planner;
 mod race;
 mod seat;
+mod view;
 
 use crate::ai::Line;
 use crate::car::{self, CarSpec};
@@ -16,22 +17,19 @@ use crate::input::{Action, Held, Key};
 use crate::physics::ModelKind;
 use crate::records::{Loaded, Record, Store};
 use crate::script::Script;
-use crate::track::{Track, bundled};
+use crate::track::{Raceable, bundled};
 use crate::world::World;
 
 pub use crate::keys::Command;
 pub use camera::Camera;
 pub use menu::{Menu, Row};
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, GRID_GAP, Phase, Race, Standing};
-pub use seat::{Kept, Seat, SeatView};
+pub use race::{COUNTDOWN, GRID_GAP, Phase, Race};
+pub use seat::{Kept, Seat, Standing};
+pub use view::SeatView;
 
 /// The seat of the person at this terminal: local play has one.
 pub const LOCAL: usize = 0;
-
-/// The smallest terminal the race is drawn in; below it a message shows
-/// and the race pauses.
-pub const MIN_SIZE: (u16, u16) = (60, 16);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -40,17 +38,18 @@ pub enum Screen {
     Results,
 }
 
-/// A track the menu offers.
+/// A track the menu offers: only one a lap can be completed on.
 pub struct TrackChoice {
     pub name: String,
-    pub track: Track,
+    pub track: Raceable,
 }
 
 /// How the game was started.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// A bundled track's name or a file (with the track already parsed).
-    pub track: Option<(String, Track)>,
+    /// A bundled track's name or a file (with the track already parsed
+    /// and its lap checked).
+    pub track: Option<(String, Raceable)>,
     pub model: Option<ModelKind>,
     /// A preset's name or a file, with the preset parsed.
     pub car: Option<(String, CarSpec)>,
@@ -109,7 +108,7 @@ impl App {
         let mut choices: Vec<TrackChoice> = bundled::TRACKS
             .iter()
             .filter_map(|(n, _)| {
-                bundled::load(n).map(|track| TrackChoice {
+                bundled::load_raceable(n).map(|track| TrackChoice {
                     name: n.to_string(),
                     track,
                 })
@@ -242,7 +241,7 @@ impl App {
                 line
             }
         };
-        let track = self.choices[self.menu.track].track.clone();
+        let track = self.choices[self.menu.track].track.track().clone();
         let (_, spec) = self.selected_car();
         let laps = self.selected_laps();
         let found = self.records.as_ref().map(|store| {
@@ -297,15 +296,14 @@ impl App {
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
-        let seat = race.view(LOCAL);
-        let Some(best) = (seat.seat.log.best.as_ref())
-            .filter(|b| seat.seat.log.improved && seat.finite() && b.ticks > 0)
-        else {
+        let world = &race.world;
+        let seat = &mut race.seats[LOCAL];
+        let car = &world.cars[seat.car];
+        let Some(best) = seat.log.new_record(car.finite) else {
             return;
         };
-        let record = Record::of(&race.world.track, seat.car(), race.world.dt, best);
+        let record = Record::of(&world.track, &car.car, world.dt, best);
         let saved = store.save(record, &best.ghost);
-        race.seats[LOCAL].log.improved = false;
         match saved {
             Ok((_, loaded)) => self.notice_damage(&loaded),
             Err(e) => self.notices.push(format!(
@@ -317,7 +315,7 @@ impl App {
 
     /// Whether the terminal is too small to draw the race.
     pub fn too_small(&self) -> bool {
-        self.size.0 < MIN_SIZE.0 || self.size.1 < MIN_SIZE.1
+        crate::layout::too_small(self.size)
     }
 
     /// Whether physics ticks advance now.

@@ -14,24 +14,13 @@ use crate::world::{Source, World};
 
 use super::camera::Camera;
 use super::planner::race_line;
-use super::seat::{Seat, SeatView};
+use super::seat::{Seat, Standing};
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;
 
 /// Metres kept clear around each car on the grid.
 pub const GRID_GAP: f64 = 0.6;
-
-/// One car's place in the race.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Standing {
-    /// The car's index in the world: 0 is the player.
-    pub car: usize,
-    /// Completed laps.
-    pub laps: u32,
-    /// Metres of racing line behind the leader.
-    pub gap: f64,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Phase {
@@ -146,14 +135,6 @@ impl Race {
         let seat = &self.seats[i];
         let camera = Camera::follow(seat.camera, &self.world.track, view, body.pos, body.vel);
         self.seats[i].camera = Some(camera);
-    }
-
-    /// Seat `i` reading this race.
-    pub fn view(&self, i: usize) -> SeatView<'_> {
-        SeatView {
-            race: self,
-            seat: &self.seats[i],
-        }
     }
 
     /// Puts up to `n` computer cars of the player's model and car on the

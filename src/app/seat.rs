@@ -1,8 +1,9 @@
-//! One person's place in a [`Race`]: which car is theirs, their laps and
+//! One person's place in a race: which car is theirs, their laps and
 //! splits, the controls their held keys give that car each tick, their
 //! recording, and what they see of the race (camera, ghost, banners). A
 //! race has a seat for each person in it: one in local play, one for each
-//! player in a server's room; a [`SeatView`] is one seat reading its race.
+//! player in a server's room; a seat reading its race is a
+//! [`super::view::SeatView`].
 
 use std::collections::VecDeque;
 
@@ -11,12 +12,11 @@ use glam::DVec2;
 use crate::ai::Line;
 use crate::input::{Action, Held, Latch};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
-use crate::race::{Event, GHOST_EVERY, Lap, LapLog, Laps};
+use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
 use crate::world::{Source, World};
 
 use super::camera::Camera;
-use super::race::{Phase, Race, Standing};
 
 /// Skid mark dots kept.
 const SKIDS: usize = 3000;
@@ -42,6 +42,17 @@ pub struct Kept {
     pub brake: bool,
     /// The handbrake, or `strafe`'s hop.
     pub space: bool,
+}
+
+/// One car's place in the race.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Standing {
+    /// The car's index in the world: 0 is the player.
+    pub car: usize,
+    /// Completed laps.
+    pub laps: u32,
+    /// Metres of racing line behind the leader.
+    pub gap: f64,
 }
 
 /// One person's place in a race.
@@ -240,140 +251,4 @@ pub(super) fn steer_assist(car: &Car) -> f64 {
         return 1.0;
     }
     (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
-}
-
-/// One seat reading its race: what the screen of that seat draws.
-#[derive(Clone, Copy)]
-pub struct SeatView<'a> {
-    pub race: &'a Race,
-    pub seat: &'a Seat,
-}
-
-impl<'a> SeatView<'a> {
-    /// This seat's car.
-    pub fn car(&self) -> &'a Car {
-        &self.race.world.cars[self.seat.car].car
-    }
-
-    /// This seat's lap counter: laps and checkpoints passed.
-    pub fn counter(&self) -> &'a Laps {
-        &self.race.world.cars[self.seat.car].laps
-    }
-
-    /// Laps in the race.
-    pub fn laps(&self) -> u32 {
-        self.race.world.laps
-    }
-
-    /// Every other car in the race.
-    pub fn rivals(&self) -> impl Iterator<Item = &'a Car> + use<'a> {
-        let mine = self.seat.car;
-        (self.race.world.cars.iter().enumerate())
-            .filter(move |(i, _)| *i != mine)
-            .map(|(_, e)| &e.car)
-    }
-
-    /// Whether this seat's car has stayed finite all race: a lap from a
-    /// run that ever went non-finite is never saved.
-    pub fn finite(&self) -> bool {
-        self.race.world.cars[self.seat.car].finite
-    }
-
-    /// Seconds since tick `at`.
-    fn since(&self, at: u64) -> f64 {
-        self.race.world.tick.saturating_sub(at) as f64 * self.race.world.dt
-    }
-
-    /// Seconds into the current lap.
-    pub fn lap_time(&self) -> f64 {
-        self.since(self.seat.log.lap_start())
-    }
-
-    /// Each completed lap's length in seconds.
-    pub fn lap_times(&self) -> Vec<f64> {
-        let mut start = 0;
-        let dt = self.race.world.dt;
-        (self.seat.log.ends.iter())
-            .map(|&end| {
-                let t = (end - start) as f64 * dt;
-                start = end;
-                t
-            })
-            .collect()
-    }
-
-    pub fn best_time(&self) -> Option<f64> {
-        let best = self.seat.log.best.as_ref()?;
-        Some(best.ticks as f64 * self.race.world.dt)
-    }
-
-    /// The latest split's difference to the best lap's, seconds.
-    pub fn split_delta(&self) -> Option<f64> {
-        let d = self.seat.log.split_delta?;
-        Some(d as f64 * self.race.world.dt)
-    }
-
-    /// The lap to chart over the track, for five seconds after it ended.
-    pub fn fresh_lap(&self) -> Option<&'a Lap> {
-        let fresh = self.lap_time() < 5.0;
-        self.seat.log.last.as_ref().filter(|_| fresh)
-    }
-
-    /// The checkpoint the finish was crossed without, for three seconds.
-    pub fn missed_checkpoint(&self) -> Option<u8> {
-        (self.seat.missed)
-            .filter(|&(_, at)| self.since(at) < 3.0)
-            .map(|(n, _)| n)
-    }
-
-    /// For four seconds after a lap: its time, and its difference to the
-    /// best lap before it (negative: a new best; none: the first).
-    pub fn lap_banner(&self) -> Option<(f64, Option<f64>)> {
-        let log = &self.seat.log;
-        let end = *log.ends.last()?;
-        let lap = log.last.as_ref()?;
-        let dt = self.race.world.dt;
-        (self.since(end) < 4.0)
-            .then(|| (lap.ticks as f64 * dt, log.lap_delta.map(|d| d as f64 * dt)))
-    }
-
-    /// The mark to cross next: checkpoint `n`, or 0 for the finish line.
-    pub fn next_mark(&self) -> u8 {
-        let passed = self.counter().checkpoint;
-        if passed < self.race.world.track.checkpoints {
-            passed + 1
-        } else {
-            0
-        }
-    }
-
-    /// Whether this seat replays a script (it then sets no records).
-    pub fn is_replay(&self) -> bool {
-        self.seat.is_replay(&self.race.world)
-    }
-
-    /// Whether the car has been driving against the course for a second.
-    pub fn wrong_way(&self) -> bool {
-        self.seat.wrong_way >= (1.0 / self.race.world.dt).round() as u64
-    }
-
-    /// Where the best lap's ghost is now: (x, y, heading).
-    pub fn ghost_pose(&self) -> Option<[f64; 3]> {
-        let ghost = &self.seat.log.best.as_ref()?.ghost;
-        if !self.seat.show_ghost || self.race.phase != Phase::Running || ghost.is_empty() {
-            return None;
-        }
-        let i = ((self.race.world.tick - self.seat.log.lap_start()) / GHOST_EVERY) as usize;
-        Some(ghost[i.min(ghost.len() - 1)])
-    }
-
-    /// Whether the replayed script has run out.
-    pub fn replay_done(&self) -> bool {
-        self.race.world.cars[self.seat.car].script_done()
-    }
-
-    /// Whether this seat's car has run the race's laps.
-    pub fn finished(&self) -> bool {
-        self.seat.log.ends.len() as u32 >= self.race.world.laps
-    }
 }

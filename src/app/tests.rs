@@ -3,14 +3,15 @@
 use super::*;
 use crate::physics::Car;
 use crate::race::Lap;
+use crate::track::Track;
 use glam::DVec2;
 
 /// A fresh records store in a temporary folder, and the pocket track.
-fn stored(name: &str) -> (std::path::PathBuf, Store, Track) {
+fn stored(name: &str) -> (std::path::PathBuf, Store, Raceable) {
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::new(&dir);
-    (dir, store, bundled::load("pocket").unwrap())
+    (dir, store, bundled::load_raceable("pocket").unwrap())
 }
 
 /// A record on `track` for the arcade model's own car, at 120 Hz.
@@ -321,7 +322,7 @@ fn every_bundled_grid_holds_every_preset_without_touching() {
 #[test]
 fn asking_for_more_opponents_than_the_grid_holds_says_so() {
     let mut app = App::new(Options {
-        track: Some(("pocket".into(), bundled::load("pocket").unwrap())),
+        track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
         hz: 120,
         opponents: 7,
         skill: 1.0,

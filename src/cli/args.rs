@@ -1,4 +1,4 @@
-//! The command line's words (DESIGN.md, "Command line"): every command,
+//! The command line's words (docs/DESIGN.md, "Command line"): every command,
 //! option and default as clap reads them, with the help text they print.
 
 use clap::{Parser, Subcommand};
@@ -196,7 +196,7 @@ pub struct Setup {
     pub car: Option<String>,
 }
 
-/// `skid serve`'s options (SERVE.md, "Command line").
+/// `skid serve`'s options (docs/SERVE.md, "Command line").
 #[cfg(feature = "serve")]
 #[derive(clap::Args, Debug)]
 pub struct Serve {

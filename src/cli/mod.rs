@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md, "Command line"), built with clap.
+//! The command line (docs/DESIGN.md, "Command line"), built with clap.
 //!
 //! Each command returns `Err(`[`Diagnostics`]`)` for bad input: `main`
 //! prints them one per line on stderr and exits with status 2 (0 on
@@ -22,16 +22,19 @@ use crate::race::LapLog;
 use crate::records::{self, Record, Store};
 use crate::script::Script;
 use crate::term;
-use crate::track::{self, Track, bundled};
+use crate::track::{self, Raceable, bundled};
 use crate::ui;
 use crate::world::{Source, TRACE_HEADER, World};
 
 mod args;
+mod load;
 #[cfg(feature = "serve")]
 mod serve;
 pub use args::{Cli, Command, Difficulty, DriverArg, Play, Setup};
+pub use load::{load_car, load_raceable, load_track};
 
-type Outcome = Result<(), Diagnostics>;
+/// What a command comes to: done, or the errors to print (exit status 2).
+pub type Outcome = Result<(), Diagnostics>;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -97,58 +100,10 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A track named on the command line: an existing file, else a bundled
-/// track of that name.
-pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
-    let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
-    file_or_bundled(arg, track::parse, bundled::load, &names, "track")
-}
-
-/// A track to race on: one on which a lap can be completed
-/// (`track::laps`), or the reason there is none, positioned.
-pub fn load_raceable(arg: &str) -> Result<Track, Diagnostics> {
-    Ok(track::laps::raceable(load_track(arg)?, arg)?)
-}
-
-/// A file on disk if one exists at `arg`, else a bundled item by name.
-fn file_or_bundled<T>(
-    arg: &str,
-    parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostics>,
-    bundled: impl FnOnce(&str) -> Option<T>,
-    names: &[&str],
-    what: &str,
-) -> Result<T, Diagnostics> {
-    // Anything at that path is the user's file: a FIFO or a device is then
-    // refused as one, not looked up as a bundled name.
-    if std::path::Path::new(arg).exists() {
-        let bytes = diag::read_file(arg)?;
-        return parse(arg, &bytes);
-    }
-    bundled(arg).ok_or_else(|| {
-        Diagnostics::from(Diagnostic::file(
-            arg,
-            format!(
-                "no such file, nor a bundled {what} (bundled: {})",
-                names.join(", ")
-            ),
-        ))
-    })
-}
-
-/// A car named on the command line: a file, else a bundled preset.
-pub fn load_car(arg: &str) -> Result<CarSpec, Diagnostics> {
-    let names: Vec<&str> = car::PRESETS.iter().map(|(n, _)| *n).collect();
-    let parse = |path: &str, bytes: &[u8]| {
-        let text = diag::utf8(path, bytes)?;
-        CarSpec::parse(path, text)
-    };
-    file_or_bundled(arg, parse, CarSpec::bundled, &names, "car")
-}
-
 impl Setup {
     /// The track, car and model the options name. With no model the car's
     /// own is used; with no car, the model's preset.
-    pub fn resolve(&self) -> Result<(Track, CarSpec, ModelKind), Diagnostics> {
+    pub fn resolve(&self) -> Result<(Raceable, CarSpec, ModelKind), Diagnostics> {
         let track = load_raceable(&self.track);
         let (spec, kind) = match (&self.car, self.model) {
             (Some(c), model) => load_car(c).map(|spec| {
@@ -414,7 +369,7 @@ fn sim(
         (DriverArg::Ai, None) => Source::Driver(Box::new(Driver::new(&track, &spec, kind, skill))),
         (DriverArg::Ai, Some(_)) => return bad("--inputs and --driver ai exclude each other"),
     };
-    let mut sim = World::new(track, spec, kind, hz);
+    let mut sim = World::new(track.into_track(), spec, kind, hz);
     sim.cars[0].source = source;
     // A script's run ends with the script, a computer driver's with the
     // race or at `--max-ticks`.
@@ -466,7 +421,7 @@ fn sim(
     if store.is_some() && !sim.cars[0].finite {
         eprintln!("skid sim: the car's state went non-finite: no record saved");
     }
-    if let (Some(store), Some(best), true) = (store, &log.best, sim.cars[0].finite) {
+    if let (Some(store), Some(best)) = (store, log.new_record(sim.cars[0].finite)) {
         let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);
         let where_ = store.dir.display().to_string();
         let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
@@ -507,7 +462,7 @@ fn check(files: &[String]) -> Outcome {
     let mut all = Vec::new();
     let mut out = std::io::stdout().lock();
     for f in files {
-        let checked = || -> Result<Track, Diagnostics> {
+        let checked = || -> Result<Raceable, Diagnostics> {
             let track = track::parse(f, &diag::read_file(f)?)?;
             Ok(track::laps::raceable(track, f)?)
         };

@@ -10,9 +10,9 @@ use crate::records;
 use crate::track::bundled;
 
 use super::args::Serve;
-use super::{Outcome, load_track};
+use super::load::load_raceable;
 
-pub fn serve(s: Serve) -> Outcome {
+pub fn serve(s: Serve) -> Result<(), Diagnostics> {
     let data_dir = match s.data_dir.map(std::path::PathBuf::from) {
         Some(d) => d,
         None => match records::default_dir() {
@@ -35,7 +35,7 @@ pub fn serve(s: Serve) -> Outcome {
     };
     let mut tracks = Vec::new();
     for name in names {
-        let track = load_track(&name)?;
+        let track = load_raceable(&name)?;
         tracks.push(TrackChoice { name, track });
     }
     let opts = crate::serve::Options {

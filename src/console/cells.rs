@@ -1,5 +1,5 @@
 //! The fewest bytes that put a frame's changed cells on a terminal: what
-//! a player over SSH pays for every frame (SERVE.md: at most 4 KB/s at
+//! a player over SSH pays for every frame (docs/SERVE.md: at most 4 KB/s at
 //! 80x24, 30 frames a second).
 //!
 //! ratatui's crossterm backend writes each colour as a 256-colour index

@@ -1,5 +1,5 @@
 //! Which driving controls are held, from what a terminal sends
-//! (TERMINAL.md, "Keys").
+//! (docs/TERMINAL.md, "Keys").
 //!
 //! Most terminals (and every SSH session through tmux, screen or mosh)
 //! send presses and autorepeats but no releases: a press, a pause (the

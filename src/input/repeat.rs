@@ -1,5 +1,5 @@
 //! A terminal's key repeat, learned from the keys a player holds
-//! (TERMINAL.md: delays of 200 to 660 ms, rates of 15 to 50 Hz).
+//! (docs/TERMINAL.md: delays of 200 to 660 ms, rates of 15 to 50 Hz).
 
 /// A terminal's key repeat: the pause before the first repeat, the time
 /// between repeats, and how much those wander (over SSH, the network's

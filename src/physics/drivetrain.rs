@@ -23,8 +23,16 @@
 
 use std::f64::consts::PI;
 
-use super::Shift;
 use crate::car::EngineSpec;
+use serde::{Deserialize, Serialize};
+
+/// A gear change asked for once (`"up"` or `"down"` in scripts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shift {
+    Up,
+    Down,
+}
 
 /// rad/s of the wheels to rpm.
 const RPM_PER_RAD_S: f64 = 60.0 / (2.0 * PI);

@@ -33,14 +33,14 @@
 //! (`|F| dt <= 0.5 |v_axle| / (1/m + d^2/I)`), so a standing car is still
 //! instead of shivering.
 
-use super::{CarState, Controls, Footing, G, Model};
+use super::model::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug)]
 pub struct Dynamic {
     /// Last step's longitudinal acceleration, for weight transfer.
     a_long: f64,
-    trig: super::SteerTrig,
+    trig: super::model::SteerTrig,
     /// From the preset, worked out once: `1/m`, `1/I`, the static axle
     /// loads `m g c / L` and `m g b / L`, the weight moved per m/s² of
     /// `a_long` (`h m / L`), and each axle's effective sideways mass
@@ -60,7 +60,7 @@ impl Dynamic {
         let axle_mass = |d: f64| 1.0 / (1.0 / m + d * d / i);
         Dynamic {
             a_long: 0.0,
-            trig: super::SteerTrig::default(),
+            trig: super::model::SteerTrig::default(),
             inv_m: 1.0 / m,
             inv_i: 1.0 / i,
             static_load: (m * G * c / l, m * G * b / l),
@@ -105,7 +105,7 @@ impl Model for Dynamic {
         }
 
         // Lateral forces from the slip angles.
-        let (alpha_f, alpha_r) = super::slip_angles(v_long, v_lat, yaw, b, cr, delta, 1.0);
+        let (alpha_f, alpha_r) = super::model::slip_angles(v_long, v_lat, yaw, b, cr, delta, 1.0);
         let front_sat = (p.cornering_front * alpha_f).abs() > p.mu;
         let mut f_lat_f = (-p.cornering_front * alpha_f).clamp(-p.mu, p.mu) * grip_f * load_f;
         let mut cap_r = (grip_max_r * grip_max_r - f_drive * f_drive)

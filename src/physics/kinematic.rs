@@ -35,7 +35,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Footing, G, Model};
+use super::model::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 #[derive(Debug, Default)]
@@ -44,7 +44,7 @@ pub struct Kinematic {
     speed: f64,
     /// The velocity this model last gave the car.
     gave: DVec2,
-    trig: super::SteerTrig,
+    trig: super::model::SteerTrig,
 }
 
 impl Model for Kinematic {
@@ -94,7 +94,7 @@ impl Model for Kinematic {
     /// Zero by construction: the wheels roll where they point. (The chord a
     /// step moves along lags the end-of-step heading by half the step's
     /// turn, which the generic formula would misread as slip.)
-    fn slips(&self, _: &super::Body, _: &CarSpec, _: f64) -> (f64, f64) {
+    fn slips(&self, _: &super::model::Body, _: &CarSpec, _: f64) -> (f64, f64) {
         (0.0, 0.0)
     }
 }

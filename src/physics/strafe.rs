@@ -29,7 +29,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Footing, G, Model};
+use super::model::{CarState, Controls, Footing, G, Model};
 use crate::car::{CarSpec, StrafeSpec};
 
 /// Quake units per metre.

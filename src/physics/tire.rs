@@ -56,7 +56,7 @@
 
 use glam::DVec2;
 
-use super::{CarState, Controls, Footing, G, Model};
+use super::model::{CarState, Controls, Footing, G, Model};
 use crate::car::CarSpec;
 
 /// Passes over the four tires' lateral impulses each step.
@@ -123,7 +123,7 @@ pub struct Tire {
 impl Tire {
     pub fn new(spec: &CarSpec) -> Tire {
         let (inv_m, inv_i) = (1.0 / spec.body.mass, 1.0 / spec.body.inertia);
-        let offsets = super::wheel_offsets(spec);
+        let offsets = super::model::wheel_offsets(spec);
         let reach = offsets
             .iter()
             .map(|r| r.length_squared())
@@ -143,7 +143,7 @@ impl Tire {
     /// Turns the front tires to `steer` with Ackermann angles: each square
     /// to the line from the centre of rotation on the rear axle's line.
     fn aim(&mut self, spec: &CarSpec, steer: f64) {
-        let offsets = super::wheel_offsets(spec);
+        let offsets = super::model::wheel_offsets(spec);
         let l = spec.body.wheelbase;
         let (sin_d, cos_d) = crate::trig::sin_cos(steer);
         for (i, r) in offsets.into_iter().enumerate().take(2) {

@@ -16,7 +16,7 @@ use std::f64::consts::{PI, TAU};
 
 use glam::DVec2;
 
-use super::Body;
+use super::model::Body;
 use crate::track::{Obb, Track};
 use crate::trig;
 

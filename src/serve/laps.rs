@@ -1,4 +1,4 @@
-//! The server's records (SERVE.md, "Records"): best laps per track,
+//! The server's records (docs/SERVE.md, "Records"): best laps per track,
 //! model, car and player, each player's in a [`Store`] of their own (the
 //! same safe store as local play: atomic writes, a lock, damage moved
 //! aside), found by their key's fingerprint, so their records follow the
@@ -100,7 +100,7 @@ impl Keeper {
             let name = crate::diag::read_capped(&dir.path().join("name"), 256, false)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
-                .map_or_else(|| "?".into(), |n| super::display_name(&n));
+                .map_or_else(|| "?".into(), |n| super::names::display_name(&n));
             if let Ok(loaded) = store.load() {
                 for r in loaded.records {
                     self.note(&r, &name);

@@ -1,5 +1,5 @@
 //! `skid serve`: skid as an SSH server of its own, where people race each
-//! other with no install (SERVE.md).
+//! other with no install (docs/SERVE.md).
 //!
 //! Three parts, one way round: the accept loop here (limits on players,
 //! on sessions from one address and on the time to log in, enforced
@@ -9,21 +9,23 @@
 //! every player and room and steps their races, fed by a channel. The
 //! simulation never waits on the network.
 
+pub mod admission;
 pub mod hub;
 mod keyboard;
 pub mod laps;
+pub mod messages;
+pub mod names;
+pub mod offered;
 pub mod room;
 mod screen;
 mod ssh;
 
-use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Write};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use russh::keys::{HashAlg, PrivateKey};
@@ -31,16 +33,17 @@ use russh::{MethodKind, MethodSet};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+pub use admission::PER_ADDRESS;
 pub use keyboard::Keyboard;
-pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, display_name};
+pub use names::display_name;
+pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY};
 
 use crate::app::TrackChoice;
+use admission::{Admission, Ticket};
 use hub::{Hub, Offered, Settings, ToHub};
 use room::PlayerId;
 
-/// Sessions from one address at once (SERVE.md).
-pub const PER_ADDRESS: usize = 4;
-/// Seconds a client has to log in (SERVE.md).
+/// Seconds a connection has from connecting to joining the lobby.
 pub const AUTH_SECONDS: u64 = 30;
 
 /// How the server runs.
@@ -50,8 +53,9 @@ pub struct Options {
     pub data_dir: PathBuf,
     pub max_players: usize,
     pub idle: Duration,
-    /// How long a client has from connecting to logging in
-    /// ([`AUTH_SECONDS`] on the command line).
+    /// How long a connection has from connecting to joining the lobby
+    /// (logged in, a pty and a shell: [`AUTH_SECONDS`] on the command
+    /// line).
     pub login: Duration,
     /// The tracks the lobby offers (every bundled one by default).
     pub tracks: Vec<TrackChoice>,
@@ -193,9 +197,9 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     })
 }
 
-/// Accepts connections until told to stop, each within the limits; an
-/// accept error (out of file descriptors, a reset) is logged and the loop
-/// goes on after a pause.
+/// Accepts connections until told to stop, each within the limits
+/// ([`admission`]); an accept error (out of file descriptors, a reset) is
+/// logged and the loop goes on after a pause.
 async fn accept_loop(
     listener: TcpListener,
     config: Arc<russh::server::Config>,
@@ -204,8 +208,7 @@ async fn accept_loop(
     mut stop: watch::Receiver<bool>,
 ) {
     let mut next: PlayerId = 1;
-    // Connections open now, by address; the players are their sum.
-    let per_address: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    let admission = Admission::new(max_players);
     loop {
         let (stream, peer) = tokio::select! {
             _ = stop.changed() => break,
@@ -218,53 +221,35 @@ async fn accept_loop(
                 }
             },
         };
-        let ip = peer.ip();
-        let crowded = {
-            let mut map = per_address
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let full = map.values().sum::<usize>() >= max_players;
-            let n = map.entry(ip).or_insert(0);
-            if *n >= PER_ADDRESS || full {
-                true
-            } else {
-                *n += 1;
-                false
+        let ticket = match admission.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(why) => {
+                eprintln!("skid serve: {peer} refused: {why}");
+                drop(stream);
+                continue;
             }
         };
-        if crowded {
-            eprintln!("skid serve: {peer} refused: server full or too many sessions from it");
-            drop(stream);
-            continue;
-        }
         let id = next;
         next += 1;
         eprintln!("skid serve: connection {id} from {peer}");
-        let (config, hub, per_address) = (config.clone(), hub.clone(), per_address.clone());
+        let (config, hub) = (config.clone(), hub.clone());
         tokio::spawn(async move {
-            let handler = ssh::Connection::new(id, hub);
-            serve_one(config, stream, handler, login).await;
-            let mut map = per_address
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some(n) = map.get_mut(&ip) {
-                *n -= 1;
-                if *n == 0 {
-                    map.remove(&ip);
-                }
-            }
+            let handler = ssh::Connection::new(id, hub, ticket.clone());
+            serve_one(config, stream, handler, &ticket, login).await;
             eprintln!("skid serve: connection {id} closed");
         });
     }
     let _ = hub.send(ToHub::Shutdown);
 }
 
-/// One connection from its first byte to its end: it must have logged in
-/// `login` after it connected, or it is closed.
+/// One connection from its first byte to its end: it must have joined
+/// the lobby `login` after it connected (logged in, a pty, a shell), or
+/// it is closed, whatever it did or left undone meanwhile.
 async fn serve_one(
     config: Arc<russh::server::Config>,
     stream: tokio::net::TcpStream,
     handler: ssh::Connection,
+    ticket: &Ticket,
     login: Duration,
 ) {
     let _ = stream.set_nodelay(true);
@@ -280,7 +265,6 @@ async fn serve_one(
     else {
         return;
     };
-    let authed = handler.authed.clone();
     let deadline = tokio::time::Instant::now() + login;
     let started =
         tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
@@ -293,8 +277,8 @@ async fn serve_one(
         _ = &mut session => return,
         () = tokio::time::sleep_until(deadline) => {}
     }
-    if !authed.load(Ordering::SeqCst) {
-        let why = "authentication timed out".to_string();
+    if !ticket.playing() {
+        let why = "did not log in and open a terminal in time".to_string();
         let _ = tokio::time::timeout(
             Duration::from_millis(200),
             handle.disconnect(russh::Disconnect::ByApplication, why, String::new()),

@@ -1,7 +1,9 @@
 //! A room on the server: its settings (the title menu's rows: track,
 //! model, car, laps, computer cars), the people in it, and the race they
-//! drive, one [`Race`] with a seat for each person racing (SERVE.md,
+//! drive, one [`Race`] with a seat for each person racing (docs/SERVE.md,
 //! "Lobby, rooms, races").
+
+use std::collections::BTreeMap;
 
 use crate::ai::Line;
 use crate::app::{Menu, Race, Row};
@@ -18,6 +20,27 @@ pub type PlayerId = u64;
 
 /// Cars a room seats at the most.
 pub const MAX_SEATS: usize = 8;
+
+/// Where a player is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In the lobby, the cursor on a row (0: make a room; then the rooms).
+    Lobby { row: usize },
+    /// In a room, by its number.
+    Room(u32),
+}
+
+/// The race player `id` drives in, with their seat, while one runs in
+/// their room.
+pub fn running_mut(
+    rooms: &mut BTreeMap<u32, Room>,
+    place: Place,
+    id: PlayerId,
+) -> Option<(usize, &mut Running)> {
+    let Place::Room(r) = place else { return None };
+    let run = rooms.get_mut(&r)?.running.as_mut()?;
+    Some((run.seat_of(id)?, run))
+}
 
 /// A race under way in a room.
 pub struct Running {
@@ -171,20 +194,13 @@ impl Room {
             return laps;
         };
         run.race.tick(&mut run.held, now);
-        for (i, &who) in run.drivers.iter().enumerate() {
-            let v = run.race.view(i);
-            let Some(best) = (v.seat.log.best.as_ref())
-                .filter(|b| v.seat.log.improved && v.finite() && b.ticks > 0)
-            else {
-                continue;
-            };
-            let world = &run.race.world;
-            laps.push((
-                who,
-                Record::of(&world.track, v.car(), world.dt, best),
-                best.ghost.clone(),
-            ));
-            run.race.seats[i].log.improved = false;
+        let world = &run.race.world;
+        for (seat, &who) in run.race.seats.iter_mut().zip(&run.drivers) {
+            let car = &world.cars[seat.car];
+            if let Some(best) = seat.log.new_record(car.finite) {
+                let record = Record::of(&world.track, &car.car, world.dt, best);
+                laps.push((who, record, best.ghost.clone()));
+            }
         }
         laps
     }

@@ -8,32 +8,12 @@ use ratatui::Frame;
 use ratatui::style::Style;
 
 use crate::car::CarSpec;
+use crate::layout::too_small;
 use crate::ui::{self, lobby, overlay, results, theme::THEME};
 
-use super::hub::{Offered, lobby_rows, too_small};
 use super::laps::Best;
-use super::room::{PlayerId, Room, Running};
-
-/// Where a player is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    /// In the lobby, the cursor on a row (0: make a room; then the rooms).
-    Lobby { row: usize },
-    /// In a room, by its number.
-    Room(u32),
-}
-
-/// The race player `id` drives in, with their seat, while one runs in
-/// their room.
-pub fn running_mut(
-    rooms: &mut BTreeMap<u32, Room>,
-    place: Place,
-    id: PlayerId,
-) -> Option<(usize, &mut Running)> {
-    let Place::Room(r) = place else { return None };
-    let run = rooms.get_mut(&r)?.running.as_mut()?;
-    Some((run.seat_of(id)?, run))
-}
+use super::offered::Offered;
+use super::room::{Place, PlayerId, Room};
 
 /// One player's screen, read from the hub.
 pub struct View<'a> {
@@ -142,4 +122,22 @@ impl View<'_> {
             host: room.creator == self.id,
         }
     }
+}
+
+/// The lobby's rows, for its screen.
+fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby::RoomLine> {
+    hub_rooms
+        .values()
+        .map(|room| {
+            let t = &tracks[room.menu.track.min(tracks.len() - 1)].choice;
+            lobby::RoomLine {
+                id: room.id,
+                track: t.name.clone(),
+                model: room.menu.model.to_string(),
+                players: room.members.len(),
+                slots: Room::slots(&t.track),
+                racing: room.running.is_some(),
+            }
+        })
+        .collect()
 }

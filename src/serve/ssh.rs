@@ -1,6 +1,6 @@
 //! One SSH connection (russh's server [`Handler`]): who the player is, the
 //! one shell session with its pty that they may open, and everything else
-//! refused (SERVE.md, "Who is who", "What a session may do", "Limits").
+//! refused (docs/SERVE.md, "Who is who", "What a session may do", "Limits").
 //!
 //! Input bytes become key events here ([`Keyboard`]) and go to the hub
 //! stamped with when they came; the hub's frames come back through a
@@ -9,7 +9,6 @@
 //! window), so a client that stops reading only stops its own frames.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender as HubSender;
 use std::time::{Duration, Instant};
 
@@ -18,8 +17,10 @@ use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, Session, VerifiedPubl
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
-use super::hub::{Out, ToHub, clamp_size};
+use super::admission::Ticket;
 use super::keyboard::Keyboard;
+use super::messages::{Out, ToHub, clamp_size};
+use super::names::display_name;
 use super::room::PlayerId;
 
 /// Input a client may send in one second before it is cut off: far more
@@ -31,35 +32,8 @@ pub const INPUT_PER_SECOND: usize = 16 * 1024;
 /// client is cut off.
 pub const GARBAGE_CAP: usize = 4096;
 
-/// Names are at most this many characters (SERVE.md).
-pub const NAME_CHARS: usize = 16;
-
 /// What one player sees when they connect without a pty.
 pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
-
-/// The SSH user name as a display name: printable characters only (no
-/// escapes, no bidi or other format controls), at most 16; `guest` if
-/// nothing is left.
-pub fn display_name(user: &str) -> String {
-    let name: String = user
-        .chars()
-        .filter(|&c| !c.is_control() && !hidden(c))
-        .take(NAME_CHARS)
-        .collect();
-    let name = name.trim();
-    if name.is_empty() {
-        "guest".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
-/// Characters that reorder text ([`crate::diag::is_bidi_control`], as
-/// names from files refuse) or hide (zero-width spaces and joiners).
-fn hidden(c: char) -> bool {
-    crate::diag::is_bidi_control(c)
-        || matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
-}
 
 /// A session channel before its shell: the pty's size once asked for.
 struct Opened {
@@ -75,9 +49,9 @@ pub struct Connection {
     user: String,
     /// The player's key fingerprint, or none for a guest.
     pub identity: Option<String>,
-    /// Whether the client has logged in (the accept loop's deadline reads
-    /// it).
-    pub authed: Arc<AtomicBool>,
+    /// The connection's place in the server's counts: pending until its
+    /// shell joins the lobby (the accept loop's deadline reads it).
+    ticket: Arc<Ticket>,
     /// The session channel, once opened, until its shell starts.
     channel: Option<Opened>,
     shell: bool,
@@ -87,13 +61,13 @@ pub struct Connection {
 }
 
 impl Connection {
-    pub fn new(id: PlayerId, hub: HubSender<ToHub>) -> Connection {
+    pub fn new(id: PlayerId, hub: HubSender<ToHub>, ticket: Arc<Ticket>) -> Connection {
         Connection {
             id,
             hub,
             user: String::new(),
             identity: None,
-            authed: Arc::default(),
+            ticket,
             channel: None,
             shell: false,
             keyboard: Keyboard::default(),
@@ -190,11 +164,6 @@ impl Handler for Connection {
         Ok(Auth::Accept)
     }
 
-    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
-        self.authed.store(true, Ordering::SeqCst);
-        Ok(())
-    }
-
     async fn channel_open_session(
         &mut self,
         channel: Channel<Msg>,
@@ -246,6 +215,13 @@ impl Handler for Connection {
             session.eof(channel)?;
             return session.close(channel);
         };
+        if let Err(why) = self.ticket.play() {
+            session.data(channel, format!("skid: {why}\r\n").into_bytes())?;
+            session.exit_status_request(channel, 1)?;
+            session.eof(channel)?;
+            session.close(channel)?;
+            return session.disconnect(russh::Disconnect::ByApplication, &why.to_string(), "");
+        }
         let (out, frames) = mpsc::channel(1);
         let join = ToHub::Join {
             id: self.id,
@@ -291,6 +267,19 @@ impl Handler for Connection {
                 events,
                 at: now,
             });
+        }
+        Ok(())
+    }
+
+    /// The client closed its session channel: the player leaves (and the
+    /// hub's goodbye closes the connection).
+    async fn channel_close(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if std::mem::take(&mut self.shell) {
+            let _ = self.hub.send(ToHub::Leave { id: self.id });
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! `tracks/`.
 
 use super::Track;
+use super::laps::{Raceable, raceable};
 
 /// (name, file contents) of every bundled track, in menu order.
 pub const TRACKS: &[(&str, &str)] = &[
@@ -23,4 +24,9 @@ pub fn load(name: &str) -> Option<Track> {
     // Bundled tracks are validated by the test suite; a parse failure here
     // would be a build defect, reported as "not found" rather than a panic.
     super::parse(&format!("tracks/{name}.track"), src.as_bytes()).ok()
+}
+
+/// A bundled track by name, with its lap checks passed.
+pub fn load_raceable(name: &str) -> Option<Raceable> {
+    raceable(load(name)?, name).ok()
 }

@@ -274,11 +274,35 @@ pub fn drive_arounds(track: &Track, path: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// A track on which a lap can be completed: the only kind that is raced,
+/// locally or on the server. Made only by [`raceable`], so holding one is
+/// the proof that the lap checks passed; it reads as the [`Track`] it is.
+#[derive(Debug, Clone)]
+pub struct Raceable(Track);
+
+impl Raceable {
+    pub fn track(&self) -> &Track {
+        &self.0
+    }
+
+    pub fn into_track(self) -> Track {
+        self.0
+    }
+}
+
+impl std::ops::Deref for Raceable {
+    type Target = Track;
+
+    fn deref(&self) -> &Track {
+        &self.0
+    }
+}
+
 /// The track, if a lap can be completed on it; otherwise the reason as a
 /// diagnostic at its line and column in the file at `path`.
-pub fn raceable(track: Track, path: &str) -> Result<Track, Diagnostic> {
+pub fn raceable(track: Track, path: &str) -> Result<Raceable, Diagnostic> {
     match no_lap(&track) {
-        None => Ok(track),
+        None => Ok(Raceable(track)),
         Some(p) => Err(Diagnostic::at(
             path,
             Pos::new(p.row + track.map_line, p.col + 1),

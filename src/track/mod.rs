@@ -1,6 +1,6 @@
 //! Tracks: a grid of cells drawn as ASCII (see `parse` for the format).
 //!
-//! World frame (DESIGN.md): metres, `x` east along the map's columns, `y`
+//! World frame (docs/DESIGN.md): metres, `x` east along the map's columns, `y`
 //! south along its rows, origin at the map's top-left corner. A cell is
 //! `cell` metres wide and `2 * cell` tall, because terminal cells are about
 //! 1:2. Everything outside the map is wall.
@@ -18,6 +18,7 @@ pub(crate) mod random;
 use glam::DVec2;
 
 pub use collide::{Obb, Penetration};
+pub use laps::Raceable;
 pub use parse::parse;
 
 /// Cell value for a wall in [`Track`]'s grid; other values index `surfaces`.

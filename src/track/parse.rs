@@ -1,4 +1,4 @@
-//! The track file format (DESIGN.md, "Track files").
+//! The track file format (docs/DESIGN.md, "Track files").
 //!
 //! Optional TOML front matter between two `+++` lines, then the map, one
 //! character per cell. Every problem is reported as `path:line:col:` with

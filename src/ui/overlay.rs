@@ -9,7 +9,8 @@ use ratatui::widgets::{Block, Clear, Widget};
 use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
-use crate::app::{MIN_SIZE, Phase, SeatView};
+use crate::app::{Phase, SeatView};
+use crate::layout::MIN_SIZE;
 
 /// Lines in a bordered box centred in `area`.
 fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {

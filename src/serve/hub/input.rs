@@ -7,12 +7,10 @@ use std::time::Instant;
 use ratatui::crossterm::event::{Event, KeyEventKind};
 
 use crate::car::CarSpec;
-use crate::game::{key_id, key_name};
 use crate::input::Key;
-use crate::keys::{self, Command};
+use crate::keys::{self, Command, key_id, key_name};
 
-use super::super::room::{PlayerId, Room};
-use super::super::screen::{self, Place};
+use super::super::room::{self, Place, PlayerId, Room};
 use super::Hub;
 
 impl Hub {
@@ -27,7 +25,7 @@ impl Hub {
             Event::Key(k) => k,
             Event::FocusLost => {
                 p.held.release_all();
-                if let Some((i, run)) = screen::running_mut(&mut self.rooms, p.place, id) {
+                if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
                     run.held[i].release_all();
                 }
                 return;
@@ -44,7 +42,7 @@ impl Hub {
         let release = k.kind == KeyEventKind::Release;
         // Keys go to the player's seat while their car races; elsewhere
         // they only teach the player's key repeat.
-        match screen::running_mut(&mut self.rooms, p.place, id) {
+        match room::running_mut(&mut self.rooms, p.place, id) {
             Some((i, run)) if !p.help && !run.race.view(i).finished() => {
                 run.key(i, drive, release, key_id(k.code), now);
             }
@@ -53,7 +51,7 @@ impl Hub {
         if release {
             return;
         }
-        let menu = screen::running_mut(&mut self.rooms, p.place, id).is_none();
+        let menu = room::running_mut(&mut self.rooms, p.place, id).is_none();
         if k.kind == KeyEventKind::Repeat && !menu {
             return;
         }

@@ -1,6 +1,6 @@
 //! The server's game: every connected player and every room, on one
 //! thread with a fixed-step clock, fed by the connections through a
-//! channel (SERVE.md, "Input and frames").
+//! channel (docs/SERVE.md, "Input and frames").
 //!
 //! Each turn takes the messages that came (players joining, their key
 //! events stamped with when they arrived, resizes, leaving), steps every
@@ -20,62 +20,23 @@ use std::rc::Rc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::Event;
-use ratatui::layout::Size;
 use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
 
-use crate::app::{MIN_SIZE, TrackChoice};
 use crate::car::CarSpec;
-use crate::console::{Tap, Wire};
-use crate::game::{FrameTerminal, frame_terminal, redraw_all, send_frame};
+use crate::clock::Clock;
+use crate::console::{FrameTerminal, Tap, Wire, frame_terminal, redraw_all, send_frame};
 use crate::input::Held;
-use crate::ui::lobby;
 
 mod input;
 
 use super::laps::Keeper;
-use super::room::{PlayerId, Room};
-use super::screen::{self, Place};
-use super::ssh::NAME_CHARS;
-
-/// What a connection tells the hub.
-pub enum ToHub {
-    /// A player with a terminal of `size` is in; frames go to `out`.
-    Join {
-        id: PlayerId,
-        name: String,
-        /// Their key's fingerprint; none for a guest.
-        identity: Option<String>,
-        size: (u16, u16),
-        out: Sender<Out>,
-    },
-    /// Key events from the player, as they arrived at `at`.
-    Input {
-        id: PlayerId,
-        events: Vec<Event>,
-        at: Instant,
-    },
-    Resize {
-        id: PlayerId,
-        size: (u16, u16),
-    },
-    /// The player's connection is gone.
-    Leave {
-        id: PlayerId,
-    },
-    /// The server is stopping: tell every player, then end.
-    Shutdown,
-}
-
-/// What the hub sends a connection.
-#[derive(Debug)]
-pub enum Out {
-    /// A frame's bytes.
-    Frame(Vec<u8>),
-    /// The end: give the terminal back, say this, close.
-    Close(String),
-}
+use super::messages::to_size;
+pub use super::messages::{Out, ToHub};
+use super::names::unique_name;
+pub use super::offered::Offered;
+use super::room::{self, Place, PlayerId, Room};
+use super::screen;
 
 /// How the hub runs.
 #[derive(Debug, Clone)]
@@ -86,24 +47,6 @@ pub struct Settings {
     pub fps: u32,
     /// A player who sends no key for this long is disconnected.
     pub idle: Duration,
-}
-
-/// A track the lobby offers, with its racing line and content id.
-pub struct Offered {
-    pub choice: TrackChoice,
-    pub line: crate::ai::Line,
-    pub id: String,
-}
-
-impl Offered {
-    /// Works out the racing line (the costly part, once per server).
-    pub fn new(choice: TrackChoice) -> Offered {
-        Offered {
-            line: crate::app::planner::race_line(&choice.track),
-            id: choice.track.content_id(),
-            choice,
-        }
-    }
 }
 
 /// One connected player.
@@ -135,7 +78,8 @@ pub struct Hub {
     /// The players' records and the lobby's board of best laps.
     pub keeper: Keeper,
     next_room: u32,
-    start: Instant,
+    /// The fixed-step clock of every room's race.
+    clock: Clock,
 }
 
 impl Hub {
@@ -147,18 +91,18 @@ impl Hub {
         Hub {
             tracks,
             cars,
+            clock: Clock::new(settings.hz, start),
             settings,
             players: BTreeMap::new(),
             rooms: BTreeMap::new(),
             keeper,
             next_room: 1,
-            start,
         }
     }
 
     /// Seconds since the hub started: the clock of every key event.
     fn secs(&self, at: Instant) -> f64 {
-        at.saturating_duration_since(self.start).as_secs_f64()
+        self.clock.secs(at)
     }
 
     /// Applies one message; returns false when the hub is to stop.
@@ -175,7 +119,7 @@ impl Hub {
                 let Ok((terminal, wire)) = frame_terminal(sink.clone(), to_size(size)) else {
                     return true;
                 };
-                let name = self.unique_name(&name);
+                let name = unique_name(&name, |n| self.players.values().any(|p| p.name == n));
                 eprintln!("skid serve: {name} (player {id}) joined the lobby");
                 self.players.insert(
                     id,
@@ -208,7 +152,7 @@ impl Hub {
                     p.clear = true;
                     p.dirty = true;
                     // The camera starts anew in the new view.
-                    if let Some((i, run)) = screen::running_mut(&mut self.rooms, p.place, id) {
+                    if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
                         run.race.seats[i].camera = None;
                     }
                 }
@@ -223,24 +167,6 @@ impl Hub {
             }
         }
         true
-    }
-
-    /// `name`, or `name` with a number after it if a player here has it
-    /// already: two players never show the same name.
-    fn unique_name(&self, name: &str) -> String {
-        let taken = |n: &str| self.players.values().any(|p| p.name == n);
-        if !taken(name) {
-            return name.to_string();
-        }
-        // Fewer players than numbers: one of these is free.
-        (2..=100_000)
-            .map(|i| {
-                let tail = format!("~{i}");
-                let head: String = name.chars().take(NAME_CHARS - tail.len()).collect();
-                head + &tail
-            })
-            .find(|n| !taken(n))
-            .unwrap_or_else(|| name.to_string())
     }
 
     /// Takes a player off the server: out of their room, and their
@@ -384,37 +310,13 @@ impl Hub {
     }
 }
 
-/// The largest screen drawn, in cells (columns, rows): a client's pty
-/// size is clamped to 1 x 1 up to this.
-pub const MAX_SIZE: (u16, u16) = (500, 200);
-
-/// A client's screen size (columns, rows, as the SSH request gives them)
-/// clamped to what the game draws.
-pub fn clamp_size(w: u32, h: u32) -> (u16, u16) {
-    let side = |v: u32, max: u16| v.clamp(1, u32::from(max)) as u16;
-    (side(w, MAX_SIZE.0), side(h, MAX_SIZE.1))
-}
-
-/// A terminal size as ratatui's.
-fn to_size((w, h): (u16, u16)) -> Size {
-    let (w, h) = clamp_size(w.into(), h.into());
-    Size::new(w, h)
-}
-
-/// Whether a screen of `size` is too small for the race.
-pub fn too_small(size: (u16, u16)) -> bool {
-    size.0 < MIN_SIZE.0 || size.1 < MIN_SIZE.1
-}
-
 /// Runs the hub until the server stops: messages in, fixed steps, frames
 /// out.
 pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
-    let dt = Duration::from_secs_f64(1.0 / f64::from(hub.settings.hz.max(1)));
     let frame = Duration::from_secs_f64(1.0 / f64::from(hub.settings.fps.max(1)));
-    let mut next_tick = Instant::now();
-    let mut next_frame = next_tick;
+    let mut next_frame = Instant::now();
     loop {
-        let wait = next_tick
+        let wait = (hub.clock.next_due())
             .min(next_frame)
             .saturating_duration_since(Instant::now());
         // Every message that came, then the ticks and the frame due: a
@@ -434,36 +336,12 @@ pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
             Err(RecvTimeoutError::Disconnected) => return,
         }
         let now = Instant::now();
-        // A stall does not fast-forward the races: at most a quarter
-        // second of ticks at once.
-        if now > next_tick + Duration::from_millis(250) {
-            next_tick = now;
-        }
-        while next_tick <= now {
-            hub.tick(next_tick);
-            next_tick += dt;
+        while let Some(at) = hub.clock.step_due(now) {
+            hub.tick(at);
         }
         if now >= next_frame {
             hub.frames(now);
             next_frame = (next_frame + frame).max(now);
         }
     }
-}
-
-/// The lobby's rows, for its screen.
-pub fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby::RoomLine> {
-    hub_rooms
-        .values()
-        .map(|room| {
-            let t = &tracks[room.menu.track.min(tracks.len() - 1)].choice;
-            lobby::RoomLine {
-                id: room.id,
-                track: t.name.clone(),
-                model: room.menu.model.to_string(),
-                players: room.members.len(),
-                slots: Room::slots(&t.track),
-                racing: room.running.is_some(),
-            }
-        })
-        .collect()
 }

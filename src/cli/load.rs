@@ -1,0 +1,54 @@
+//! Tracks and cars named on the command line: a file if one is at that
+//! path, else a bundled one by that name; errors name the file.
+
+use crate::car::{self, CarSpec};
+use crate::diag::{self, Diagnostic, Diagnostics};
+use crate::track::{self, Raceable, Track, bundled};
+
+/// A track named on the command line: an existing file, else a bundled
+/// track of that name.
+pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
+    let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
+    file_or_bundled(arg, track::parse, bundled::load, &names, "track")
+}
+
+/// A track to race on: one on which a lap can be completed
+/// (`track::laps`), or the reason there is none, positioned.
+pub fn load_raceable(arg: &str) -> Result<Raceable, Diagnostics> {
+    Ok(track::laps::raceable(load_track(arg)?, arg)?)
+}
+
+/// A file on disk if one exists at `arg`, else a bundled item by name.
+fn file_or_bundled<T>(
+    arg: &str,
+    parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostics>,
+    bundled: impl FnOnce(&str) -> Option<T>,
+    names: &[&str],
+    what: &str,
+) -> Result<T, Diagnostics> {
+    // Anything at that path is the user's file: a FIFO or a device is then
+    // refused as one, not looked up as a bundled name.
+    if std::path::Path::new(arg).exists() {
+        let bytes = diag::read_file(arg)?;
+        return parse(arg, &bytes);
+    }
+    bundled(arg).ok_or_else(|| {
+        Diagnostics::from(Diagnostic::file(
+            arg,
+            format!(
+                "no such file, nor a bundled {what} (bundled: {})",
+                names.join(", ")
+            ),
+        ))
+    })
+}
+
+/// A car named on the command line: a file, else a bundled preset.
+pub fn load_car(arg: &str) -> Result<CarSpec, Diagnostics> {
+    let names: Vec<&str> = car::PRESETS.iter().map(|(n, _)| *n).collect();
+    let parse = |path: &str, bytes: &[u8]| {
+        let text = diag::utf8(path, bytes)?;
+        CarSpec::parse(path, text)
+    };
+    file_or_bundled(arg, parse, CarSpec::bundled, &names, "car")
+}

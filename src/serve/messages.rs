@@ -1,0 +1,66 @@
+//! What the connections and the hub say to each other, and the screen
+//! sizes a connection may ask for: the one vocabulary both sides share,
+//! so that neither imports the other.
+
+use std::time::Instant;
+
+use ratatui::crossterm::event::Event;
+use ratatui::layout::Size;
+use tokio::sync::mpsc::Sender;
+
+use super::room::PlayerId;
+
+/// What a connection tells the hub.
+pub enum ToHub {
+    /// A player with a terminal of `size` is in; frames go to `out`.
+    Join {
+        id: PlayerId,
+        name: String,
+        /// Their key's fingerprint; none for a guest.
+        identity: Option<String>,
+        size: (u16, u16),
+        out: Sender<Out>,
+    },
+    /// Key events from the player, as they arrived at `at`.
+    Input {
+        id: PlayerId,
+        events: Vec<Event>,
+        at: Instant,
+    },
+    Resize {
+        id: PlayerId,
+        size: (u16, u16),
+    },
+    /// The player's connection is gone.
+    Leave {
+        id: PlayerId,
+    },
+    /// The server is stopping: tell every player, then end.
+    Shutdown,
+}
+
+/// What the hub sends a connection.
+#[derive(Debug)]
+pub enum Out {
+    /// A frame's bytes.
+    Frame(Vec<u8>),
+    /// The end: give the terminal back, say this, close.
+    Close(String),
+}
+
+/// The largest screen drawn, in cells (columns, rows): a client's pty
+/// size is clamped to 1 x 1 up to this.
+pub const MAX_SIZE: (u16, u16) = (500, 200);
+
+/// A client's screen size (columns, rows, as the SSH request gives them)
+/// clamped to what the game draws.
+pub fn clamp_size(w: u32, h: u32) -> (u16, u16) {
+    let side = |v: u32, max: u16| v.clamp(1, u32::from(max)) as u16;
+    (side(w, MAX_SIZE.0), side(h, MAX_SIZE.1))
+}
+
+/// A terminal size as ratatui's.
+pub fn to_size((w, h): (u16, u16)) -> Size {
+    let (w, h) = clamp_size(w.into(), h.into());
+    Size::new(w, h)
+}

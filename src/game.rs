@@ -15,14 +15,13 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 
 use crate::app::{App, LOCAL, Screen};
 use crate::clock::Clock;
 use crate::console::{Console, FrameTerminal, Wire, frame_terminal, redraw_all, send_frame};
-use crate::input::Key;
-use crate::keys::{self, key_id, key_name};
+use crate::session::{self, Read};
 use crate::ui;
 
 /// How a game ends and what it reports.
@@ -68,23 +67,24 @@ pub fn draw_frame<W: Write>(
 /// Applies one terminal event; returns whether the screen must be cleared.
 pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
     match ev {
-        Event::Key(k) => {
-            let name = key_name(&k);
-            if name.is_some_and(keys::is_redraw) {
-                app.dirty = true;
-                return true;
+        Event::Key(k) => match session::read(&k, app.screen == Screen::Menu) {
+            Read::Redraw => {
+                app.session.dirty = true;
+                true
             }
-            let release = k.kind == KeyEventKind::Release;
-            app.key(name.and_then(Key::of), release, key_id(k.code), now);
-            // A held command key repeats: act on presses only, except for
-            // moving through the menu.
-            let repeat = k.kind == KeyEventKind::Repeat;
-            let command = name.and_then(keys::command).filter(|_| !release);
-            if let Some(c) = command.filter(|_| !repeat || app.screen == Screen::Menu) {
-                app.command(c);
+            Read::Key {
+                drive,
+                release,
+                id,
+                command,
+            } => {
+                app.key(drive, release, id, now);
+                if let Some(c) = command {
+                    app.command(c);
+                }
+                false
             }
-            false
-        }
+        },
         Event::FocusLost => {
             app.focus_lost();
             false
@@ -141,7 +141,7 @@ pub fn run<C: Console>(
             if app.screen == Screen::Race && !app.paused {
                 app.command(crate::app::Command::Pause);
             }
-            app.dirty = true;
+            app.session.dirty = true;
         }
         app.poll();
         let now = Instant::now();
@@ -163,9 +163,9 @@ pub fn run<C: Console>(
         if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
             let _ = rec.sync(&race.seats[LOCAL].recording, app.races, false);
         }
-        if app.dirty && now >= next_frame {
+        if app.session.dirty && now >= next_frame {
             draw_frame(&mut terminal, &wire, app)?;
-            app.dirty = false;
+            app.session.dirty = false;
             stats.frames += 1;
             // A steady cadence: the next frame is due a frame after this
             // one was due, unless the loop fell more than a frame behind.

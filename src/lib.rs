@@ -21,6 +21,7 @@ pub mod records;
 pub mod script;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod session;
 pub mod term;
 pub mod threads;
 pub mod track;

@@ -41,7 +41,7 @@ use skid::ui;
 use skid::world::{Source, World};
 
 fn screen(app: &App) -> String {
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    let mut t = Terminal::new(TestBackend::new(app.session.size.0, app.session.size.1)).unwrap();
     t.draw(|f| ui::draw(f, app)).unwrap();
     ui::buffer_text(t.backend().buffer())
 }
@@ -52,7 +52,7 @@ fn screen(app: &App) -> String {
 /// the light or dark variants: `G` gray, `D` dark gray).
 fn colours(app: &App) -> String {
     use ratatui::style::Color;
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    let mut t = Terminal::new(TestBackend::new(app.session.size.0, app.session.size.1)).unwrap();
     t.draw(|f| ui::draw(f, app)).unwrap();
     let buf = t.backend().buffer();
     let mut out = String::new();

@@ -1,9 +1,58 @@
-//! The title menu's state: which row the cursor is on and what each row
-//! has selected, and how the menu's keys change them. What the selection
-//! means (tracks, presets, records) is the app's.
+//! The race menu's state (the title menu's, and a server room's): which
+//! row the cursor is on and what each row has selected, how the menu's
+//! keys change them, and what a selection means ([`Setup`]), worked out
+//! once for local play and the server alike.
 
+use crate::car::{self, CarSpec};
 use crate::keys::Command;
 use crate::models::ModelKind;
+
+use super::TrackChoice;
+
+/// The car presets a menu offers after "the model's own", in order.
+pub fn presets() -> Vec<(String, CarSpec)> {
+    car::PRESETS
+        .iter()
+        .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
+        .collect()
+}
+
+/// What a menu's selection means: the race it asks for.
+pub struct Setup<'a> {
+    pub track: &'a TrackChoice,
+    pub model: ModelKind,
+    /// The car as the menu names it, and its preset.
+    pub car: String,
+    pub spec: CarSpec,
+    pub laps: u32,
+    pub opponents: usize,
+    /// Whether the laps are the track's own.
+    own_laps: bool,
+}
+
+impl Setup<'_> {
+    /// The menu's five rows as a selector shows them: each row, its label
+    /// and its value.
+    pub fn rows(&self) -> [(Row, &'static str, String); 5] {
+        let t = &self.track;
+        let laps = if self.own_laps {
+            format!("{} (track's own)", self.laps)
+        } else {
+            self.laps.to_string()
+        };
+        [
+            (
+                Row::Track,
+                "Track",
+                format!("{}  {}x{}", t.name, t.track.width, t.track.height),
+            ),
+            (Row::Model, "Model", self.model.to_string()),
+            (Row::Car, "Car", self.car.clone()),
+            (Row::Laps, "Laps", laps),
+            (Row::Rivals, "Rivals", self.opponents.to_string()),
+        ]
+    }
+}
 
 /// What the title menu has selected.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +131,46 @@ impl Menu {
             Row::Start => {}
         }
         true
+    }
+}
+
+impl Menu {
+    /// A menu on `track` (an index), with the model's own car and the
+    /// track's own laps, the cursor on Start.
+    pub fn new(track: usize, model: ModelKind) -> Menu {
+        Menu {
+            row: Row::Start,
+            track,
+            model,
+            car: 0,
+            laps: 0,
+            opponents: 0,
+        }
+    }
+
+    /// What the selection means on `track` (the selected one) with the
+    /// car presets `cars` ([`presets`], and any the player added).
+    pub fn setup<'a>(&self, track: &'a TrackChoice, cars: &[(String, CarSpec)]) -> Setup<'a> {
+        let (car, spec) = match self.car {
+            0 => {
+                let spec = CarSpec::default_for(self.model);
+                (format!("{} (own)", spec.name), spec)
+            }
+            i => cars[(i - 1).min(cars.len() - 1)].clone(),
+        };
+        let laps = match self.laps {
+            0 => track.track.laps,
+            n => n,
+        };
+        Setup {
+            track,
+            model: self.model,
+            car,
+            spec,
+            laps,
+            opponents: self.opponents,
+            own_laps: self.laps == 0,
+        }
     }
 }
 

@@ -12,19 +12,19 @@ mod seat;
 mod view;
 
 use crate::ai::Line;
-use crate::car::{self, CarSpec};
-use crate::input::{Action, Held, Key};
+use crate::car::CarSpec;
+use crate::input::{Action, Key};
 use crate::physics::ModelKind;
 use crate::records::{Loaded, Record, Store};
 use crate::script::Script;
+use crate::session::{Door, Session};
 use crate::track::{Raceable, bundled};
-use crate::world::World;
 
 pub use crate::keys::Command;
 pub use camera::Camera;
-pub use menu::{Menu, Row};
+pub use menu::{Menu, Row, Setup, presets};
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, GRID_GAP, Phase, Race};
+pub use race::{COUNTDOWN, Entry, GRID_GAP, MAX_CARS, Phase, Race};
 pub use seat::{Kept, Seat, Standing};
 pub use view::SeatView;
 
@@ -64,10 +64,12 @@ pub struct Options {
     pub skill: f64,
 }
 
-// The game's switches (paused, help, quit, colour...) are independent of
-// one another: no state machine hides among them.
+// The game's switches (paused, quit, colour...) are independent of one
+// another: no state machine hides among them.
 #[allow(clippy::struct_excessive_bools)]
 pub struct App {
+    /// The person at this terminal: help, held keys, screen size.
+    pub session: Session,
     pub screen: Screen,
     pub menu: Menu,
     pub choices: Vec<TrackChoice>,
@@ -75,13 +77,8 @@ pub struct App {
     pub cars: Vec<(String, CarSpec)>,
     pub race: Option<Race>,
     pub paused: bool,
-    pub help: bool,
     pub quit: bool,
-    pub held: Held,
-    pub size: (u16, u16),
     pub color: bool,
-    /// Something visible changed since the last draw.
-    pub dirty: bool,
     hz: u32,
     replay: Option<Script>,
     records: Option<Store>,
@@ -114,10 +111,7 @@ impl App {
                 })
             })
             .collect();
-        let mut cars: Vec<(String, CarSpec)> = car::PRESETS
-            .iter()
-            .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
-            .collect();
+        let mut cars = presets();
         let track = match opts.track {
             Some((name, track)) => {
                 if let Some(i) = choices.iter().position(|c| c.name == name) {
@@ -147,23 +141,18 @@ impl App {
         let mut app = App {
             screen: Screen::Menu,
             menu: Menu {
-                row: Row::Start,
-                track,
-                model,
                 car: car_index,
                 laps: opts.laps.unwrap_or(0),
                 opponents: opts.opponents.min(7),
+                ..Menu::new(track, model)
             },
             choices,
             cars,
             race: None,
+            session: Session::new(Door::Local, (80, 24)),
             paused: false,
-            help: false,
             quit: false,
-            held: Held::new(),
-            size: (80, 24),
             color: opts.color,
-            dirty: true,
             hz: opts.hz.max(1),
             replay: opts.replay,
             records: opts.records,
@@ -183,7 +172,7 @@ impl App {
     fn refresh_best(&mut self) {
         let Some(store) = &self.records else { return };
         let track = self.choices[self.menu.track].track.content_id();
-        let (_, spec) = self.selected_car();
+        let spec = self.setup().spec;
         self.menu_best = match store.load() {
             Ok(loaded) => {
                 self.notices.extend(loaded.notice());
@@ -199,22 +188,9 @@ impl App {
         };
     }
 
-    /// The car the menu's selection drives.
-    pub fn selected_car(&self) -> (String, CarSpec) {
-        match self.menu.car {
-            0 => {
-                let spec = CarSpec::default_for(self.menu.model);
-                (format!("{} (own)", spec.name), spec)
-            }
-            i => self.cars[i - 1].clone(),
-        }
-    }
-
-    pub fn selected_laps(&self) -> u32 {
-        match self.menu.laps {
-            0 => self.choices[self.menu.track].track.laps,
-            n => n,
-        }
+    /// What the menu's selection means.
+    pub fn setup(&self) -> Setup<'_> {
+        self.menu.setup(&self.choices[self.menu.track], &self.cars)
     }
 
     /// Starts a race with the menu's selection; in the background mode,
@@ -232,7 +208,7 @@ impl App {
                     Some(p) if p.id == id => p.wanted = true,
                     _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
                 }
-                self.dirty = true;
+                self.session.dirty = true;
                 return;
             }
             None => {
@@ -241,14 +217,11 @@ impl App {
                 line
             }
         };
-        let track = self.choices[self.menu.track].track.track().clone();
-        let (_, spec) = self.selected_car();
-        let laps = self.selected_laps();
+        let setup = self.setup();
+        let id = setup.track.track.content_id();
         let found = self.records.as_ref().map(|store| {
-            (
-                store.dir.clone(),
-                store.best(&track.content_id(), self.menu.model, &spec.content_id()),
-            )
+            let best = store.best(&id, setup.model, &setup.spec.content_id());
+            (store.dir.clone(), best)
         });
         let record = match found {
             Some((_, Ok((best, loaded)))) => {
@@ -263,24 +236,30 @@ impl App {
             }
             None => None,
         };
-        let world = World::new(track, spec, self.menu.model, self.hz);
-        let mut race = Race::on_line(world, laps, self.replay.as_ref(), record, line);
-        let asked = self.menu.opponents;
-        let placed = race.add_opponents(asked, self.skill);
-        if placed < asked {
+        let you = Entry { name: None, record };
+        let setup = self.setup();
+        let race = Race::start(
+            &setup,
+            line,
+            self.hz,
+            Door::Local,
+            &[you],
+            self.replay.as_ref(),
+            self.skill,
+        );
+        if let Some((placed, asked)) = race.short_of {
             let note = format!(
                 "{}: room on the grid for {placed} of the {asked} opponents asked for",
-                self.choices[self.menu.track].name
+                setup.track.name
             );
-            race.short_of = Some((placed, asked));
             self.notices.push(note);
         }
         self.race = Some(race);
         self.races += 1;
         self.screen = Screen::Race;
         self.paused = false;
-        self.held.release_all();
-        self.dirty = true;
+        self.session.held.release_all();
+        self.session.dirty = true;
     }
 
     fn notice_damage(&mut self, loaded: &Loaded) {
@@ -313,37 +292,34 @@ impl App {
         }
     }
 
-    /// Whether the terminal is too small to draw the race.
-    pub fn too_small(&self) -> bool {
-        crate::layout::too_small(self.size)
-    }
-
     /// Whether physics ticks advance now.
     pub fn running(&self) -> bool {
-        self.screen == Screen::Race && !self.paused && !self.help && !self.too_small()
+        self.screen == Screen::Race
+            && !self.paused
+            && !self.session.help
+            && !self.session.too_small()
     }
 
     pub fn resize(&mut self, w: u16, h: u16) {
-        self.size = (w, h);
+        self.session.size = (w, h);
         if let Some(r) = &mut self.race {
             r.seats[LOCAL].camera = None;
         }
-        self.dirty = true;
+        self.session.dirty = true;
     }
 
     /// The control `key` drives in the race's model.
     fn action(&self, key: Key) -> Action {
-        let strafe = self
-            .race
-            .as_ref()
-            .is_some_and(|r| r.view(LOCAL).car().kind == ModelKind::Strafe);
-        key.action(strafe)
+        match &self.race {
+            Some(r) => r.view(LOCAL).action(key),
+            None => key.action(false),
+        }
     }
 
     /// A press or autorepeat of a driving key.
     pub fn press(&mut self, key: Key, now: f64) {
         if self.running() {
-            self.held.press(self.action(key), now);
+            self.session.held.press(self.action(key), now);
         }
     }
 
@@ -354,11 +330,11 @@ impl App {
         let action = key
             .filter(|_| release || self.running())
             .map(|k| self.action(k));
-        self.held.key(action, release, id, now);
+        self.session.held.key(action, release, id, now);
     }
 
     pub fn focus_lost(&mut self) {
-        self.held.release_all();
+        self.session.held.release_all();
     }
 
     /// Starts the race the player is waiting for if its racing line is
@@ -379,7 +355,7 @@ impl App {
                 let note = format!("{}: the racing line could not be computed", planner.name);
                 self.notices.push(note);
                 self.planner = None;
-                self.dirty = true;
+                self.session.dirty = true;
             }
         }
     }
@@ -391,8 +367,8 @@ impl App {
         }
         let Some(race) = &mut self.race else { return };
         let laps_before = race.seats[LOCAL].log.ends.len();
-        race.tick(std::slice::from_mut(&mut self.held), now);
-        race.follow(LOCAL, crate::layout::track_view_size(self.size));
+        race.tick(std::slice::from_mut(&mut self.session.held), now);
+        race.follow(LOCAL, crate::layout::track_view_size(self.session.size));
         let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
         let finished = seat.finished();
@@ -401,25 +377,15 @@ impl App {
         }
         if finished {
             self.screen = Screen::Results;
-            self.held.release_all();
+            self.session.held.release_all();
         }
-        self.dirty = true;
+        self.session.dirty = true;
     }
 
     pub fn command(&mut self, cmd: Command) {
-        self.dirty = true;
-        if self.help {
-            if matches!(
-                cmd,
-                Command::Help | Command::Back | Command::Pause | Command::Enter
-            ) {
-                self.help = false;
-            } else if cmd == Command::Quit {
-                self.quit = true;
-            }
-            return;
-        }
-        if let Some(planner) = self.planner.as_mut().filter(|p| p.wanted) {
+        self.session.dirty = true;
+        let waiting = self.planner.as_mut().filter(|p| p.wanted);
+        if let Some(planner) = waiting.filter(|_| !self.session.help) {
             // Waiting for a racing line: the menu stays still; Esc gives
             // up waiting (the line goes on being computed, and is kept).
             match cmd {
@@ -429,8 +395,10 @@ impl App {
             }
             return;
         }
+        let Some(cmd) = self.session.through_help(cmd) else {
+            return;
+        };
         match (self.screen, cmd) {
-            (_, Command::Help) => self.help = true,
             (_, Command::Quit) => self.quit = true,
             (Screen::Menu, c) => self.menu_command(c),
             (Screen::Results, Command::Enter | Command::Back) => {
@@ -464,7 +432,7 @@ impl App {
         match cmd {
             Command::Pause | Command::Back => {
                 self.paused = !self.paused;
-                self.held.release_all();
+                self.session.held.release_all();
             }
             Command::Restart => self.start_race(),
             Command::SwitchModel => car.switch_model(car.kind.next()),

@@ -10,8 +10,10 @@ use crate::input::Held;
 use crate::physics::{Car, Controls};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
+use crate::session::Door;
 use crate::world::{Source, World};
 
+use super::Setup;
 use super::camera::Camera;
 use super::planner::race_line;
 use super::seat::{Seat, Standing};
@@ -21,6 +23,17 @@ pub const COUNTDOWN: f64 = 3.0;
 
 /// Metres kept clear around each car on the grid.
 pub const GRID_GAP: f64 = 0.6;
+
+/// Cars in one race at the most, people and computer cars together.
+pub const MAX_CARS: usize = 8;
+
+/// A person taking a seat when a race starts: their name on the others'
+/// screens (none in local play) and the record they race against.
+#[derive(Debug, Clone, Default)]
+pub struct Entry {
+    pub name: Option<String>,
+    pub record: Option<Lap>,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Phase {
@@ -45,6 +58,8 @@ pub struct Race {
     pub short_of: Option<(usize, usize)>,
     /// The people in the race.
     pub seats: Vec<Seat>,
+    /// The front door its people came through: what its screens offer.
+    pub door: Door,
     /// The cars' names where people race each other (`skid serve`), by
     /// car index; a car with none is `YOU` to its own seat and `CPU n`
     /// to the others.
@@ -80,9 +95,49 @@ impl Race {
             marks: world.track.mark_centres(),
             short_of: None,
             seats: vec![Seat::new(0, record)],
+            door: Door::Local,
             names: Vec::new(),
             world,
         }
+    }
+
+    /// The race `setup` asks for, on its track's racing line `line`, at
+    /// `hz`, for people who came through `door`: a seat for each of
+    /// `people` on the first start slots (the
+    /// first replaying `replay` if given), then the computer cars the
+    /// setup asks for at `skill`, as many as the grid has room for and
+    /// [`MAX_CARS`] allows (`short_of` says when the grid had less).
+    pub fn start(
+        setup: &Setup,
+        line: Line,
+        hz: u32,
+        door: Door,
+        people: &[Entry],
+        replay: Option<&Script>,
+        skill: f64,
+    ) -> Race {
+        let track = setup.track.track.track();
+        let world = World::new(track.clone(), setup.spec.clone(), setup.model, hz);
+        let record = people.first().and_then(|p| p.record.clone());
+        let mut race = Race::on_line(world, setup.laps, replay, record, line);
+        race.door = door;
+        for (slot, p) in people.iter().enumerate().skip(1) {
+            let (pos, heading) = track.start_pose(slot);
+            let car = Car::new(setup.spec.clone(), setup.model, pos, heading);
+            race.add_seat(car, p.record.clone());
+        }
+        if people.iter().any(|p| p.name.is_some()) {
+            race.names = people
+                .iter()
+                .map(|p| p.name.clone().unwrap_or_default())
+                .collect();
+        }
+        let asked = setup.opponents.min(MAX_CARS.saturating_sub(people.len()));
+        let placed = race.add_opponents(asked, skill);
+        if placed < asked {
+            race.short_of = Some((placed, asked));
+        }
+        race
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new

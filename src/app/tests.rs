@@ -1,9 +1,12 @@
 //! Scenario tests of the app: menus, races, records, replays.
 
 use super::*;
+use crate::car;
+use crate::input::Held;
 use crate::physics::Car;
 use crate::race::Lap;
 use crate::track::Track;
+use crate::world::World;
 use glam::DVec2;
 
 /// A fresh records store in a temporary folder, and the pocket track.
@@ -66,11 +69,7 @@ fn the_menu_cycles_rows_and_values() {
     app.command(Command::Down);
     app.command(Command::Right);
     assert_eq!(app.menu.model, ModelKind::Dynamic);
-    assert_eq!(
-        app.selected_car().1.name,
-        "corvette-c5",
-        "the model's own car"
-    );
+    assert_eq!(app.setup().spec.name, "corvette-c5", "the model's own car");
     app.command(Command::Enter);
     assert_eq!(app.screen, Screen::Race);
 }
@@ -128,7 +127,7 @@ fn pause_stops_the_clock_and_releases_keys() {
     app.tick(now);
     assert_eq!(app.race.as_ref().unwrap().world.tick, tick + 1);
     assert!(
-        !app.held.is_held(Action::Throttle, now),
+        !app.session.held.is_held(Action::Throttle, now),
         "keys pressed while paused do not count"
     );
 }

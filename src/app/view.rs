@@ -3,7 +3,8 @@
 //! neither. Its own module so that the race holds seats and a seat knows
 //! nothing of the race it sits in.
 
-use crate::physics::Car;
+use crate::input::{Action, Key};
+use crate::physics::{Car, ModelKind};
 use crate::race::{GHOST_EVERY, Lap, Laps};
 
 use super::race::{Phase, Race};
@@ -27,6 +28,12 @@ pub struct SeatView<'a> {
 }
 
 impl<'a> SeatView<'a> {
+    /// The control `key` drives in this seat's car: A and D strafe in
+    /// `strafe`, and steer in every other model.
+    pub fn action(&self, key: Key) -> Action {
+        key.action(self.car().kind == ModelKind::Strafe)
+    }
+
     /// This seat's car.
     pub fn car(&self) -> &'a Car {
         &self.race.world.cars[self.seat.car].car

@@ -6,20 +6,22 @@
 use std::collections::BTreeMap;
 
 use crate::ai::Line;
-use crate::app::{Menu, Race, Row};
-use crate::car::CarSpec;
+use crate::app::{Entry, Menu, Race, Setup};
 use crate::input::{Held, Key};
-use crate::physics::{Car, ModelKind};
+use crate::physics::ModelKind;
 use crate::race::Lap;
 use crate::records::Record;
+use crate::session::Door;
 use crate::track::Track;
-use crate::world::World;
 
 /// A player's number on the server, for as long as they are connected.
 pub type PlayerId = u64;
 
 /// Cars a room seats at the most.
-pub const MAX_SEATS: usize = 8;
+pub const MAX_SEATS: usize = crate::app::MAX_CARS;
+
+/// How well the computer cars in a room drive (0.5 to 1).
+const RIVALS_SKILL: f64 = 0.9;
 
 /// Where a player is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,8 +67,7 @@ impl Running {
     /// A key event from seat `i`'s player (`key` if it drives; `id` tells
     /// keys apart), `now` seconds into the server's run.
     pub fn key(&mut self, i: usize, key: Option<Key>, release: bool, id: u32, now: f64) {
-        let strafe = self.race.view(i).car().kind == ModelKind::Strafe;
-        let action = key.map(|k| k.action(strafe));
+        let action = key.map(|k| self.race.view(i).action(k));
         self.held[i].key(action, release, id, now);
     }
 
@@ -104,14 +105,7 @@ impl Room {
     pub fn new(id: u32, creator: PlayerId, name: String) -> Room {
         Room {
             id,
-            menu: Menu {
-                row: Row::Start,
-                track: 0,
-                model: ModelKind::Arcade,
-                car: 0,
-                laps: 0,
-                opponents: 0,
-            },
+            menu: Menu::new(0, ModelKind::Arcade),
             creator,
             members: vec![(creator, name)],
             running: None,
@@ -123,35 +117,36 @@ impl Room {
         track.starts.len().clamp(1, MAX_SEATS)
     }
 
-    /// Starts a race: the first members (as many as the track has start
-    /// slots) each on a seat, then as many computer cars as asked for on
-    /// the slots left; `held` gives each member's held keys (with their
-    /// terminal's repeat learned). The others watch.
+    /// Starts the race `setup` asks for: the first members (as many as
+    /// the track has start slots) each on a seat, then the computer cars
+    /// asked for on the slots left; `held` gives each member's held keys
+    /// (with their terminal's repeat learned), `record` their record.
+    /// The others watch.
     pub fn start(
         &mut self,
-        track: &Track,
+        setup: &Setup,
         line: &Line,
-        spec: &CarSpec,
         hz: u32,
         held: impl Fn(PlayerId) -> Held,
         record: impl Fn(PlayerId) -> Option<Lap>,
     ) {
-        let kind = self.menu.model;
-        let seated = &self.members[..self.members.len().min(Self::slots(track))];
+        let seated = &self.members[..self.members.len().min(Self::slots(&setup.track.track))];
+        let people: Vec<Entry> = (seated.iter())
+            .map(|(id, name)| Entry {
+                name: Some(name.clone()),
+                record: record(*id),
+            })
+            .collect();
+        let race = Race::start(
+            setup,
+            line.clone(),
+            hz,
+            Door::Served,
+            &people,
+            None,
+            RIVALS_SKILL,
+        );
         let drivers: Vec<PlayerId> = seated.iter().map(|m| m.0).collect();
-        let laps = match self.menu.laps {
-            0 => track.laps,
-            n => n,
-        };
-        let world = World::new(track.clone(), spec.clone(), kind, hz);
-        let mut race = Race::on_line(world, laps, None, record(drivers[0]), line.clone());
-        for (slot, &d) in drivers.iter().enumerate().skip(1) {
-            let (pos, heading) = track.start_pose(slot);
-            race.add_seat(Car::new(spec.clone(), kind, pos, heading), record(d));
-        }
-        race.names = seated.iter().map(|m| m.1.clone()).collect();
-        let bots = self.menu.opponents.min(Self::slots(track) - drivers.len());
-        race.add_opponents(bots, 0.9);
         let mut held: Vec<Held> = drivers.iter().map(|&d| held(d)).collect();
         for h in &mut held {
             h.release_all();

@@ -98,26 +98,12 @@ impl View<'_> {
 
     /// A room waiting for its race, as its screen shows it.
     fn room_screen(&self, room: &Room) -> lobby::RoomScreen {
-        let menu = &room.menu;
-        let offered = &self.tracks[menu.track.min(self.tracks.len() - 1)];
-        let track = &offered.choice.track;
-        let car = match menu.car {
-            0 => format!("{} (own)", CarSpec::default_for(menu.model).name),
-            i => self.cars[i - 1].0.clone(),
-        };
-        let laps = match menu.laps {
-            0 => format!("{} (track's own)", track.laps),
-            n => n.to_string(),
-        };
+        let offered = &self.tracks[room.menu.track.min(self.tracks.len() - 1)];
         lobby::RoomScreen {
             id: room.id,
-            track: format!("{}  {}x{}", offered.choice.name, track.width, track.height),
-            model: menu.model.to_string(),
-            car,
-            laps,
-            rivals: menu.opponents.to_string(),
-            row: menu.row,
-            slots: Room::slots(track),
+            rows: room.menu.setup(&offered.choice, self.cars).rows(),
+            row: room.menu.row,
+            slots: Room::slots(&offered.choice.track),
             members: room.members.iter().map(|m| m.1.clone()).collect(),
             host: room.creator == self.id,
         }

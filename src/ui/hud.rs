@@ -264,7 +264,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     if bottom > area.y + 1 {
         let mut y = bottom - 1;
         // A race between people (`skid serve`) has no pause; q leaves it.
-        let keys = if v.race.names.is_empty() {
+        let keys = if v.race.door.pauses() {
             "? help  p pause  q quit"
         } else {
             "? help  q leave"

@@ -26,11 +26,8 @@ pub struct RoomLine {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoomScreen {
     pub id: u32,
-    pub track: String,
-    pub model: String,
-    pub car: String,
-    pub laps: String,
-    pub rivals: String,
+    /// The race's settings as [`crate::app::Setup::rows`] gives them.
+    pub rows: [(Row, &'static str, String); 5],
     /// The row the host's cursor is on.
     pub row: Row,
     pub slots: usize,
@@ -157,32 +154,13 @@ pub fn lobby(
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
     let inner = panel(buf, area, 18, &format!(" skid · room {} ", s.id));
     let mut y = inner.y;
-    for (row, label, value) in [
-        (Row::Track, "Track", &s.track),
-        (Row::Model, "Model", &s.model),
-        (Row::Car, "Car", &s.car),
-        (Row::Laps, "Laps", &s.laps),
-        (Row::Rivals, "Rivals", &s.rivals),
-    ] {
-        let selected = s.host && s.row == row;
-        let text = if s.host {
-            format!(
-                "{} {label:<6} ◀ {value} ▶",
-                if selected { "›" } else { " " }
-            )
-        } else {
-            format!("  {label:<6} {value}")
-        };
-        put(buf, inner, &mut y, &text, style(selected));
+    for (row, label, value) in &s.rows {
+        let (text, style) = super::selector::row(label, value, s.host && s.row == *row, s.host);
+        put(buf, inner, &mut y, &text, style);
     }
     if s.host {
-        let start = s.row == Row::Start;
-        let text = if start {
-            "› [ Start race ]"
-        } else {
-            "  [ Start race ]"
-        };
-        put(buf, inner, &mut y, text, style(start));
+        let (text, style) = super::selector::start(s.row == Row::Start);
+        put(buf, inner, &mut y, text, style);
     }
     y += 1;
     let who = format!("PLAYERS {}/{}", s.members.len(), s.slots);

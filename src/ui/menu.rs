@@ -2,7 +2,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::widgets::{Block, Widget};
 
 use super::theme::THEME;
@@ -56,26 +56,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     }
     y += 2;
 
-    let choice = &app.choices[app.menu.track];
-    let (car_name, _) = app.selected_car();
-    let laps = match app.menu.laps {
-        0 => format!("{} (track's own)", app.selected_laps()),
-        n => n.to_string(),
-    };
-    let rows = [
-        (
-            Row::Track,
-            "Track",
-            format!(
-                "{}  {}x{}",
-                choice.name, choice.track.width, choice.track.height
-            ),
-        ),
-        (Row::Model, "Model", app.menu.model.to_string()),
-        (Row::Car, "Car", car_name),
-        (Row::Laps, "Laps", laps),
-        (Row::Rivals, "Rivals", app.menu.opponents.to_string()),
-    ];
+    let setup = app.setup();
+    let choice = setup.track;
+    let rows = setup.rows();
     let box_area = Rect::new(
         r.x,
         y,
@@ -91,18 +74,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     super::minimap::course(buf, outline, &choice.track, Style::new().fg(THEME.dim));
     let mut y = y + 1;
     for (row, label, value) in &rows {
-        let selected = app.menu.row == *row;
-        let text = format!(
-            "{} {:<6} ◀ {} ▶",
-            if selected { "›" } else { " " },
-            label,
-            value
-        );
-        let style = if selected {
-            Style::new().fg(THEME.accent).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new().fg(THEME.text)
-        };
+        let (text, style) = super::selector::row(label, value, app.menu.row == *row, true);
         if y < box_area.bottom().saturating_sub(1) {
             buf.set_stringn(r.x + 2, y, &text, r.width.saturating_sub(4) as usize, style);
         }
@@ -125,19 +97,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         y += 1;
     }
     y += 1;
-    let start_selected = app.menu.row == Row::Start;
-    let start = if start_selected {
-        "› [ Start race ]"
-    } else {
-        "  [ Start race ]"
-    };
-    let style = if start_selected {
-        Style::new()
-            .fg(THEME.accent)
-            .add_modifier(Modifier::BOLD | Modifier::REVERSED)
-    } else {
-        Style::new().fg(THEME.text)
-    };
+    let (start, style) = super::selector::start(app.menu.row == Row::Start);
     if y < box_area.bottom().saturating_sub(1) {
         buf.set_stringn(r.x + 2, y, start, r.width.saturating_sub(4) as usize, style);
     }

@@ -10,6 +10,7 @@ pub mod menu;
 pub mod minimap;
 pub mod overlay;
 pub mod results;
+pub mod selector;
 pub mod theme;
 pub mod track;
 
@@ -30,8 +31,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
 
 fn draw_in_colour(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    if app.screen != Screen::Menu && app.too_small() {
-        overlay::too_small(frame.buffer_mut(), area, app.size);
+    if app.screen != Screen::Menu && app.session.too_small() {
+        overlay::too_small(frame.buffer_mut(), area, app.session.size);
         return;
     }
     match app.screen {
@@ -53,7 +54,7 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
             }
         }
     }
-    if app.help {
+    if app.session.help {
         overlay::help(frame.buffer_mut(), area, false);
     }
 }

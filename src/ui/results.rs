@@ -1,6 +1,7 @@
 //! The results screen: each lap with its time and its difference to the
 //! best lap, the best lap, and what to do next.
 
+use crate::session::Door;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -132,7 +133,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     y += 1;
     // A race between people (`skid serve`): the host takes the room back
     // to its settings once everyone is done.
-    let keys = if v.race.names.is_empty() {
+    let keys = if v.race.door == Door::Local {
         "Enter menu   r race again   q quit"
     } else {
         "Enter (host) back to the room   q leave"

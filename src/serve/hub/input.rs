@@ -4,11 +4,10 @@
 
 use std::time::Instant;
 
-use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::crossterm::event::Event;
 
-use crate::car::CarSpec;
-use crate::input::Key;
-use crate::keys::{self, Command, key_id, key_name};
+use crate::keys::Command;
+use crate::session::{self, Read};
 
 use super::super::room::{self, Place, PlayerId, Room};
 use super::Hub;
@@ -20,11 +19,11 @@ impl Hub {
         let Some(p) = self.players.get_mut(&id) else {
             return;
         };
-        p.dirty = true;
+        p.session.dirty = true;
         let k = match ev {
             Event::Key(k) => k,
             Event::FocusLost => {
-                p.held.release_all();
+                p.session.held.release_all();
                 if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
                     run.held[i].release_all();
                 }
@@ -33,29 +32,26 @@ impl Hub {
             _ => return,
         };
         p.last_key = at;
-        let name = key_name(&k);
-        if name.is_some_and(keys::is_redraw) {
+        let racing = room::running_mut(&mut self.rooms, p.place, id);
+        let Read::Key {
+            drive,
+            release,
+            id: key,
+            command,
+        } = session::read(&k, racing.is_none())
+        else {
             p.clear = true;
             return;
-        }
-        let drive = name.and_then(Key::of);
-        let release = k.kind == KeyEventKind::Release;
+        };
         // Keys go to the player's seat while their car races; elsewhere
         // they only teach the player's key repeat.
-        match room::running_mut(&mut self.rooms, p.place, id) {
-            Some((i, run)) if !p.help && !run.race.view(i).finished() => {
-                run.key(i, drive, release, key_id(k.code), now);
+        match racing {
+            Some((i, run)) if !p.session.help && !run.race.view(i).finished() => {
+                run.key(i, drive, release, key, now);
             }
-            _ => p.held.key(None, release, key_id(k.code), now),
+            _ => p.session.held.key(None, release, key, now),
         }
-        if release {
-            return;
-        }
-        let menu = room::running_mut(&mut self.rooms, p.place, id).is_none();
-        if k.kind == KeyEventKind::Repeat && !menu {
-            return;
-        }
-        if let Some(cmd) = name.and_then(keys::command) {
+        if let Some(cmd) = command {
             self.command(id, cmd);
         }
     }
@@ -65,18 +61,9 @@ impl Hub {
         let Some(p) = self.players.get_mut(&id) else {
             return;
         };
-        if p.help {
-            match cmd {
-                Command::Help | Command::Back | Command::Pause | Command::Enter => p.help = false,
-                Command::Quit => self.quit(id),
-                _ => {}
-            }
+        let Some(cmd) = p.session.through_help(cmd) else {
             return;
-        }
-        if cmd == Command::Help {
-            p.help = true;
-            return;
-        }
+        };
         match p.place {
             Place::Lobby { row } => self.lobby_command(id, row, cmd),
             Place::Room(r) => self.room_command(id, r, cmd),
@@ -155,21 +142,22 @@ impl Hub {
             None if room.creator != id => {}
             None if cmd == Command::Enter => {
                 let offered = &self.tracks[room.menu.track.min(tracks - 1)];
-                let spec = match room.menu.car {
-                    0 => CarSpec::default_for(room.menu.model),
-                    i => self.cars[i - 1].1.clone(),
-                };
+                let setup = room.menu.setup(&offered.choice, &self.cars);
                 let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
-                let (model, car_id) = (room.menu.model, spec.content_id());
+                let car_id = setup.spec.content_id();
                 room.start(
-                    &offered.choice.track,
+                    &setup,
                     &offered.line,
-                    &spec,
                     hz,
-                    |d| players.get(&d).map(|p| p.held.clone()).unwrap_or_default(),
+                    |d| {
+                        players
+                            .get(&d)
+                            .map(|p| p.session.held.clone())
+                            .unwrap_or_default()
+                    },
                     |d| {
                         let who = players.get(&d)?.identity.as_deref()?;
-                        keeper.best(who, &offered.id, model, &car_id, hz)
+                        keeper.best(who, &offered.id, setup.model, &car_id, hz)
                     },
                 );
                 eprintln!(

@@ -26,7 +26,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use crate::car::CarSpec;
 use crate::clock::Clock;
 use crate::console::{FrameTerminal, Tap, Wire, frame_terminal, redraw_all, send_frame};
-use crate::input::Held;
+use crate::session::{Door, Session};
 
 mod input;
 
@@ -53,18 +53,16 @@ pub struct Settings {
 pub struct Player {
     pub name: String,
     pub identity: Option<String>,
-    pub size: (u16, u16),
+    /// The person at this screen, as local play has one: help, screen
+    /// size, and keys held outside a race (where the terminal's repeat is
+    /// learned, carried into the player's seat).
+    pub session: Session,
     pub place: Place,
-    pub help: bool,
-    /// Keys held outside a race: the terminal's repeat is learned here
-    /// and carried into the player's seat.
-    pub held: Held,
     out: Sender<Out>,
     terminal: FrameTerminal<Tap>,
     wire: Rc<Wire>,
     sink: Tap,
     last_key: Instant,
-    dirty: bool,
     clear: bool,
 }
 
@@ -84,10 +82,7 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(tracks: Vec<Offered>, settings: Settings, keeper: Keeper, start: Instant) -> Hub {
-        let cars = crate::car::PRESETS
-            .iter()
-            .filter_map(|(n, _)| CarSpec::bundled(n).map(|s| (n.to_string(), s)))
-            .collect();
+        let cars = crate::app::presets();
         Hub {
             tracks,
             cars,
@@ -126,16 +121,13 @@ impl Hub {
                     Player {
                         name,
                         identity,
-                        size,
+                        session: Session::new(Door::Served, size),
                         place: Place::Lobby { row: 0 },
-                        help: false,
-                        held: Held::new(),
                         out,
                         terminal,
                         wire,
                         sink,
                         last_key: now,
-                        dirty: true,
                         clear: true,
                     },
                 );
@@ -147,10 +139,10 @@ impl Hub {
             }
             ToHub::Resize { id, size } => {
                 if let Some(p) = self.players.get_mut(&id) {
-                    p.size = size;
+                    p.session.size = size;
                     p.terminal.backend_mut().set_size(to_size(size));
                     p.clear = true;
-                    p.dirty = true;
+                    p.session.dirty = true;
                     // The camera starts anew in the new view.
                     if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
                         run.race.seats[i].camera = None;
@@ -200,7 +192,7 @@ impl Hub {
     /// Something the lobby lists changed: every lobby screen is redrawn.
     fn lobby_changed(&mut self) {
         for p in self.players.values_mut() {
-            p.dirty = true;
+            p.session.dirty = true;
         }
     }
 
@@ -230,12 +222,13 @@ impl Hub {
                 let Some(p) = self.players.get_mut(m) else {
                     continue;
                 };
-                p.dirty = true;
+                p.session.dirty = true;
                 // Each seat's camera follows its car in its player's view.
                 if let Some(run) = &mut room.running
                     && let Some(i) = run.seat_of(*m)
                 {
-                    run.race.follow(i, crate::layout::track_view_size(p.size));
+                    run.race
+                        .follow(i, crate::layout::track_view_size(p.session.size));
                 }
             }
         }
@@ -265,7 +258,7 @@ impl Hub {
                 gone.push((id, Some("idle too long: disconnected")));
                 continue;
             }
-            if !p.dirty {
+            if !p.session.dirty {
                 continue;
             }
             let permit = match p.out.try_reserve() {
@@ -287,8 +280,8 @@ impl Hub {
                     name: &p.name,
                     keyed: p.identity.is_some(),
                     place: p.place,
-                    help: p.help,
-                    size: p.size,
+                    help: p.session.help,
+                    size: p.session.size,
                     rooms: &self.rooms,
                     tracks: &self.tracks,
                     cars: &self.cars,
@@ -298,7 +291,7 @@ impl Hub {
             }));
             match drawn {
                 Ok(Ok(())) => {
-                    p.dirty = false;
+                    p.session.dirty = false;
                     permit.send(Out::Frame(p.sink.take()));
                 }
                 _ => gone.push((id, Some("the server failed to draw your screen"))),

@@ -1,0 +1,174 @@
+//! A person at a screen, whichever front door they came through: the
+//! local terminal (`game`) or `skid serve` (`serve::hub`). What is theirs
+//! (help open or not, the keys they hold, their screen's size, whether it
+//! needs drawing) and how their key events read are one [`Session`] and
+//! one [`read`], so that a fix to either lands for both. What differs
+//! between the two doors is said once, in [`Door`], never inferred.
+
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
+
+use crate::input::{Held, Key};
+use crate::keys::{self, Command, key_id, key_name};
+
+/// Which front door a person came through, and so what differs for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// The local terminal: a race pauses, q quits the program, records
+    /// are saved as the lap ends.
+    Local,
+    /// `skid serve`: races have no pause (others race on), q leaves for
+    /// the lobby, records are saved on the server's own thread.
+    Served,
+}
+
+impl Door {
+    /// Whether a race can be paused.
+    pub fn pauses(self) -> bool {
+        self == Door::Local
+    }
+}
+
+/// A key event as every front door reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// Ctrl-L: clear the screen and draw it all again.
+    Redraw,
+    /// Any other key.
+    Key {
+        /// The driving key it is, if any.
+        drive: Option<Key>,
+        /// Whether it was let go (terminals with key releases).
+        release: bool,
+        /// Tells keys apart, for learning the terminal's key repeat.
+        id: u32,
+        /// The command it gives now: none for a release, nor for a key's
+        /// repeat outside a menu (a held key repeats; a command is one
+        /// press, but moving through a menu may repeat).
+        command: Option<Command>,
+    },
+}
+
+/// Reads a key event: `menu` says whether the person is in a menu, where
+/// a held key's repeats move the cursor on.
+pub fn read(k: &KeyEvent, menu: bool) -> Read {
+    let name = key_name(k);
+    if name.is_some_and(keys::is_redraw) {
+        return Read::Redraw;
+    }
+    let release = k.kind == KeyEventKind::Release;
+    let repeat = k.kind == KeyEventKind::Repeat;
+    let command = name
+        .and_then(keys::command)
+        .filter(|_| !release && (menu || !repeat));
+    Read::Key {
+        drive: name.and_then(Key::of),
+        release,
+        id: key_id(k.code),
+        command,
+    }
+}
+
+/// One person at one screen.
+pub struct Session {
+    pub door: Door,
+    /// Whether the help is open over their screen.
+    pub help: bool,
+    /// The keys they hold: where their terminal's key repeat is learned,
+    /// and (locally) what drives their car.
+    pub held: Held,
+    /// Their screen's size, columns and rows.
+    pub size: (u16, u16),
+    /// Something visible changed since their screen was last drawn.
+    pub dirty: bool,
+}
+
+impl Session {
+    pub fn new(door: Door, size: (u16, u16)) -> Session {
+        Session {
+            door,
+            help: false,
+            held: Held::new(),
+            size,
+            dirty: true,
+        }
+    }
+
+    /// Whether their screen is too small to draw a race.
+    pub fn too_small(&self) -> bool {
+        crate::layout::too_small(self.size)
+    }
+
+    /// Passes `cmd` through the help: `?` opens it; while it is open,
+    /// `?`, Esc, p and Enter close it, q still quits and nothing else
+    /// does anything. Returns the command left to carry out, if any.
+    pub fn through_help(&mut self, cmd: Command) -> Option<Command> {
+        self.dirty = true;
+        if self.help {
+            match cmd {
+                Command::Help | Command::Back | Command::Pause | Command::Enter => {
+                    self.help = false;
+                    None
+                }
+                Command::Quit => Some(Command::Quit),
+                _ => None,
+            }
+        } else if cmd == Command::Help {
+            self.help = true;
+            None
+        } else {
+            Some(cmd)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
+
+    fn event(code: KeyCode, kind: KeyEventKind) -> KeyEvent {
+        KeyEvent {
+            code,
+            modifiers: KeyModifiers::NONE,
+            kind,
+            state: KeyEventState::NONE,
+        }
+    }
+
+    fn command(code: KeyCode, kind: KeyEventKind, menu: bool) -> Option<Command> {
+        match read(&event(code, kind), menu) {
+            Read::Key { command, .. } => command,
+            Read::Redraw => panic!("not a redraw"),
+        }
+    }
+
+    #[test]
+    fn a_command_is_a_press_and_a_menu_also_takes_repeats() {
+        use KeyEventKind::{Press, Release, Repeat};
+        let up = KeyCode::Up;
+        assert_eq!(command(up, Press, false), Some(Command::Up));
+        assert_eq!(command(up, Repeat, false), None, "a held key in a race");
+        assert_eq!(command(up, Repeat, true), Some(Command::Up), "the menu");
+        assert_eq!(command(up, Release, true), None);
+        let ctrl_l = KeyEvent {
+            modifiers: KeyModifiers::CONTROL,
+            ..event(KeyCode::Char('l'), Press)
+        };
+        assert_eq!(read(&ctrl_l, false), Read::Redraw);
+    }
+
+    #[test]
+    fn help_takes_every_command_while_open_but_quit() {
+        let mut s = Session::new(Door::Served, (80, 24));
+        assert_eq!(s.through_help(Command::Enter), Some(Command::Enter));
+        assert_eq!(s.through_help(Command::Help), None);
+        assert!(s.help);
+        for cmd in [Command::Up, Command::Restart, Command::SwitchModel] {
+            assert_eq!(s.through_help(cmd), None);
+            assert!(s.help);
+        }
+        assert_eq!(s.through_help(Command::Quit), Some(Command::Quit));
+        assert_eq!(s.through_help(Command::Back), None);
+        assert!(!s.help);
+    }
+}

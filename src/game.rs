@@ -161,7 +161,7 @@ pub fn run<C: Console>(
             break;
         }
         if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
-            let _ = rec.sync(&race.seats[LOCAL].recording, app.races, false);
+            let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false);
         }
         if app.session.dirty && now >= next_frame {
             draw_frame(&mut terminal, &wire, app)?;

@@ -41,9 +41,21 @@ impl Source {
     }
 }
 
+/// A car's handle in its world: given when the car enters, never
+/// reused and never renumbered, whoever leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CarId(pub u32);
+
 /// One car in the world.
 pub struct Entrant {
+    pub id: CarId,
     pub car: Car,
+    /// Its driver's name where people race each other; none for a
+    /// computer car or in local play.
+    pub name: Option<String>,
+    /// Where the car is along the race's racing line (a point's index),
+    /// kept by the race for the standings and the wrong-way warning.
+    pub along: usize,
     pub laps: Laps,
     pub source: Source,
     /// Whether the car has stayed finite all race: a lap from a run that
@@ -72,6 +84,8 @@ pub struct World {
     pub dt: f64,
     /// What the latest step's motion did to the race, for each car.
     events: Vec<Option<Event>>,
+    /// The next car's id.
+    next_id: u32,
 }
 
 impl World {
@@ -86,6 +100,7 @@ impl World {
             tick: 0,
             dt: 1.0 / f64::from(hz),
             events: Vec::new(),
+            next_id: 0,
         };
         world.enter(
             Car::new(spec, kind, pos, heading),
@@ -94,16 +109,43 @@ impl World {
         world
     }
 
-    /// Puts a car in the race, driven by `source`; returns its index.
-    pub fn enter(&mut self, car: Car, source: Source) -> usize {
+    /// Puts a car in the race, behind the others on the grid, driven by
+    /// `source`; returns its id.
+    pub fn enter(&mut self, car: Car, source: Source) -> CarId {
+        let id = CarId(self.next_id);
+        self.next_id += 1;
         self.cars.push(Entrant {
+            id,
             car,
+            name: None,
+            along: 0,
             laps: Laps::new(&self.track),
             source,
             finite: true,
             last: Controls::default(),
         });
-        self.cars.len() - 1
+        id
+    }
+
+    /// Car `id`'s place in [`World::cars`] (and in [`World::events`]), if
+    /// it is in the race.
+    pub fn index(&self, id: CarId) -> Option<usize> {
+        self.cars.iter().position(|e| e.id == id)
+    }
+
+    /// Car `id`. Panics if it left: a seat's car leaves with its seat.
+    pub fn car(&self, id: CarId) -> &Entrant {
+        &self.cars[self.index(id).expect("a car in the race")]
+    }
+
+    pub fn car_mut(&mut self, id: CarId) -> &mut Entrant {
+        let i = self.index(id).expect("a car in the race");
+        &mut self.cars[i]
+    }
+
+    /// Takes car `id` out of the race; the others keep their ids.
+    pub fn leave(&mut self, id: CarId) {
+        self.cars.retain(|e| e.id != id);
     }
 
     /// What the latest step did to each car's race ([`World::step`]'s
@@ -239,6 +281,7 @@ mod tests {
             Car::new(spec, ModelKind::Dynamic, pos, heading),
             Source::Seat(Controls::default()),
         );
+        let parked = world.index(parked).unwrap();
         world.cars[0].source = Source::Seat(throttle());
         for _ in 0..240 {
             world.step();

@@ -181,7 +181,7 @@ fn a_tap_steers_for_the_terminals_repeat_delay() {
         p.keys.hold(S, 1.6, 1.7);
         p.keys.hold(A, 3.0, 3.0 + tap);
         p.run_to(5.0);
-        let r = p.app.session.held.repeat().expect("learned from holding W");
+        let r = p.app.held().repeat().expect("learned from holding W");
         assert!((r.delay - delay).abs() < 0.01 && (r.period - 0.033).abs() < 0.002);
         let steered = count(&p, 3.0, 5.0, |c| c.steer != 0.0) as f64 / 120.0;
         assert!(
@@ -336,7 +336,7 @@ fn kitty_terminals_keep_exact_holds() {
         assert_eq!(c.steer > 0.0, within(0.5, 1.0), "right at {t}");
         assert_eq!(c.steer < 0.0, within(1.5, 1.75), "left at {t}");
     }
-    assert!(p.app.session.held.explicit());
+    assert!(p.app.held().explicit());
     assert!(!kept(&p));
 }
 

@@ -3,7 +3,7 @@
 //! 120 Hz), the real crossterm backend writing into memory.
 
 use ratatui::layout::Size;
-use skid::app::{App, Options};
+use skid::app::{App, LOCAL, Options};
 use skid::console::Tap;
 use skid::console::frame_terminal;
 use skid::game::draw_frame;
@@ -39,7 +39,7 @@ fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec
     let (mut terminal, wire) = frame_terminal(tap.clone(), Size::new(size.0, size.1)).unwrap();
     let mut frames = Vec::new();
     let mut n = 0u64;
-    while !app.race.as_ref().unwrap().view(0).replay_done() {
+    while !app.race.as_ref().unwrap().view(LOCAL).replay_done() {
         app.tick(0.0);
         n += 1;
         if n.is_multiple_of(every) {

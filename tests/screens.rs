@@ -32,7 +32,7 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use skid::ai::Driver;
-use skid::app::{App, Command, Options, Screen};
+use skid::app::{App, Command, LOCAL, Options, Screen};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::script::Script;
@@ -303,7 +303,7 @@ fn missed_checkpoint_80x24() {
         app.tick(0.0);
     }
     assert_eq!(
-        app.race.as_ref().unwrap().view(0).missed_checkpoint(),
+        app.race.as_ref().unwrap().view(LOCAL).missed_checkpoint(),
         Some(1)
     );
     golden("missed_checkpoint_80x24", &screen(&app));
@@ -340,7 +340,7 @@ fn wrong_way(size: (u16, u16), color: bool) -> App {
         body.vel = glam::DVec2::new(-20.0, 0.0);
         app.tick(0.0);
     }
-    assert!(app.race.as_ref().unwrap().view(0).wrong_way());
+    assert!(app.race.as_ref().unwrap().view(LOCAL).wrong_way());
     app
 }
 

@@ -616,7 +616,7 @@ fn two_players_race_to_the_results() {
         assert_eq!(run.race.world.laps, 1);
         (0..2)
             .map(|i| {
-                let car = &run.race.world.cars[run.race.seats[i].car].car;
+                let car = &run.race.world.car(run.race.seats[i].car).car;
                 skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
             })
             .collect()
@@ -636,7 +636,7 @@ fn two_players_race_to_the_results() {
             // throttle kept), W again after the turn, S to brake.
             let mut presses = Vec::new();
             for (i, driver) in drivers.iter_mut().enumerate() {
-                let car = &run.race.world.cars[run.race.seats[i].car].car;
+                let car = &run.race.world.car(run.race.seats[i].car).car;
                 let want = driver.controls(car, run.race.world.dt);
                 let steer = if want.steer > 0.15 {
                     Some(KeyCode::Char('d'))
@@ -677,7 +677,7 @@ fn two_players_race_to_the_results() {
     if !over {
         let run = hub.rooms[&1].running.as_ref().unwrap();
         for i in 0..2 {
-            let e = &run.race.world.cars[run.race.seats[i].car];
+            let e = run.race.world.car(run.race.seats[i].car);
             eprintln!(
                 "car {i}: laps {:?} pos {:?} vel {:?} last {:?}",
                 e.laps.lap, e.car.state.body.pos, e.car.state.body.vel, run.race.seats[i].last

@@ -7,7 +7,13 @@ use crate::car::{self, CarSpec};
 use crate::keys::Command;
 use crate::models::ModelKind;
 
-use super::TrackChoice;
+use crate::track::Raceable;
+
+/// A track the menu offers: only one a lap can be completed on.
+pub struct TrackChoice {
+    pub name: String,
+    pub track: Raceable,
+}
 
 /// The car presets a menu offers after "the model's own", in order.
 pub fn presets() -> Vec<(String, CarSpec)> {

@@ -13,35 +13,31 @@ mod view;
 
 use crate::ai::Line;
 use crate::car::CarSpec;
-use crate::input::{Action, Key};
+use crate::input::{Action, Held, Key};
 use crate::physics::ModelKind;
 use crate::records::{Loaded, Record, Store};
 use crate::script::Script;
 use crate::session::{Door, Session};
 use crate::track::{Raceable, bundled};
+use crate::world::CarId;
 
 pub use crate::keys::Command;
 pub use camera::Camera;
-pub use menu::{Menu, Row, Setup, presets};
+pub use menu::{Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, Entry, GRID_GAP, MAX_CARS, Phase, Race};
 pub use seat::{Kept, Seat, Standing};
 pub use view::SeatView;
 
-/// The seat of the person at this terminal: local play has one.
-pub const LOCAL: usize = 0;
+/// The car of the person at this terminal: local play has one seat, on
+/// the first car in the race.
+pub const LOCAL: CarId = CarId(0);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     Menu,
     Race,
     Results,
-}
-
-/// A track the menu offers: only one a lap can be completed on.
-pub struct TrackChoice {
-    pub name: String,
-    pub track: Raceable,
 }
 
 /// How the game was started.
@@ -254,11 +250,18 @@ impl App {
             );
             self.notices.push(note);
         }
+        // The keys held (with the terminal's repeat learned) go to the
+        // new seat, let go.
+        let mut held = std::mem::take(self.held_mut());
+        held.release_all();
+        let mut race = race;
+        if let Some(seat) = race.seat_mut(LOCAL) {
+            seat.held = held;
+        }
         self.race = Some(race);
         self.races += 1;
         self.screen = Screen::Race;
         self.paused = false;
-        self.session.held.release_all();
         self.session.dirty = true;
     }
 
@@ -276,8 +279,10 @@ impl App {
             return;
         };
         let world = &race.world;
-        let seat = &mut race.seats[LOCAL];
-        let car = &world.cars[seat.car];
+        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
+            return;
+        };
+        let car = world.car(LOCAL);
         let Some(best) = seat.log.new_record(car.finite) else {
             return;
         };
@@ -302,8 +307,8 @@ impl App {
 
     pub fn resize(&mut self, w: u16, h: u16) {
         self.session.size = (w, h);
-        if let Some(r) = &mut self.race {
-            r.seats[LOCAL].camera = None;
+        if let Some(seat) = self.race.as_mut().and_then(|r| r.seat_mut(LOCAL)) {
+            seat.camera = None;
         }
         self.session.dirty = true;
     }
@@ -316,10 +321,27 @@ impl App {
         }
     }
 
+    /// The keys the player holds: their seat's while a race is on, else
+    /// the session's (where the terminal's repeat is learned meanwhile).
+    pub fn held(&self) -> &Held {
+        match self.race.as_ref().and_then(|r| r.seat(LOCAL)) {
+            Some(seat) => &seat.held,
+            None => &self.session.held,
+        }
+    }
+
+    fn held_mut(&mut self) -> &mut Held {
+        match self.race.as_mut().and_then(|r| r.seat_mut(LOCAL)) {
+            Some(seat) => &mut seat.held,
+            None => &mut self.session.held,
+        }
+    }
+
     /// A press or autorepeat of a driving key.
     pub fn press(&mut self, key: Key, now: f64) {
         if self.running() {
-            self.session.held.press(self.action(key), now);
+            let action = self.action(key);
+            self.held_mut().press(action, now);
         }
     }
 
@@ -330,11 +352,11 @@ impl App {
         let action = key
             .filter(|_| release || self.running())
             .map(|k| self.action(k));
-        self.session.held.key(action, release, id, now);
+        self.held_mut().key(action, release, id, now);
     }
 
     pub fn focus_lost(&mut self) {
-        self.session.held.release_all();
+        self.held_mut().release_all();
     }
 
     /// Starts the race the player is waiting for if its racing line is
@@ -366,8 +388,8 @@ impl App {
             return;
         }
         let Some(race) = &mut self.race else { return };
-        let laps_before = race.seats[LOCAL].log.ends.len();
-        race.tick(std::slice::from_mut(&mut self.session.held), now);
+        let laps_before = race.view(LOCAL).seat.log.ends.len();
+        race.tick(now);
         race.follow(LOCAL, crate::layout::track_view_size(self.session.size));
         let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
@@ -377,7 +399,7 @@ impl App {
         }
         if finished {
             self.screen = Screen::Results;
-            self.session.held.release_all();
+            self.held_mut().release_all();
         }
         self.session.dirty = true;
     }
@@ -403,6 +425,8 @@ impl App {
             (Screen::Menu, c) => self.menu_command(c),
             (Screen::Results, Command::Enter | Command::Back) => {
                 self.screen = Screen::Menu;
+                // The keys (and the repeat learned) back to the menu.
+                self.session.held = std::mem::take(self.held_mut());
                 self.race = None;
                 self.refresh_best();
             }
@@ -425,14 +449,17 @@ impl App {
 
     fn race_command(&mut self, cmd: Command) {
         let Some(race) = &mut self.race else { return };
-        let car = &mut race.world.cars[race.seats[LOCAL].car].car;
-        if race.seats[LOCAL].command(cmd, car) {
+        let car = &mut race.world.car_mut(LOCAL).car;
+        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
+            return;
+        };
+        if seat.command(cmd, car) {
             return;
         }
         match cmd {
             Command::Pause | Command::Back => {
                 self.paused = !self.paused;
-                self.session.held.release_all();
+                seat.held.release_all();
             }
             Command::Restart => self.start_race(),
             Command::SwitchModel => car.switch_model(car.kind.next()),

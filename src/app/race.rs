@@ -6,15 +6,14 @@
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
-use crate::input::Held;
 use crate::physics::{Car, Controls};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
 use crate::session::Door;
-use crate::world::{Source, World};
+use crate::world::{CarId, Source, World};
 
-use super::Setup;
 use super::camera::Camera;
+use super::menu::Setup;
 use super::planner::race_line;
 use super::seat::{Seat, Standing};
 
@@ -50,20 +49,14 @@ pub struct Race {
     pub phase: Phase,
     /// The racing line: which way the course runs here.
     pub line: Line,
-    /// Where each car is on the racing line.
-    pub(super) at: Vec<usize>,
     /// The middle of the finish line (0) and of each checkpoint.
     pub marks: Vec<DVec2>,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
-    /// The people in the race.
+    /// The people in the race, each on a seat driving one car.
     pub seats: Vec<Seat>,
     /// The front door its people came through: what its screens offer.
     pub door: Door,
-    /// The cars' names where people race each other (`skid serve`), by
-    /// car index; a car with none is `YOU` to its own seat and `CPU n`
-    /// to the others.
-    pub names: Vec<String>,
 }
 
 impl Race {
@@ -91,12 +84,10 @@ impl Race {
         Race {
             phase: Phase::Countdown(countdown),
             line,
-            at: vec![0; world.cars.len()],
             marks: world.track.mark_centres(),
             short_of: None,
-            seats: vec![Seat::new(0, record)],
+            seats: vec![Seat::new(world.cars[0].id, record)],
             door: Door::Local,
-            names: Vec::new(),
             world,
         }
     }
@@ -126,11 +117,8 @@ impl Race {
             let car = Car::new(setup.spec.clone(), setup.model, pos, heading);
             race.add_seat(car, p.record.clone());
         }
-        if people.iter().any(|p| p.name.is_some()) {
-            race.names = people
-                .iter()
-                .map(|p| p.name.clone().unwrap_or_default())
-                .collect();
+        for (e, p) in race.world.cars.iter_mut().zip(people) {
+            e.name.clone_from(&p.name);
         }
         let asked = setup.opponents.min(MAX_CARS.saturating_sub(people.len()));
         let placed = race.add_opponents(asked, skill);
@@ -141,55 +129,59 @@ impl Race {
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new
-    /// seat's keys, against `record` if any; returns the seat's index.
-    pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> usize {
-        let i = self.world.enter(car, Source::Seat(Controls::default()));
-        self.at.push(0);
-        self.seats.push(Seat::new(i, record));
-        self.seats.len() - 1
+    /// seat's keys, against `record` if any; returns the car's id.
+    pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> CarId {
+        let id = self.world.enter(car, Source::Seat(Controls::default()));
+        self.seats.push(Seat::new(id, record));
+        id
     }
 
-    /// Takes seat `i` and its car out of the race (a player who left): the
-    /// race goes on for the others; the seats after it move down one.
-    pub fn remove_seat(&mut self, i: usize) {
-        let gone = self.seats.remove(i).car;
-        self.world.cars.remove(gone);
-        self.at.remove(gone);
-        if gone < self.names.len() {
-            self.names.remove(gone);
-        }
+    /// Takes car `car` and the seat driving it out of the race (a player
+    /// who left): the race goes on for the others, and every other car and
+    /// seat keeps its id.
+    pub fn leave(&mut self, car: CarId) {
+        self.seats.retain(|s| s.car != car);
+        self.world.leave(car);
         for seat in &mut self.seats {
-            if seat.car > gone {
-                seat.car -= 1;
-            }
             if let Some(order) = &mut seat.final_standings {
-                order.retain(|s| s.car != gone);
-                for s in order.iter_mut().filter(|s| s.car > gone) {
-                    s.car -= 1;
-                }
+                order.retain(|s| s.car != car);
             }
         }
+    }
+
+    /// The seat driving car `car`, if a person drives it.
+    pub fn seat(&self, car: CarId) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.car == car)
+    }
+
+    pub fn seat_mut(&mut self, car: CarId) -> Option<&mut Seat> {
+        self.seats.iter_mut().find(|s| s.car == car)
     }
 
     /// What car `car` is called on the screen of the seat driving
-    /// `viewer`: `YOU`, its driver's name, or `CPU n` for the n-th
-    /// computer car (the cars after the named ones; in local play, after
-    /// the player's).
-    pub fn name(&self, car: usize, viewer: usize) -> String {
-        match self.names.get(car) {
-            _ if car == viewer => "YOU".to_string(),
-            Some(name) if !name.is_empty() => name.clone(),
-            _ => format!("CPU {}", car + 1 - self.names.len().max(1)),
+    /// `viewer`: `YOU`, its driver's name, or `CPU n` for the n-th car
+    /// that no person drives.
+    pub fn name(&self, car: CarId, viewer: CarId) -> String {
+        if car == viewer {
+            return "YOU".to_string();
         }
+        if let Some(name) = self.world.car(car).name.as_ref().filter(|n| !n.is_empty()) {
+            return name.clone();
+        }
+        let computers = (self.world.cars.iter()).filter(|e| self.seat(e.id).is_none());
+        let n = computers.take_while(|e| e.id != car).count();
+        format!("CPU {}", n + 1)
     }
 
-    /// Moves seat `i`'s camera after its car, for a track view of `view`
-    /// cells (columns, rows).
-    pub fn follow(&mut self, i: usize, view: (u16, u16)) {
-        let body = &self.world.cars[self.seats[i].car].car.state.body;
-        let seat = &self.seats[i];
-        let camera = Camera::follow(seat.camera, &self.world.track, view, body.pos, body.vel);
-        self.seats[i].camera = Some(camera);
+    /// Moves the camera of the seat driving `car` after it, for a track
+    /// view of `view` cells (columns, rows).
+    pub fn follow(&mut self, car: CarId, view: (u16, u16)) {
+        let body = &self.world.car(car).car.state.body;
+        let camera = self.seat(car).and_then(|s| s.camera);
+        let camera = Camera::follow(camera, &self.world.track, view, body.pos, body.vel);
+        if let Some(seat) = self.seat_mut(car) {
+            seat.camera = Some(camera);
+        }
     }
 
     /// Puts up to `n` computer cars of the player's model and car on the
@@ -226,7 +218,6 @@ impl Race {
         for car in rivals {
             self.world
                 .enter(car, Source::Driver(Box::new(driver.clone())));
-            self.at.push(0);
         }
         placed
     }
@@ -248,9 +239,8 @@ impl Race {
     /// laps and how many metres of racing line it is behind the leader.
     pub fn standings(&self) -> Vec<Standing> {
         let n = self.line.points.len() as f64;
-        let mut cars: Vec<(usize, (u32, u8, i64))> = (self.world.cars.iter().zip(&self.at))
-            .map(|(e, &at)| self.progress(&e.laps, at))
-            .enumerate()
+        let mut cars: Vec<(CarId, (u32, u8, i64))> = (self.world.cars.iter())
+            .map(|e| (e.id, self.progress(&e.laps, e.along)))
             .collect();
         // Stable: on equal progress, the player before the computer cars.
         cars.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -267,37 +257,37 @@ impl Race {
             .collect()
     }
 
-    /// One physics tick of the race: each seat's held keys (`held[i]`
-    /// for seat `i`) drive its car, unless it replays a script.
-    pub fn tick(&mut self, held: &mut [Held], now: f64) {
+    /// One physics tick of the race: each seat's held keys drive its
+    /// car, unless it replays a script.
+    pub fn tick(&mut self, now: f64) {
         match self.phase {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
-                for (seat, held) in self.seats.iter_mut().zip(held) {
-                    seat.on_grid(&self.world, held, now);
+                for seat in &mut self.seats {
+                    seat.on_grid(&self.world, now);
                 }
                 return;
             }
             Phase::Running => {}
         }
-        for (seat, held) in self.seats.iter_mut().zip(held) {
+        for seat in &mut self.seats {
             if !seat.is_replay(&self.world) {
-                let entrant = &self.world.cars[seat.car];
-                let c = seat.controls(&entrant.car, held, now);
-                self.world.cars[seat.car].source = Source::Seat(c);
+                let c = seat.controls(&self.world.car(seat.car).car, now);
+                self.world.car_mut(seat.car).source = Source::Seat(c);
             }
         }
         self.world.step();
-        for (e, at) in self.world.cars.iter().zip(&mut self.at) {
-            *at = self.line.nearest(e.car.state.body.pos, *at);
+        for e in &mut self.world.cars {
+            e.along = self.line.nearest(e.car.state.body.pos, e.along);
         }
         for seat in &mut self.seats {
-            seat.after_step(&self.world, &self.line, self.at[seat.car]);
+            seat.after_step(&self.world, &self.line);
         }
         // The order as each seat's car finishes, for its results.
         for i in 0..self.seats.len() {
-            if self.seats[i].final_standings.is_none() && self.view(i).finished() {
+            let car = self.seats[i].car;
+            if self.seats[i].final_standings.is_none() && self.view(car).finished() {
                 self.seats[i].final_standings = Some(self.standings());
             }
         }

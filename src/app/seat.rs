@@ -14,7 +14,7 @@ use crate::input::{Action, Held, Latch};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
-use crate::world::{Source, World};
+use crate::world::{CarId, Source, World};
 
 use super::camera::Camera;
 
@@ -47,8 +47,7 @@ pub struct Kept {
 /// One car's place in the race.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Standing {
-    /// The car's index in the world: 0 is the player.
-    pub car: usize,
+    pub car: CarId,
     /// Completed laps.
     pub laps: u32,
     /// Metres of racing line behind the leader.
@@ -57,8 +56,10 @@ pub struct Standing {
 
 /// One person's place in a race.
 pub struct Seat {
-    /// The index of this seat's car in the race's world.
-    pub car: usize,
+    /// This seat's car.
+    pub car: CarId,
+    /// The keys its person holds, which drive the car.
+    pub held: Held,
     /// Lap ends, splits, the best lap and its ghost.
     pub log: LapLog,
     /// Whether the best lap's ghost is drawn (`g`).
@@ -85,9 +86,10 @@ pub struct Seat {
 
 impl Seat {
     /// A seat driving car `car`, against the record `record` if any.
-    pub fn new(car: usize, record: Option<Lap>) -> Seat {
+    pub fn new(car: CarId, record: Option<Lap>) -> Seat {
         Seat {
             car,
+            held: Held::new(),
             log: LapLog::against(record),
             show_ghost: true,
             wrong_way: 0,
@@ -123,22 +125,23 @@ impl Seat {
     /// Whether this seat's car replays a script (it then takes no keys and
     /// sets no records).
     pub fn is_replay(&self, world: &World) -> bool {
-        matches!(world.cars[self.car].source, Source::Script(..))
+        matches!(world.car(self.car).source, Source::Script(..))
     }
 
     /// During the countdown: the throttle held on the grid revs the engine
     /// on the panel; nothing moves until the start.
-    pub(super) fn on_grid(&mut self, world: &World, held: &Held, now: f64) {
+    pub(super) fn on_grid(&mut self, world: &World, now: f64) {
         if !self.is_replay(world) {
             self.last = Controls {
-                throttle: f64::from(u8::from(held.is_held(Action::Throttle, now))),
+                throttle: f64::from(u8::from(self.held.is_held(Action::Throttle, now))),
                 ..Controls::default()
             };
         }
     }
 
     /// The next tick's controls from the held keys.
-    pub(super) fn controls(&mut self, car: &Car, held: &mut Held, now: f64) -> Controls {
+    pub(super) fn controls(&mut self, car: &Car, now: f64) -> Controls {
+        let held = &mut self.held;
         let kind = car.kind;
         let state = &car.state;
         // Which pedals latch in a terminal without releases (crate::input).
@@ -203,15 +206,16 @@ impl Seat {
     /// What the step just taken did for this seat: its controls
     /// recorded, its lap log, the wrong-way count (its car at point `at`
     /// of the racing line `line`) and the skid marks.
-    pub(super) fn after_step(&mut self, world: &World, line: &Line, at: usize) {
-        let event = world.events()[self.car];
-        let c = world.cars[self.car].last;
+    pub(super) fn after_step(&mut self, world: &World, line: &Line) {
+        let i = world.index(self.car).expect("a seat's car is in the race");
+        let (event, entrant) = (world.events()[i], &world.cars[i]);
+        let (c, at) = (entrant.last, entrant.along);
         self.recording.push(&c);
         self.last = c;
         if let Some(Event::Missed(n)) = event {
             self.missed = Some((n, world.tick));
         }
-        let car = &world.cars[self.car].car;
+        let car = &entrant.car;
         let b = &car.state.body;
         let pose = [b.pos.x, b.pos.y, b.heading];
         let sample = || {

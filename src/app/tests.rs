@@ -2,10 +2,10 @@
 
 use super::*;
 use crate::car;
-use crate::input::Held;
 use crate::physics::Car;
 use crate::race::Lap;
 use crate::track::Track;
+use crate::world::CarId;
 use crate::world::World;
 use glam::DVec2;
 
@@ -98,7 +98,10 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
         app.tick(now);
     }
     let r = app.race.as_ref().unwrap();
-    assert!(r.view(0).car().state.body.vel.length() > 3.0, "it drove");
+    assert!(
+        r.view(LOCAL).car().state.body.vel.length() > 3.0,
+        "it drove"
+    );
     assert!(
         r.seats[0]
             .recording
@@ -127,7 +130,7 @@ fn pause_stops_the_clock_and_releases_keys() {
     app.tick(now);
     assert_eq!(app.race.as_ref().unwrap().world.tick, tick + 1);
     assert!(
-        !app.session.held.is_held(Action::Throttle, now),
+        !app.held().is_held(Action::Throttle, now),
         "keys pressed while paused do not count"
     );
 }
@@ -145,7 +148,7 @@ fn driving_against_the_course_warns_after_a_second() {
         now += 1.0 / 120.0;
         app.tick(now);
         assert_eq!(
-            app.race.as_ref().unwrap().view(0).wrong_way(),
+            app.race.as_ref().unwrap().view(LOCAL).wrong_way(),
             i >= 119,
             "tick {i}"
         );
@@ -173,11 +176,11 @@ fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
     }
     // 40 ticks into the lap: the tenth sample, every four ticks.
     assert_eq!(
-        app.race.as_ref().unwrap().view(0).ghost_pose(),
+        app.race.as_ref().unwrap().view(LOCAL).ghost_pose(),
         Some([60.0, 10.0, 0.0])
     );
     app.command(Command::ToggleGhost);
-    assert_eq!(app.race.as_ref().unwrap().view(0).ghost_pose(), None);
+    assert_eq!(app.race.as_ref().unwrap().view(LOCAL).ghost_pose(), None);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -216,7 +219,7 @@ fn a_record_set_at_another_rate_reads_in_time() {
         ..Options::default()
     });
     app.start_race();
-    let best = app.race.as_ref().unwrap().view(0).best_time().unwrap();
+    let best = app.race.as_ref().unwrap().view(LOCAL).best_time().unwrap();
     assert!((best - 40.5).abs() < 1e-9, "BEST reads {best} s");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -273,16 +276,16 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
     let track = app.race.as_ref().unwrap().world.track.clone();
     let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.view(0).rivals().count(), 3);
-    for (car, s) in r.view(0).rivals().zip(&starts) {
+    assert_eq!(r.view(LOCAL).rivals().count(), 3);
+    for (car, s) in r.view(LOCAL).rivals().zip(&starts) {
         assert!(car.state.body.pos.distance(*s) < 0.5, "on its slot");
     }
     for _ in 0..(120 * 20) {
         now += 1.0 / 120.0;
         app.tick(now);
         let r = app.race.as_ref().unwrap();
-        let mut boxes = vec![r.view(0).car().footprint()];
-        boxes.extend(r.view(0).rivals().map(Car::footprint));
+        let mut boxes = vec![r.view(LOCAL).car().footprint()];
+        boxes.extend(r.view(LOCAL).rivals().map(Car::footprint));
         for (i, a) in boxes.iter().enumerate() {
             assert!(!r.world.track.box_hits_wall(a));
             for b in &boxes[i + 1..] {
@@ -300,7 +303,7 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
             .all(|e| e.laps.checkpoint >= 1 || e.laps.lap >= 1),
         "they race"
     );
-    let place = 1 + r.standings().iter().position(|s| s.car == 0).unwrap();
+    let place = 1 + r.standings().iter().position(|s| s.car == LOCAL).unwrap();
     assert!((1..=4).contains(&place));
 }
 
@@ -329,7 +332,11 @@ fn asking_for_more_opponents_than_the_grid_holds_says_so() {
     });
     app.start_race();
     let race = app.race.as_ref().unwrap();
-    assert_eq!(race.view(0).rivals().count(), 3, "pocket has four slots");
+    assert_eq!(
+        race.view(LOCAL).rivals().count(),
+        3,
+        "pocket has four slots"
+    );
     assert_eq!(race.short_of, Some((3, 7)));
     assert_eq!(
         app.notices,
@@ -382,11 +389,11 @@ fn m_switches_the_model_keeping_the_motion() {
         app.press(Key::Up, now);
         app.tick(now);
     }
-    let body = app.race.as_ref().unwrap().view(0).car().state.body;
+    let body = app.race.as_ref().unwrap().view(LOCAL).car().state.body;
     app.command(Command::SwitchModel);
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.view(0).car().kind, ModelKind::Dynamic);
-    assert_eq!(r.view(0).car().state.body, body);
+    assert_eq!(r.view(LOCAL).car().kind, ModelKind::Dynamic);
+    assert_eq!(r.view(LOCAL).car().state.body, body);
 }
 
 #[test]
@@ -424,7 +431,7 @@ fn a_replayed_recording_drives_the_same_race() {
         replay.tick(t);
     }
     let again = replay.race.as_ref().unwrap();
-    assert_eq!(again.view(0).car().state, race.view(0).car().state);
+    assert_eq!(again.view(LOCAL).car().state, race.view(LOCAL).car().state);
 }
 
 #[test]
@@ -438,7 +445,8 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     let mut race = Race::new(world, 1, None, None);
     let (pos, heading) = track.start_pose(1);
     let second = Car::new(spec, ModelKind::Arcade, pos, heading);
-    assert_eq!(race.add_seat(second, None), 1);
+    let other = race.add_seat(second, None);
+    assert_eq!(other, CarId(1));
     // Computer cars take the slots the seats left free.
     race.add_opponents(2, 1.0);
     let starts: Vec<DVec2> = (race.world.cars.iter())
@@ -448,19 +456,19 @@ fn two_seats_drive_their_own_cars_in_one_race() {
         starts[2..].iter().all(|p| p.distance(pos) > 1.0),
         "{starts:?}"
     );
-    let mut held = [Held::new(), Held::new()];
     let mut now = 0.0;
     while race.phase != Phase::Running {
-        race.tick(&mut held, now);
+        race.tick(now);
     }
     for _ in 0..240 {
         now += 1.0 / 120.0;
-        // Seat 1 holds the throttle (a terminal's autorepeat); seat 0
-        // touches nothing.
-        held[1].press(Action::Throttle, now);
-        race.tick(&mut held, now);
+        // The second seat holds the throttle (a terminal's autorepeat);
+        // the first touches nothing.
+        let held = &mut race.seat_mut(other).unwrap().held;
+        held.press(Action::Throttle, now);
+        race.tick(now);
     }
-    let (still, driven) = (race.view(0), race.view(1));
+    let (still, driven) = (race.view(LOCAL), race.view(other));
     assert_eq!(still.car().state.body.vel.length(), 0.0);
     assert!(driven.car().state.body.vel.length() > 5.0);
     assert!(driven.car().state.body.pos.distance(pos) > 5.0);
@@ -478,23 +486,37 @@ fn two_seats_drive_their_own_cars_in_one_race() {
         driven.rivals().next().unwrap().state.body.pos,
         still.car().state.body.pos
     );
-    // Names: each seat is YOU to itself, computer cars count from 1.
-    assert_eq!(race.name(2, 0), "CPU 2", "local play: car 2 is CPU 2");
-    race.names = vec!["ann".into(), "ben".into()];
+    // Names: each seat is YOU to itself, the cars no person drives are
+    // CPU 1, 2... in grid order.
+    let (cpu1, cpu2) = (CarId(2), CarId(3));
+    assert_eq!(race.name(cpu1, LOCAL), "CPU 1");
+    race.world.car_mut(LOCAL).name = Some("ann".into());
+    race.world.car_mut(other).name = Some("ben".into());
     assert_eq!(
         [
-            race.name(0, 0),
-            race.name(1, 0),
-            race.name(2, 0),
-            race.name(3, 1)
+            race.name(LOCAL, LOCAL),
+            race.name(other, LOCAL),
+            race.name(LOCAL, other),
+            race.name(cpu1, LOCAL),
+            race.name(cpu2, other)
         ],
-        ["YOU", "ben", "CPU 1", "CPU 2"].map(String::from)
+        ["YOU", "ben", "ann", "CPU 1", "CPU 2"].map(String::from)
     );
-    // A seat taken out: its car goes, the others move down, the race goes on.
-    race.remove_seat(0);
-    assert_eq!(race.seats[0].car, 0);
+    // A seat taken out: its car goes, every other car and seat keeps its
+    // id and name, and the race goes on.
+    race.tick(now);
+    let order = race.standings();
+    race.leave(LOCAL);
+    assert_eq!(race.seats.len(), 1);
+    assert_eq!(race.seats[0].car, other);
     assert_eq!(race.world.cars.len(), 3);
-    assert_eq!(race.name(0, 0), "YOU");
-    assert_eq!(race.name(1, 0), "CPU 1");
-    race.tick(&mut held[..1], now + 0.01);
+    assert_eq!(race.name(other, other), "YOU");
+    assert_eq!(race.name(cpu1, other), "CPU 1");
+    assert_eq!(race.name(cpu2, other), "CPU 2");
+    let after: Vec<CarId> = race.standings().iter().map(|s| s.car).collect();
+    let before: Vec<CarId> = (order.iter().map(|s| s.car))
+        .filter(|&c| c != LOCAL)
+        .collect();
+    assert_eq!(after, before, "the others' order, by the same ids");
+    race.tick(now + 0.01);
 }

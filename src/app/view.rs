@@ -6,16 +6,18 @@
 use crate::input::{Action, Key};
 use crate::physics::{Car, ModelKind};
 use crate::race::{GHOST_EVERY, Lap, Laps};
+use crate::world::CarId;
 
 use super::race::{Phase, Race};
 use super::seat::Seat;
 
 impl Race {
-    /// Seat `i` reading this race.
-    pub fn view(&self, i: usize) -> SeatView<'_> {
+    /// The seat driving car `car` reading this race. Panics if no seat
+    /// drives it: only a person's car has a view.
+    pub fn view(&self, car: CarId) -> SeatView<'_> {
         SeatView {
             race: self,
-            seat: &self.seats[i],
+            seat: self.seat(car).expect("a seat drives the car viewed"),
         }
     }
 }
@@ -36,12 +38,12 @@ impl<'a> SeatView<'a> {
 
     /// This seat's car.
     pub fn car(&self) -> &'a Car {
-        &self.race.world.cars[self.seat.car].car
+        &self.race.world.car(self.seat.car).car
     }
 
     /// This seat's lap counter: laps and checkpoints passed.
     pub fn counter(&self) -> &'a Laps {
-        &self.race.world.cars[self.seat.car].laps
+        &self.race.world.car(self.seat.car).laps
     }
 
     /// Laps in the race.
@@ -52,15 +54,15 @@ impl<'a> SeatView<'a> {
     /// Every other car in the race.
     pub fn rivals(&self) -> impl Iterator<Item = &'a Car> + use<'a> {
         let mine = self.seat.car;
-        (self.race.world.cars.iter().enumerate())
-            .filter(move |(i, _)| *i != mine)
-            .map(|(_, e)| &e.car)
+        (self.race.world.cars.iter())
+            .filter(move |e| e.id != mine)
+            .map(|e| &e.car)
     }
 
     /// Whether this seat's car has stayed finite all race: a lap from a
     /// run that ever went non-finite is never saved.
     pub fn finite(&self) -> bool {
-        self.race.world.cars[self.seat.car].finite
+        self.race.world.car(self.seat.car).finite
     }
 
     /// Seconds since tick `at`.
@@ -153,7 +155,7 @@ impl<'a> SeatView<'a> {
 
     /// Whether the replayed script has run out.
     pub fn replay_done(&self) -> bool {
-        self.race.world.cars[self.seat.car].script_done()
+        self.race.world.car(self.seat.car).script_done()
     }
 
     /// Whether this seat's car has run the race's laps.

@@ -262,7 +262,7 @@ fn play(p: Play) -> Outcome {
         .and_then(|mut console| game::run(&mut console, &mut app, &settings, recorder.as_mut()))
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
-        rec.sync(&race.seats[LOCAL].recording, app.races, true)
+        rec.sync(&race.view(LOCAL).seat.recording, app.races, true)
             .map_err(|e| {
                 Diagnostics::from(Diagnostic::file(
                     path,

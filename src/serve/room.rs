@@ -13,6 +13,7 @@ use crate::race::Lap;
 use crate::records::Record;
 use crate::session::Door;
 use crate::track::Track;
+use crate::world::CarId;
 
 /// A player's number on the server, for as long as they are connected.
 pub type PlayerId = u64;
@@ -38,7 +39,7 @@ pub fn running_mut(
     rooms: &mut BTreeMap<u32, Room>,
     place: Place,
     id: PlayerId,
-) -> Option<(usize, &mut Running)> {
+) -> Option<(CarId, &mut Running)> {
     let Place::Room(r) = place else { return None };
     let run = rooms.get_mut(&r)?.running.as_mut()?;
     Some((run.seat_of(id)?, run))
@@ -47,43 +48,45 @@ pub fn running_mut(
 /// A race under way in a room.
 pub struct Running {
     pub race: Race,
-    /// Who drives each seat (`race.seats[i]`).
-    pub drivers: Vec<PlayerId>,
-    /// Each seat's held keys, from its driver's key events.
-    pub held: Vec<Held>,
+    /// Which car each player racing drives.
+    pub drivers: BTreeMap<PlayerId, CarId>,
 }
 
 impl Running {
-    /// The seat `who` drives, if any.
-    pub fn seat_of(&self, who: PlayerId) -> Option<usize> {
-        self.drivers.iter().position(|&d| d == who)
+    /// The car `who` drives, if any.
+    pub fn seat_of(&self, who: PlayerId) -> Option<CarId> {
+        self.drivers.get(&who).copied()
     }
 
     /// Whether every seat's car has finished.
     pub fn over(&self) -> bool {
-        (0..self.race.seats.len()).all(|i| self.race.view(i).finished())
+        (self.race.seats.iter()).all(|s| self.race.view(s.car).finished())
     }
 
-    /// A key event from seat `i`'s player (`key` if it drives; `id` tells
-    /// keys apart), `now` seconds into the server's run.
-    pub fn key(&mut self, i: usize, key: Option<Key>, release: bool, id: u32, now: f64) {
-        let action = key.map(|k| self.race.view(i).action(k));
-        self.held[i].key(action, release, id, now);
+    /// A key event from the player driving `car` (`key` if it drives;
+    /// `id` tells keys apart), `now` seconds into the server's run.
+    pub fn key(&mut self, car: CarId, key: Option<Key>, release: bool, id: u32, now: f64) {
+        let action = key.map(|k| self.race.view(car).action(k));
+        if let Some(seat) = self.race.seat_mut(car) {
+            seat.held.key(action, release, id, now);
+        }
     }
 
-    /// Seat `i`'s own commands: gears, ghost, autostrafe.
-    pub fn command(&mut self, i: usize, cmd: crate::keys::Command) {
+    /// The own commands of the seat driving `car`: gears, ghost,
+    /// autostrafe.
+    pub fn command(&mut self, car: CarId, cmd: crate::keys::Command) {
         let race = &mut self.race;
-        let seat = &mut race.seats[i];
-        seat.command(cmd, &race.world.cars[seat.car].car);
+        if let Some(seat) = race.seats.iter_mut().find(|s| s.car == car) {
+            seat.command(cmd, &race.world.car(car).car);
+        }
     }
 
-    /// Takes seat `i` out: its player left. The race goes on for the
-    /// others.
-    pub fn leave(&mut self, i: usize) {
-        self.race.remove_seat(i);
-        self.drivers.remove(i);
-        self.held.remove(i);
+    /// Takes `who` and their car out: they left. The race goes on for
+    /// the others.
+    pub fn leave(&mut self, who: PlayerId) {
+        if let Some(car) = self.drivers.remove(&who) {
+            self.race.leave(car);
+        }
     }
 }
 
@@ -137,7 +140,7 @@ impl Room {
                 record: record(*id),
             })
             .collect();
-        let race = Race::start(
+        let mut race = Race::start(
             setup,
             line.clone(),
             hz,
@@ -146,17 +149,15 @@ impl Room {
             None,
             RIVALS_SKILL,
         );
-        let drivers: Vec<PlayerId> = seated.iter().map(|m| m.0).collect();
-        let mut held: Vec<Held> = drivers.iter().map(|&d| held(d)).collect();
-        for h in &mut held {
-            h.release_all();
+        // The seats are the people's, in order; each takes its player's
+        // held keys (their terminal's repeat learned), let go.
+        let mut drivers = BTreeMap::new();
+        for (seat, (who, _)) in race.seats.iter_mut().zip(seated) {
+            seat.held = held(*who);
+            seat.held.release_all();
+            drivers.insert(*who, seat.car);
         }
-        debug_assert_eq!(race.seats.len(), drivers.len());
-        self.running = Some(Running {
-            race,
-            drivers,
-            held,
-        });
+        self.running = Some(Running { race, drivers });
     }
 
     /// `who` leaves the room (and its race); returns whether the room is
@@ -164,9 +165,7 @@ impl Room {
     pub fn leave(&mut self, who: PlayerId) -> bool {
         self.members.retain(|m| m.0 != who);
         if let Some(run) = &mut self.running {
-            if let Some(i) = run.seat_of(who) {
-                run.leave(i);
-            }
+            run.leave(who);
             if run.drivers.is_empty() {
                 self.running = None;
             }
@@ -188,10 +187,13 @@ impl Room {
         let Some(run) = self.running.as_mut().filter(|run| !run.over()) else {
             return laps;
         };
-        run.race.tick(&mut run.held, now);
+        run.race.tick(now);
         let world = &run.race.world;
-        for (seat, &who) in run.race.seats.iter_mut().zip(&run.drivers) {
-            let car = &world.cars[seat.car];
+        for (&who, &id) in &run.drivers {
+            let Some(seat) = run.race.seats.iter_mut().find(|s| s.car == id) else {
+                continue;
+            };
+            let car = world.car(id);
             if let Some(best) = seat.log.new_record(car.finite) {
                 let record = Record::of(&world.track, &car.car, world.dt, best);
                 laps.push((who, record, best.ghost.clone()));

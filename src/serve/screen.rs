@@ -49,7 +49,11 @@ impl View<'_> {
                         }
                         Some(i) => ui::race_screen(buf, area, run.race.view(i), false, true),
                         None => {
-                            ui::race_screen(buf, area, run.race.view(0), false, true);
+                            // Watching: the first seat's car.
+                            if let Some(first) = run.race.seats.first() {
+                                let v = run.race.view(first.car);
+                                ui::race_screen(buf, area, v, false, true);
+                            }
                             let note = " watching: you drive the next race  Esc leave ";
                             buf.set_stringn(
                                 area.x,

@@ -166,7 +166,11 @@ mod tests {
             let race = crate::app::Race::new(world, 3, None, None);
             for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
                 let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
-                draw(&mut buf, Rect::new(0, 0, w, h), race.view(0));
+                draw(
+                    &mut buf,
+                    Rect::new(0, 0, w, h),
+                    race.view(crate::app::LOCAL),
+                );
                 let text = crate::ui::buffer_text(&buf);
                 assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");
             }

@@ -325,13 +325,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     }
     // Where people race each other, each other car's driver by name, a
     // cell to the right of the car.
-    for (i, e) in v.race.world.cars.iter().enumerate() {
-        let Some(name) = v
-            .race
-            .names
-            .get(i)
-            .filter(|n| i != v.seat.car && !n.is_empty())
-        else {
+    for e in &v.race.world.cars {
+        let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
             continue;
         };
         let short: String = name.chars().take(8).collect();

@@ -24,8 +24,10 @@ impl Hub {
             Event::Key(k) => k,
             Event::FocusLost => {
                 p.session.held.release_all();
-                if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
-                    run.held[i].release_all();
+                if let Some((car, run)) = room::running_mut(&mut self.rooms, p.place, id)
+                    && let Some(seat) = run.race.seat_mut(car)
+                {
+                    seat.held.release_all();
                 }
                 return;
             }

@@ -144,8 +144,10 @@ impl Hub {
                     p.clear = true;
                     p.session.dirty = true;
                     // The camera starts anew in the new view.
-                    if let Some((i, run)) = room::running_mut(&mut self.rooms, p.place, id) {
-                        run.race.seats[i].camera = None;
+                    if let Some((car, run)) = room::running_mut(&mut self.rooms, p.place, id)
+                        && let Some(seat) = run.race.seat_mut(car)
+                    {
+                        seat.camera = None;
                     }
                 }
             }

@@ -133,15 +133,13 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-fn main() {
-    // `cargo bench` passes --bench; nothing else is read from the line.
-    let players = env("SKID_LOAD_PLAYERS", 64) as usize;
-    let secs = env("SKID_LOAD_SECS", 30);
-    let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
+/// The release binary serving `oval` to `players` on a free port, its
+/// data in `dir`; and the address it listens on.
+fn start_server(players: usize, dir: &std::path::Path) -> (std::process::Child, SocketAddr) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_skid"))
         .args(["serve", "--listen", "127.0.0.1:0", "--track", "oval"])
         .args(["--max-players", &(players + 8).to_string(), "--data-dir"])
-        .arg(&dir)
+        .arg(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -157,9 +155,118 @@ fn main() {
         .and_then(|s| s.split(',').next())
         .and_then(|p| p.parse().ok())
         .expect("the address line");
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let pid = server.id();
+    (server, SocketAddr::from(([127, 0, 0, 1], port)))
+}
 
+/// Rooms of 8, made one after another so that room g is the lobby's row
+/// g + 1; then each room's host starts its race.
+async fn fill_rooms(clients: &[Client]) {
+    for (g, room) in clients.chunks(8).enumerate() {
+        room[0].wait_for("Make a room").await;
+        room[0].send(b"\r").await;
+        room[0].wait_for(&format!("room {}", g + 1)).await;
+        for c in &room[1..] {
+            c.wait_for("Make a room").await;
+            for _ in 0..=g {
+                c.send(b"\x1b[B").await;
+            }
+            c.wait_for(&format!("› room {}", g + 1)).await;
+            c.send(b"\r").await;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for room in clients.chunks(8) {
+        room[0].send(b"\r").await;
+    }
+}
+
+/// Every client drives for `secs` from `t0`: the throttle held by
+/// autorepeat, a steering tap every two seconds (which ends the
+/// throttle's repeat, as a terminal's newest key does), then throttle
+/// again.
+async fn drive(clients: &Arc<Vec<Client>>, t0: Instant, secs: u64) {
+    let mut drivers = Vec::new();
+    for i in 0..clients.len() {
+        let clients = clients.clone();
+        drivers.push(tokio::spawn(async move {
+            let c = &clients[i];
+            let end = t0 + Duration::from_secs(secs);
+            let mut n = 0u64;
+            while Instant::now() < end {
+                let key: &[u8] = match n % 60 {
+                    0 => b"d",
+                    30 => b"a",
+                    _ => b"w",
+                };
+                c.send(key).await;
+                n += 1;
+                tokio::time::sleep(Duration::from_millis(33)).await;
+            }
+        }));
+    }
+    for d in drivers {
+        let _ = d.await;
+    }
+}
+
+/// Prints what the clients saw over `elapsed` seconds and what the
+/// server spent (`cpu` seconds, `hwm` KB at peak).
+fn report(clients: &[Client], elapsed: f64, cpu: f64, hwm: u64) {
+    let players = clients.len();
+    let mut p50s = Vec::new();
+    let mut p99s = Vec::new();
+    let mut rates = Vec::new();
+    for c in clients {
+        let seen = c.seen.lock().unwrap();
+        let mut gaps: Vec<f64> = (seen.frames.windows(2))
+            .map(|w| (w[1] - w[0]).as_secs_f64() * 1000.0)
+            .collect();
+        gaps.sort_by(f64::total_cmp);
+        p50s.push(percentile(&gaps, 0.5));
+        p99s.push(percentile(&gaps, 0.99));
+        rates.push(seen.bytes as f64 / elapsed);
+    }
+    for v in [&mut p50s, &mut p99s, &mut rates] {
+        v.sort_by(f64::total_cmp);
+    }
+    let frames: usize = clients
+        .iter()
+        .map(|c| c.seen.lock().unwrap().frames.len())
+        .sum();
+    println!(
+        "serve load: {players} players, {} rooms, {elapsed:.1} s driving",
+        players.div_ceil(8)
+    );
+    println!(
+        "  frame interval p50: median {:.1} ms, worst {:.1} ms; p99: median {:.1} ms, worst {:.1} ms",
+        percentile(&p50s, 0.5),
+        p50s.last().unwrap_or(&f64::NAN),
+        percentile(&p99s, 0.5),
+        p99s.last().unwrap_or(&f64::NAN)
+    );
+    println!(
+        "  frames a second a player: {:.1}",
+        frames as f64 / elapsed / players as f64
+    );
+    println!(
+        "  bytes a second a player: median {:.0}, worst {:.0}",
+        percentile(&rates, 0.5),
+        rates.last().unwrap_or(&f64::NAN)
+    );
+    println!(
+        "  server: CPU {:.0}% of one core, peak memory {:.0} MB",
+        100.0 * cpu / elapsed,
+        hwm as f64 / 1024.0
+    );
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is read from the line.
+    let players = env("SKID_LOAD_PLAYERS", 64) as usize;
+    let secs = env("SKID_LOAD_SECS", 30);
+    let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
+    let (mut server, addr) = start_server(players, &dir);
+    let pid = server.id();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -168,28 +275,15 @@ fn main() {
     rt.block_on(async move {
         let mut clients = Vec::new();
         for i in 0..players {
-            let from = IpAddr::V4(Ipv4Addr::new(127, 0, (i / 4 / 250) as u8, 2 + (i / 4 % 250) as u8));
+            let from = IpAddr::V4(Ipv4Addr::new(
+                127,
+                0,
+                (i / 4 / 250) as u8,
+                2 + (i / 4 % 250) as u8,
+            ));
             clients.push(connect(addr, from, &format!("p{i}")).await);
         }
-        // Rooms of 8, made one after another so that room g is the
-        // lobby's row g + 1.
-        for (g, room) in clients.chunks(8).enumerate() {
-            room[0].wait_for("Make a room").await;
-            room[0].send(b"\r").await;
-            room[0].wait_for(&format!("room {}", g + 1)).await;
-            for c in &room[1..] {
-                c.wait_for("Make a room").await;
-                for _ in 0..=g {
-                    c.send(b"\x1b[B").await;
-                }
-                c.wait_for(&format!("› room {}", g + 1)).await;
-                c.send(b"\r").await;
-            }
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        for room in clients.chunks(8) {
-            room[0].send(b"\r").await;
-        }
+        fill_rooms(&clients).await;
         // The countdown, then driving.
         tokio::time::sleep(Duration::from_secs(3)).await;
         let clients = Arc::new(clients);
@@ -201,75 +295,10 @@ fn main() {
             s.bytes = 0;
             s.screen = None;
         }
-        let mut drivers = Vec::new();
-        for i in 0..clients.len() {
-            let clients = clients.clone();
-            drivers.push(tokio::spawn(async move {
-                let c = &clients[i];
-                let end = t0 + Duration::from_secs(secs);
-                let mut n = 0u64;
-                while Instant::now() < end {
-                    // Throttle held by autorepeat, a steering tap every
-                    // two seconds (which ends the throttle's repeat, as a
-                    // terminal's newest key does), then throttle again.
-                    let key: &[u8] = match n % 60 {
-                        0 => b"d",
-                        30 => b"a",
-                        _ => b"w",
-                    };
-                    c.send(key).await;
-                    n += 1;
-                    tokio::time::sleep(Duration::from_millis(33)).await;
-                }
-            }));
-        }
-        for d in drivers {
-            let _ = d.await;
-        }
+        drive(&clients, t0, secs).await;
         let elapsed = t0.elapsed().as_secs_f64();
         let (cpu1, hwm) = usage(pid);
-        let mut p50s = Vec::new();
-        let mut p99s = Vec::new();
-        let mut rates = Vec::new();
-        for c in clients.iter() {
-            let seen = c.seen.lock().unwrap();
-            let mut gaps: Vec<f64> = (seen.frames.windows(2))
-                .map(|w| (w[1] - w[0]).as_secs_f64() * 1000.0)
-                .collect();
-            gaps.sort_by(f64::total_cmp);
-            p50s.push(percentile(&gaps, 0.5));
-            p99s.push(percentile(&gaps, 0.99));
-            rates.push(seen.bytes as f64 / elapsed);
-        }
-        for v in [&mut p50s, &mut p99s, &mut rates] {
-            v.sort_by(f64::total_cmp);
-        }
-        let frames: usize = clients.iter().map(|c| c.seen.lock().unwrap().frames.len()).sum();
-        println!(
-            "serve load: {players} players, {} rooms, {elapsed:.1} s driving",
-            players.div_ceil(8)
-        );
-        println!(
-            "  frame interval p50: median {:.1} ms, worst {:.1} ms; p99: median {:.1} ms, worst {:.1} ms",
-            percentile(&p50s, 0.5),
-            p50s.last().unwrap_or(&f64::NAN),
-            percentile(&p99s, 0.5),
-            p99s.last().unwrap_or(&f64::NAN)
-        );
-        println!(
-            "  frames a second a player: {:.1}",
-            frames as f64 / elapsed / players as f64
-        );
-        println!(
-            "  bytes a second a player: median {:.0}, worst {:.0}",
-            percentile(&rates, 0.5),
-            rates.last().unwrap_or(&f64::NAN)
-        );
-        println!(
-            "  server: CPU {:.0}% of one core, peak memory {:.0} MB",
-            100.0 * (cpu1 - cpu0) / elapsed,
-            hwm as f64 / 1024.0
-        );
+        report(&clients, elapsed, cpu1 - cpu0, hwm);
     });
     let _ = server.kill();
     let _ = server.wait();

@@ -190,6 +190,8 @@ proptest! {
 }
 
 /// Courses that once defeated a computer driver, and why.
+// A table of courses, one entry each with its story: data, not steps.
+#[allow(clippy::too_many_lines)]
 fn defeats() -> Vec<(&'static str, Shape)> {
     vec![
         (

@@ -562,139 +562,159 @@ async fn a_connection_that_never_reaches_the_lobby_is_closed_and_holds_no_place(
     srv.shutdown().await;
 }
 
+/// Two guests on a hub of its own (no SSH) offering `pocket`, each with
+/// an 80x24 screen read back by a terminal emulator, in simulated time.
+struct TwoOnHub {
+    hub: serve::hub::Hub,
+    outs: Vec<tokio::sync::mpsc::Receiver<serve::hub::Out>>,
+    screens: Vec<vt100::Parser>,
+    start: std::time::Instant,
+}
+
+impl TwoOnHub {
+    fn new() -> TwoOnHub {
+        use serve::hub::Offered;
+        let start = std::time::Instant::now();
+        let tracks = vec![Offered::new(TrackChoice {
+            name: "pocket".into(),
+            track: bundled::load_raceable("pocket").unwrap(),
+        })];
+        let mut two = TwoOnHub {
+            hub: hub(tracks, "results", start),
+            outs: Vec::new(),
+            screens: Vec::new(),
+            start,
+        };
+        for (id, name) in [(1, "ann"), (2, "ben")] {
+            let (out, rx) = tokio::sync::mpsc::channel(1);
+            two.outs.push(rx);
+            two.screens
+                .push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
+            two.hub.apply(guest(id, name, out), start);
+        }
+        two
+    }
+
+    /// The instant of physics tick `tick` at 120 Hz.
+    fn at(&self, tick: u64) -> std::time::Instant {
+        self.start + Duration::from_micros(tick * 1_000_000 / 120)
+    }
+
+    /// Player `id` presses `code` at tick `tick`.
+    fn press(&mut self, id: u64, code: ratatui::crossterm::event::KeyCode, tick: u64) {
+        use ratatui::crossterm::event::{Event, KeyEvent};
+        let ev = Event::Key(KeyEvent::from(code));
+        let at = self.at(tick);
+        let input = serve::hub::ToHub::Input {
+            id,
+            events: vec![ev],
+            at,
+        };
+        self.hub.apply(input, at);
+    }
+
+    /// Draws the frames due at tick `tick` and reads them into the
+    /// screens.
+    fn frames(&mut self, tick: u64) {
+        self.hub.frames(self.at(tick));
+        for (rx, screen) in self.outs.iter_mut().zip(&mut self.screens) {
+            if let Ok(serve::hub::Out::Frame(bytes)) = rx.try_recv() {
+                screen.process(&bytes);
+            }
+        }
+    }
+
+    /// Both race until the race is over or `ticks` have passed, each
+    /// looking every 1/30 s and pressing keys as the computer driver's
+    /// wish calls for, as the README says to: W then A or D to steer on
+    /// the throttle (the steering key repeating, the throttle kept), W
+    /// again after the turn, S to brake. Returns whether it is over.
+    fn race(&mut self, ticks: u64) -> bool {
+        use ratatui::crossterm::event::KeyCode;
+        let mut drivers: Vec<skid::ai::Driver> = {
+            let run = self.hub.rooms[&1].running.as_ref().expect("racing");
+            (0..2)
+                .map(|i| {
+                    let car = &run.race.world.car(run.race.seats[i].car).car;
+                    skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
+                })
+                .collect()
+        };
+        let mut steering: [Option<KeyCode>; 2] = [None; 2];
+        for tick in 1..ticks {
+            let at = self.at(tick);
+            self.hub.tick(at);
+            let Some(run) = self.hub.rooms[&1].running.as_ref() else {
+                return false;
+            };
+            if run.over() {
+                return true;
+            }
+            if tick % 4 != 0 {
+                continue;
+            }
+            let mut presses = Vec::new();
+            for (i, driver) in drivers.iter_mut().enumerate() {
+                let car = &run.race.world.car(run.race.seats[i].car).car;
+                let want = driver.controls(car, run.race.world.dt);
+                let steer = match want.steer {
+                    s if s > 0.15 => Some(KeyCode::Char('d')),
+                    s if s < -0.15 => Some(KeyCode::Char('a')),
+                    _ => None,
+                };
+                let pedal = KeyCode::Char(if want.brake > 0.5 { 's' } else { 'w' });
+                match steer {
+                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
+                    Some(k) => presses.extend([(i, pedal), (i, k)]),
+                    None => presses.push((i, pedal)),
+                }
+                steering[i] = steer;
+            }
+            for (i, code) in presses {
+                self.press(i as u64 + 1, code, tick);
+            }
+            self.frames(tick);
+        }
+        false
+    }
+}
+
 /// Two players race a lap of `pocket` to the end, by keys alone (presses
 /// and autorepeat, as most SSH terminals send them), in simulated time on
 /// the hub: each gets the results screen with both finishing positions,
 /// and the host's Enter takes the room back to its settings.
 #[test]
 fn two_players_race_to_the_results() {
-    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-    use serve::hub::{Hub, Offered, Out, ToHub};
-    use std::time::Instant;
-    let start = Instant::now();
-    let tracks = vec![Offered::new(TrackChoice {
-        name: "pocket".into(),
-        track: bundled::load_raceable("pocket").unwrap(),
-    })];
-    let mut hub = hub(tracks, "results", start);
-    let mut screens = Vec::new();
-    let mut outs = Vec::new();
-    for (id, name) in [(1, "ann"), (2, "ben")] {
-        let (out, rx) = tokio::sync::mpsc::channel(1);
-        outs.push(rx);
-        screens.push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
-        hub.apply(guest(id, name, out), start);
-    }
-    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
-    let press = |hub: &mut Hub, id, code, tick| {
-        let ev = Event::Key(KeyEvent::from(code));
-        hub.apply(
-            ToHub::Input {
-                id,
-                events: vec![ev],
-                at: at(tick),
-            },
-            at(tick),
-        );
-    };
+    use ratatui::crossterm::event::KeyCode;
+    let mut two = TwoOnHub::new();
     // Ann makes a room of one lap, Ben joins, Ann starts.
-    press(&mut hub, 1, KeyCode::Enter, 0);
-    for code in [
-        KeyCode::Down,
-        KeyCode::Down,
-        KeyCode::Down,
-        KeyCode::Down,
-        KeyCode::Right,
-    ] {
-        press(&mut hub, 1, code, 0);
+    two.press(1, KeyCode::Enter, 0);
+    for _ in 0..4 {
+        two.press(1, KeyCode::Down, 0);
     }
-    press(&mut hub, 2, KeyCode::Down, 0);
-    press(&mut hub, 2, KeyCode::Enter, 0);
-    press(&mut hub, 1, KeyCode::Enter, 0);
-    let mut drivers: Vec<skid::ai::Driver> = {
-        let run = hub.rooms[&1].running.as_ref().expect("racing");
-        assert_eq!(run.race.world.laps, 1);
-        (0..2)
-            .map(|i| {
-                let car = &run.race.world.car(run.race.seats[i].car).car;
-                skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
-            })
-            .collect()
-    };
-    let mut steering: [Option<KeyCode>; 2] = [None; 2];
-    let mut over = false;
-    for tick in 1..120 * 240 {
-        hub.tick(at(tick));
-        let Some(run) = hub.rooms[&1].running.as_ref() else {
-            break;
-        };
-        over = run.over();
-        if tick % 4 == 0 && !over {
-            // Each looks every 1/30 s and presses keys as the computer
-            // driver's wish calls for, as the README says to: W then A or
-            // D to steer on the throttle (the steering key repeating, the
-            // throttle kept), W again after the turn, S to brake.
-            let mut presses = Vec::new();
-            for (i, driver) in drivers.iter_mut().enumerate() {
-                let car = &run.race.world.car(run.race.seats[i].car).car;
-                let want = driver.controls(car, run.race.world.dt);
-                let steer = if want.steer > 0.15 {
-                    Some(KeyCode::Char('d'))
-                } else if want.steer < -0.15 {
-                    Some(KeyCode::Char('a'))
-                } else {
-                    None
-                };
-                let pedal = if want.brake > 0.5 {
-                    KeyCode::Char('s')
-                } else {
-                    KeyCode::Char('w')
-                };
-                match steer {
-                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
-                    Some(k) => {
-                        presses.push((i, pedal));
-                        presses.push((i, k));
-                    }
-                    None => presses.push((i, pedal)),
-                }
-                steering[i] = steer;
-            }
-            for (i, code) in presses {
-                press(&mut hub, i as u64 + 1, code, tick);
-            }
-            hub.frames(at(tick));
-            for (rx, screen) in outs.iter_mut().zip(&mut screens) {
-                if let Ok(Out::Frame(bytes)) = rx.try_recv() {
-                    screen.process(&bytes);
-                }
-            }
-        }
-        if over {
-            break;
-        }
-    }
-    if !over {
-        let run = hub.rooms[&1].running.as_ref().unwrap();
-        for i in 0..2 {
-            let e = run.race.world.car(run.race.seats[i].car);
+    two.press(1, KeyCode::Right, 0);
+    two.press(2, KeyCode::Down, 0);
+    two.press(2, KeyCode::Enter, 0);
+    two.press(1, KeyCode::Enter, 0);
+    let run = two.hub.rooms[&1].running.as_ref().expect("racing");
+    assert_eq!(run.race.world.laps, 1);
+    let end = 120 * 240;
+    if !two.race(end) {
+        let run = two.hub.rooms[&1].running.as_ref().unwrap();
+        for seat in &run.race.seats {
+            let e = run.race.world.car(seat.car);
             eprintln!(
-                "car {i}: laps {:?} pos {:?} vel {:?} last {:?}",
-                e.laps.lap, e.car.state.body.pos, e.car.state.body.vel, run.race.seats[i].last
+                "car {:?}: laps {:?} pos {:?} vel {:?} last {:?}",
+                seat.car, e.laps.lap, e.car.state.body.pos, e.car.state.body.vel, seat.last
             );
         }
-        eprintln!("{}", screens[0].screen().contents());
+        eprintln!("{}", two.screens[0].screen().contents());
+        panic!("a lap of pocket not finished by both in 240 s");
     }
-    assert!(over, "a lap of pocket not finished by both in 240 s");
-    hub.frames(at(120 * 240));
-    for (rx, screen) in outs.iter_mut().zip(&mut screens) {
-        if let Ok(Out::Frame(bytes)) = rx.try_recv() {
-            screen.process(&bytes);
-        }
-    }
+    two.frames(end);
     let (ann, ben) = (
-        screens[0].screen().contents(),
-        screens[1].screen().contents(),
+        two.screens[0].screen().contents(),
+        two.screens[1].screen().contents(),
     );
     for (me, other, text) in [("ann", "ben", &ann), ("ben", "ann", &ben)] {
         assert!(
@@ -708,8 +728,8 @@ fn two_players_race_to_the_results() {
         assert!(text.contains("Enter (host)"), "{me}:\n{text}");
     }
     // Ben's Enter does nothing; Ann's takes the room back.
-    press(&mut hub, 2, KeyCode::Enter, 120 * 240);
-    assert!(hub.rooms[&1].running.is_some());
-    press(&mut hub, 1, KeyCode::Enter, 120 * 240);
-    assert!(hub.rooms[&1].running.is_none());
+    two.press(2, KeyCode::Enter, end);
+    assert!(two.hub.rooms[&1].running.is_some());
+    two.press(1, KeyCode::Enter, end);
+    assert!(two.hub.rooms[&1].running.is_none());
 }

@@ -311,60 +311,14 @@ fn block_point(track: &Track, blocks: &Track, f: usize, i: usize) -> DVec2 {
 /// loop leaves out those that were not).
 fn centres(track: &Track, legs: &Legs) -> (Vec<u32>, Vec<Crossing>, bool) {
     let w = track.width;
-    let (dc, dr) = legs.dir;
-    let (finish, stops, bounds) = (&legs.finish, &legs.stops, &legs.bounds);
-    let (short, ends) = (&legs.short, &legs.ends);
-    // The finish line closed to every leg, drawn on across the road to
-    // the walls where it stops short of them: a leg may not go round its
-    // end the wrong way, nor cross it between checkpoints. Where it stops in the open, it is
-    // not drawn on (that would close the field); the legs keep [`TURN`]
-    // metres from that end instead, and from a checkpoint's open end.
-    let finish_closed = Span::new(finish.iter().chain(short).map(|&(c, r)| r * w + c));
-    // Where a leg's search runs from both ends, it keeps to the regions
-    // the leg can use (none past its goal).
-    let regions = (large(track) && track.checkpoints > 0)
-        .then(|| Regions::new(track, finish, &stops[1..stops.len() - 1], short));
-    let prices = Prices::new(track);
-    let tables = &mut Tables::new(track.width * track.height);
+    let mut search = LegSearch::new(track, legs);
     let mut cells: Vec<u32> = Vec::new();
     let mut crossings = Vec::new();
     let mut previous: Vec<u32> = Vec::new();
     let mut whole = true;
-    let keep = (OPEN / track.cell).ceil() as usize;
-    for (k, pair) in stops.windows(2).enumerate() {
-        // Open near this leg's goal all the same: with one checkpoint the
-        // leg before the last starts just past the finish, and its
-        // corridor would wall the finish off from behind.
-        let corridor = (previous.len() > keep).then(|| {
-            (
-                widen_path(track, &previous[..previous.len() - keep], CORRIDOR),
-                widen(track, indices(track, &pair[1]), OPEN),
-            )
-        });
-        let goal = (k < usize::from(track.checkpoints)).then_some(k as u8 + 1);
-        let leg = regions.as_ref().map(|r| r.leg(&pair[0], goal));
-        let closed = |i: usize| {
-            finish_closed.contains(i)
-                || leg.as_ref().is_some_and(|l| !l.open(i))
-                || corridor
-                    .as_ref()
-                    .is_some_and(|(c, g)| c.contains(i) && !g.contains(i))
-        };
-        let open: Vec<(usize, usize)> = [&ends[k], &ends[k + 1]]
-            .into_iter()
-            .flatten()
-            .copied()
-            .collect();
-        let path = if open.is_empty() {
-            shortest(track, &prices, tables, &pair[0], &pair[1], closed)
-        } else {
-            let near = widen(track, indices(track, &open), TURN);
-            shortest(track, &prices, tables, &pair[0], &pair[1], |i| {
-                near.contains(i) || closed(i)
-            })
-            .or_else(|| shortest(track, &prices, tables, &pair[0], &pair[1], closed))
-        };
-        let Some(path) = path else {
+    let stops = &legs.stops;
+    for k in 0..stops.len() - 1 {
+        let Some(path) = search.leg(k, &previous) else {
             whole = false;
             previous.clear();
             continue;
@@ -384,7 +338,7 @@ fn centres(track: &Track, legs: &Legs) -> (Vec<u32>, Vec<Crossing>, bool) {
             let mark = Mark::Checkpoint(k as u8 + 1);
             crossings.push(Crossing {
                 mark,
-                bounds: bounds[k + 1],
+                bounds: legs.bounds[k + 1],
                 at: (end % w, end / w),
                 cells: mark_near(track, mark, (end % w, end / w)),
                 index: cells.len() - 1,
@@ -392,28 +346,114 @@ fn centres(track: &Track, legs: &Legs) -> (Vec<u32>, Vec<Crossing>, bool) {
             });
         }
     }
-    // The finish is crossed from the loop's last cell to its first, which
-    // is just past it.
-    if let Some(&first) = cells.first() {
-        let (c, r) = (first as usize % w, first as usize / w);
-        let (fc, fr) = (c as isize - dc, r as isize - dr);
-        if fc >= 0 && fr >= 0 && track.mark_of(fc as usize, fr as usize) == Mark::Finish {
-            crossings.push(Crossing {
-                mark: Mark::Finish,
-                bounds: bounds[0],
-                at: (fc as usize, fr as usize),
-                cells: mark_near(track, Mark::Finish, (fc as usize, fr as usize)),
-                index: 0,
-                dir: DVec2::ZERO,
-            });
-        }
-    }
+    crossings.extend(finish_crossing(track, legs, &cells));
     let centre = |k: usize| centre(track, cells[k]);
     let k = cells.len();
     for g in &mut crossings {
         g.dir = (centre((g.index + 2) % k) - centre((g.index + k - 2) % k)).normalize_or_zero();
     }
     (cells, crossings, whole)
+}
+
+/// The search of each leg of the loop, and what it may not cross besides
+/// walls.
+struct LegSearch<'a> {
+    track: &'a Track,
+    legs: &'a Legs,
+    /// The finish line closed to every leg, drawn on across the road to
+    /// the walls where it stops short of them: a leg may not go round its
+    /// end the wrong way, nor cross it between checkpoints. Where it stops
+    /// in the open, it is not drawn on (that would close the field); the
+    /// legs keep [`TURN`] metres from that end instead, and from a
+    /// checkpoint's open end.
+    finish_closed: Span,
+    /// Where a leg's search runs from both ends, the regions the leg can
+    /// use (none past its goal).
+    regions: Option<Regions<'a>>,
+    prices: Prices,
+    tables: Tables,
+}
+
+impl<'a> LegSearch<'a> {
+    fn new(track: &'a Track, legs: &'a Legs) -> LegSearch<'a> {
+        let w = track.width;
+        let (finish, stops, short) = (&legs.finish, &legs.stops, &legs.short);
+        let closed = finish.iter().chain(short).map(|&(c, r)| r * w + c);
+        let regions = (large(track) && track.checkpoints > 0)
+            .then(|| Regions::new(track, finish, &stops[1..stops.len() - 1], short));
+        LegSearch {
+            track,
+            legs,
+            finish_closed: Span::new(closed),
+            regions,
+            prices: Prices::new(track),
+            tables: Tables::new(track.width * track.height),
+        }
+    }
+
+    /// The cheapest way for leg `k`, from stop `k` to stop `k + 1`, kept
+    /// out of the corridor of the leg before (`previous`, its path) but
+    /// near its goal; none if there is none.
+    fn leg(&mut self, k: usize, previous: &[u32]) -> Option<Vec<u32>> {
+        let track = self.track;
+        let (pair, ends) = (&self.legs.stops[k..k + 2], &self.legs.ends);
+        // Open near this leg's goal all the same: with one checkpoint the
+        // leg before the last starts just past the finish, and its
+        // corridor would wall the finish off from behind.
+        let keep = (OPEN / track.cell).ceil() as usize;
+        let corridor = (previous.len() > keep).then(|| {
+            (
+                widen_path(track, &previous[..previous.len() - keep], CORRIDOR),
+                widen(track, indices(track, &pair[1]), OPEN),
+            )
+        });
+        let goal = (k < usize::from(track.checkpoints)).then_some(k as u8 + 1);
+        let leg = self.regions.as_ref().map(|r| r.leg(&pair[0], goal));
+        let finish_closed = &self.finish_closed;
+        let closed = |i: usize| {
+            finish_closed.contains(i)
+                || leg.as_ref().is_some_and(|l| !l.open(i))
+                || corridor
+                    .as_ref()
+                    .is_some_and(|(c, g)| c.contains(i) && !g.contains(i))
+        };
+        let open: Vec<Cell> = [&ends[k], &ends[k + 1]]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        let (prices, tables) = (&self.prices, &mut self.tables);
+        if open.is_empty() {
+            return shortest(track, prices, tables, &pair[0], &pair[1], closed);
+        }
+        let near = widen(track, indices(track, &open), TURN);
+        shortest(track, prices, tables, &pair[0], &pair[1], |i| {
+            near.contains(i) || closed(i)
+        })
+        .or_else(|| shortest(track, prices, tables, &pair[0], &pair[1], closed))
+    }
+}
+
+/// Where the loop of `cells` crosses the finish: from its last cell to
+/// its first, which is just past the line.
+fn finish_crossing(track: &Track, legs: &Legs, cells: &[u32]) -> Option<Crossing> {
+    let w = track.width;
+    let (dc, dr) = legs.dir;
+    let &first = cells.first()?;
+    let (c, r) = (first as usize % w, first as usize / w);
+    let (fc, fr) = (c as isize - dc, r as isize - dr);
+    if fc < 0 || fr < 0 || track.mark_of(fc as usize, fr as usize) != Mark::Finish {
+        return None;
+    }
+    let at = (fc as usize, fr as usize);
+    Some(Crossing {
+        mark: Mark::Finish,
+        bounds: legs.bounds[0],
+        at,
+        cells: mark_near(track, Mark::Finish, at),
+        index: 0,
+        dir: DVec2::ZERO,
+    })
 }
 
 /// The centre of the cell with index `i` (`row * width + col`).

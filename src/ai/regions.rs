@@ -69,9 +69,6 @@ impl<'a> Regions<'a> {
         short: &[Cell],
     ) -> Regions<'a> {
         let (w, h) = (track.width, track.height);
-        let reach = track.reachable();
-        let closed = Span::new(indices(track, short));
-        let open = |i: usize| reach[i] && !track.marked(i) && !closed.contains(i);
         let mut regions = Regions {
             track,
             labels: written(w * h),
@@ -86,13 +83,28 @@ impl<'a> Regions<'a> {
             .chain(short)
             .copied()
             .collect();
-        // The map in two halves, top and bottom, labelled at once where
-        // there are two cores (each half the same either way): labels 1 to
-        // 127 in the top, 128 to 254 in the bottom. A region across the
-        // middle is seeded from the middle rows too, and its labels on
-        // either side are joined.
+        regions.label(&barriers, short);
+        regions.join_diagonals(&barriers);
+        regions.beside = (checkpoints.iter())
+            .map(|cells| regions.beside_cells(cells))
+            .collect();
+        regions
+    }
+
+    /// Labels the open cells by region, seeded beside the `barriers`. The
+    /// map in two halves, top and bottom, labelled at once where there
+    /// are two cores (each half the same either way): labels 1 to 127 in
+    /// the top, 128 to 254 in the bottom. A region across the middle is
+    /// seeded from the middle rows too, and its labels on either side are
+    /// joined.
+    fn label(&mut self, barriers: &[Cell], short: &[Cell]) {
+        let track = self.track;
+        let (w, h) = (track.width, track.height);
+        let reach = track.reachable();
+        let closed = Span::new(indices(track, short));
+        let open = |i: usize| reach[i] && !track.marked(i) && !closed.contains(i);
         let mid = h / 2;
-        let (top, bottom) = regions.labels.split_at_mut(mid * w);
+        let (top, bottom) = self.labels.split_at_mut(mid * w);
         let halves = [(top, 0, 1u8, 127u8), (bottom, mid, 128, 254)];
         let seam = [mid.saturating_sub(1), mid];
         let label_half = |(labels, first, mut next, last): (&mut [u8], usize, u8, u8)| {
@@ -129,18 +141,20 @@ impl<'a> Regions<'a> {
         }
         if mid > 0 {
             for c in 0..w {
-                let (a, b) = (
-                    regions.labels[(mid - 1) * w + c],
-                    regions.labels[mid * w + c],
-                );
+                let (a, b) = (self.labels[(mid - 1) * w + c], self.labels[mid * w + c]);
                 if a != 0 && b != 0 {
-                    regions.join(a, b);
+                    self.join(a, b);
                 }
             }
         }
-        // A diagonal move between two regions' cells past two marked
-        // cells (both a car can reach) joins them.
-        for &(c, r) in &barriers {
+    }
+
+    /// A diagonal move between two regions' cells past two marked cells
+    /// (both a car can reach) joins them.
+    fn join_diagonals(&mut self, barriers: &[Cell]) {
+        let (w, h) = (self.track.width, self.track.height);
+        let reach = self.track.reachable();
+        for &(c, r) in barriers {
             // The four blocks of 2 x 2 cells it is in, by their top left.
             let blocks = [(1, 1), (1, 0), (0, 1), (0, 0)]
                 .into_iter()
@@ -149,31 +163,30 @@ impl<'a> Regions<'a> {
             for (c0, r0) in blocks {
                 let i = r0 * w + c0;
                 for (a, b, x, y) in [(i, i + w + 1, i + 1, i + w), (i + 1, i + w, i, i + w + 1)] {
-                    let label = |i: usize| regions.labels[i];
+                    let label = |i: usize| self.labels[i];
                     let (la, lb) = (label(a), label(b));
                     if la != 0 && lb != 0 && reach[x] && reach[y] && label(x) == 0 && label(y) == 0
                     {
-                        regions.join(la, lb);
+                        self.join(la, lb);
                     }
                 }
             }
         }
-        regions.beside = checkpoints
-            .iter()
-            .map(|cells| {
-                let mut set = Set::default();
-                for &cell in cells {
-                    for (nc, nr) in neighbours(track, cell) {
-                        let label = regions.labels[nr * w + nc];
-                        if label != 0 {
-                            add(&mut set, regions.find(label));
-                        }
-                    }
+    }
+
+    /// The regions beside a mark's `cells`.
+    fn beside_cells(&self, cells: &[Cell]) -> Set {
+        let w = self.track.width;
+        let mut set = Set::default();
+        for &cell in cells {
+            for (nc, nr) in neighbours(self.track, cell) {
+                let label = self.labels[nr * w + nc];
+                if label != 0 {
+                    add(&mut set, self.find(label));
                 }
-                set
-            })
-            .collect();
-        regions
+            }
+        }
+        set
     }
 
     fn find(&self, mut label: u8) -> u8 {

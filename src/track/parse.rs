@@ -268,6 +268,17 @@ fn settings(
         track.cell = cell;
     }
 
+    surfaces(t, &fm, track, report);
+    legend(t, &fm, track, report)
+}
+
+/// The front matter's `[surfaces.NAME]`: built-in surfaces changed, new
+/// ones added (from asphalt's numbers), at most 64 in all. Names are
+/// looked up in a table, so many sections cost linear time.
+fn surfaces(t: &Toml, fm: &FrontMatter, track: &mut Track, report: &mut Report) {
+    let mut index: HashMap<String, usize> = (track.surfaces.iter().enumerate())
+        .map(|(i, s)| (s.name.clone(), i))
+        .collect();
     for (name, o) in &fm.surfaces {
         let n = name.get_ref();
         if !plain_word(n) || n == "wall" {
@@ -277,15 +288,12 @@ fn settings(
             );
             continue;
         }
-        let idx = if let Some(i) = track.surfaces.iter().position(|s| &s.name == n) {
-            i
-        } else {
-            // A new surface starts from asphalt's numbers.
+        let idx = *index.entry(n.clone()).or_insert_with(|| {
             let mut s = track.surfaces[0].clone();
             s.name.clone_from(n);
             track.surfaces.push(s);
             track.surfaces.len() - 1
-        };
+        });
         let s = &mut track.surfaces[idx];
         for (key, v, range, field) in [
             ("grip", &o.grip, &GRIP, &mut s.grip),
@@ -301,7 +309,11 @@ fn settings(
         report.error(Pos::new(t.first_line, 1), "too many surfaces (at most 64)");
         track.surfaces.truncate(64);
     }
+}
 
+/// The front matter's `[legend]`: each key one printable character, each
+/// value `wall` or a surface the track has.
+fn legend(t: &Toml, fm: &FrontMatter, track: &Track, report: &mut Report) -> HashMap<char, Glyph> {
     let mut legend = HashMap::new();
     for (key, value) in &fm.legend {
         let mut chars = key.get_ref().chars();
@@ -347,19 +359,38 @@ fn read_map(
     track: &mut Track,
     report: &mut Report,
 ) {
+    let Some((width, height)) = map_size(map, first_line, report) else {
+        return;
+    };
+    track.width = width;
+    track.height = height;
+    track.cells = vec![1; width * height]; // ragged rows are padded with grass
+    track.marks = vec![MARK_NONE; width * height];
+    let Some(marks) = fill(map, first_line, legend, track, report) else {
+        return;
+    };
+    check_marks(&marks, Pos::new(first_line, 1), track, report);
+    track.compute_clearance();
+    track.compute_reach();
+    check_starts(first_line, track, report);
+}
+
+/// The map's width and height in cells, or none (and why, reported) if
+/// it is empty or over [`MAX_SIDE`] either way.
+fn map_size(map: &[&str], first_line: usize, report: &mut Report) -> Option<(usize, usize)> {
     if map.is_empty() {
         report.error(
             Pos::new(first_line, 1),
             "empty map: draw the track below the front matter",
         );
-        return;
+        return None;
     }
     if map.len() > MAX_SIDE {
         report.error(
             Pos::new(first_line + MAX_SIDE, 1),
             format!("map too tall: more than {MAX_SIDE} rows"),
         );
-        return;
+        return None;
     }
     let mut width = 0;
     for (i, line) in map.iter().enumerate() {
@@ -369,22 +400,38 @@ fn read_map(
                 Pos::new(first_line + i, MAX_SIDE + 1),
                 format!("map too wide: more than {MAX_SIDE} columns"),
             );
-            return;
+            return None;
         }
         width = width.max(n);
     }
     if width == 0 {
         report.error(Pos::new(first_line, 1), "empty map: every row is blank");
-        return;
+        return None;
     }
-    let height = map.len();
-    track.width = width;
-    track.height = height;
-    track.cells = vec![1; width * height]; // ragged rows are padded with grass
-    track.marks = vec![MARK_NONE; width * height];
+    Some((width, map.len()))
+}
 
-    let mut finish = false;
-    let mut first_checkpoint: [Option<Pos>; 10] = [None; 10];
+/// Where the race's marks were drawn: whether there is a finish line,
+/// and where each checkpoint number first appears.
+struct Marks {
+    finish: bool,
+    first_checkpoint: [Option<Pos>; 10],
+}
+
+/// Fills the track's cells, marks and start slots from the map's
+/// characters; none once the report is full.
+fn fill(
+    map: &[&str],
+    first_line: usize,
+    legend: &HashMap<char, Glyph>,
+    track: &mut Track,
+    report: &mut Report,
+) -> Option<Marks> {
+    let width = track.width;
+    let mut marks = Marks {
+        finish: false,
+        first_checkpoint: [None; 10],
+    };
     for (row, line) in map.iter().enumerate() {
         for (col, c) in line.chars().enumerate() {
             let pos = Pos::new(first_line + row, col + 1);
@@ -396,12 +443,12 @@ fn read_map(
                 Some(Glyph::Finish) => {
                     track.cells[i] = 0;
                     track.marks[i] = MARK_FINISH;
-                    finish = true;
+                    marks.finish = true;
                 }
                 Some(Glyph::Checkpoint(n)) => {
                     track.cells[i] = 0;
                     track.marks[i] = n;
-                    first_checkpoint[n as usize].get_or_insert(pos);
+                    marks.first_checkpoint[n as usize].get_or_insert(pos);
                 }
                 Some(Glyph::Start(dir)) => {
                     track.cells[i] = 0;
@@ -414,31 +461,34 @@ fn read_map(
                 None => report.error(pos, format!("unknown character {c:?} (not in the legend)")),
             }
             if report.full() {
-                return;
+                return None;
             }
         }
     }
+    Some(marks)
+}
 
-    let top = Pos::new(first_line, 1);
+/// A start slot, a finish line, and checkpoints numbered without gaps
+/// (reported at `top`, the map's first line, or at the checkpoint after
+/// a gap); sets the track's number of checkpoints.
+fn check_marks(marks: &Marks, top: Pos, track: &mut Track, report: &mut Report) {
     if track.starts.is_empty() {
         report.error(
             top,
             "no start slot: put one of > < ^ v where the player starts",
         );
     }
-    if !finish {
+    if !marks.finish {
         report.error(
             top,
             "no finish line: draw one across the track with '=' or '|'",
         );
     }
-    let highest = (1..=9)
-        .rev()
-        .find(|&n| first_checkpoint[n].is_some())
-        .unwrap_or(0);
+    let first = &marks.first_checkpoint;
+    let highest = (1..=9).rev().find(|&n| first[n].is_some()).unwrap_or(0);
     for n in 1..highest {
-        if first_checkpoint[n].is_none() {
-            let next = (n + 1..=highest).find_map(|m| first_checkpoint[m].map(|p| (m, p)));
+        if first[n].is_none() {
+            let next = (n + 1..=highest).find_map(|m| first[m].map(|p| (m, p)));
             if let Some((m, p)) = next {
                 report.error(
                     p,
@@ -448,10 +498,11 @@ fn read_map(
         }
     }
     track.checkpoints = highest as u8;
-    track.compute_clearance();
-    track.compute_reach();
+}
 
-    for s in track.starts.clone() {
+/// Every start slot has room for a car clear of walls.
+fn check_starts(first_line: usize, track: &Track, report: &mut Report) {
+    for s in &track.starts {
         let (center, heading) = (track.cell_center(s.col, s.row), s.dir.heading());
         let car = Obb::new(center, heading, START_FOOTPRINT.x, START_FOOTPRINT.y);
         if track.box_hits_wall(&car) {

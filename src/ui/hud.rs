@@ -4,13 +4,13 @@
 //! model.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
-use ratatui::widgets::Widget;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 
+use super::column::{self, Piece};
 use super::gauges::{self, finite};
 use super::theme::THEME;
-use crate::app::SeatView;
+use crate::app::{SeatView, Standing};
 use crate::physics::ModelKind;
 
 /// `m:ss.cc`, or dashes for no time.
@@ -31,7 +31,7 @@ pub fn delta(d: f64) -> String {
 
 /// One car's line in the standings: place, name, gap to the leader,
 /// the lap it is on. `P1 YOU          L2`, `P2 CPU 1  +12 m L2`.
-pub fn standing_line(place: usize, s: &crate::app::Standing, laps: u32, name: &str) -> String {
+pub fn standing_line(place: usize, s: &Standing, laps: u32, name: &str) -> String {
     let gap = if s.gap >= 1.0 {
         format!("+{:.0} m", s.gap.min(99_999.0))
     } else {
@@ -72,206 +72,190 @@ pub fn input_line(v: SeatView<'_>) -> String {
     format!("INPUT {}", parts.join(" "))
 }
 
-/// Draws the panel; returns the first row below what it drew.
+/// Draws the panel; returns the first row below what it drew (where the
+/// minimap may go).
 pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
     }
-    let x = area.x + 1;
-    let w = area.width.saturating_sub(1) as usize;
-    let bottom = area.y + area.height;
-    let mut y = area.y;
-    let line = |buf: &mut Buffer, y: &mut u16, text: &str, c: Color| {
-        if *y < bottom {
-            buf.set_stringn(x, *y, text, w, Style::new().fg(c));
-        }
-        *y += 1;
+    let inner = Rect {
+        x: area.x + 1,
+        width: area.width - 1,
+        ..area
     };
-    let car = &v.car();
-    let tel = car.telemetry();
-    let track = &v.race.world.track;
-
-    let title = format!("skid · {}", track.name);
-    line(buf, &mut y, &title, THEME.text);
-    line(
-        buf,
-        &mut y,
-        &format!("{} · {}", car.kind, car.spec().name),
-        THEME.dim,
-    );
-    y += 1;
-    let lap = (v.seat.log.ends.len() as u32 + 1).min(v.laps());
-    // The standings once a frame: POS here, the list further down.
+    // The key line on the last row, when there are two.
+    let [body, keys] = if area.height >= 2 {
+        Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner)
+    } else {
+        [inner, Rect::default()]
+    };
+    // The standings once a frame: POS in the times, the list below.
     let standings = if v.rivals().next().is_none() {
         Vec::new()
     } else {
         v.race.standings()
     };
-    let me = standings
-        .iter()
+    let me = (standings.iter())
         .position(|s| s.car == v.seat.car)
         .unwrap_or(0);
-    let lap_line = if standings.is_empty() {
+    let mut pieces = header(v);
+    pieces.extend(times(v, me, standings.len()));
+    pieces.push(Piece::Gap);
+    pieces.extend(gauges(v));
+    let y = column::stack(buf, body, pieces);
+    let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
+    let y = if rest.height >= 1 {
+        column::stack(buf, rest, [column::line(input_line(v), THEME.dim)])
+    } else {
+        y
+    };
+    let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
+    let y = column::stack(buf, rest, standings_lines(v, &standings, me, rest.height));
+    // A race between people (`skid serve`) has no pause; q leaves it.
+    let hint = if v.race.door.pauses() {
+        "? help  p pause  q quit"
+    } else {
+        "? help  q leave"
+    };
+    column::stack(buf, keys, [column::line(hint, THEME.faint)]);
+    y
+}
+
+/// The track's name and the car.
+fn header(v: SeatView<'_>) -> Vec<Piece<'static>> {
+    let car = v.car();
+    vec![
+        column::line(format!("skid · {}", v.race.world.track.name), THEME.text),
+        column::line(format!("{} · {}", car.kind, car.spec().name), THEME.dim),
+        Piece::Gap,
+    ]
+}
+
+/// LAP (and POS, `me` of `cars`, with rivals), TIME, BEST and SPLIT.
+fn times(v: SeatView<'_>, me: usize, cars: usize) -> Vec<Piece<'static>> {
+    let lap = (v.seat.log.ends.len() as u32 + 1).min(v.laps());
+    let lap_line = if cars == 0 {
         format!("LAP   {lap}/{}", v.laps())
     } else {
-        format!(
-            "LAP   {lap}/{}  POS {}/{}",
-            v.laps(),
-            me + 1,
-            standings.len()
-        )
+        format!("LAP   {lap}/{}  POS {}/{cars}", v.laps(), me + 1)
     };
-    line(buf, &mut y, &lap_line, THEME.text);
-    line(
-        buf,
-        &mut y,
-        &format!("TIME  {}", clock(Some(v.lap_time()))),
-        THEME.text,
-    );
-    line(
-        buf,
-        &mut y,
-        &format!("BEST  {}", clock(v.best_time())),
-        THEME.text,
-    );
     let (split, split_color) = match v.split_delta() {
         Some(d) if d <= 0.0 => (delta(d), THEME.good),
         Some(d) => (delta(d), THEME.bad),
         None => ("--".into(), THEME.dim),
     };
-    line(buf, &mut y, &format!("SPLIT {split}"), split_color);
-    y += 1;
+    vec![
+        column::line(lap_line, THEME.text),
+        column::line(format!("TIME  {}", clock(Some(v.lap_time()))), THEME.text),
+        column::line(format!("BEST  {}", clock(v.best_time())), THEME.text),
+        column::line(format!("SPLIT {split}"), split_color),
+    ]
+}
 
-    let bar_area = |y: u16| Rect::new(x, y, w as u16, 2).intersection(area);
-    let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
+/// The model's gauges: `strafe`'s speed against the ground cap and its
+/// hop; every other model's tachometer, gear and speed, then `kinematic`'s
+/// steering or the others' slip.
+fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
+    let car = v.car();
+    let tel = car.telemetry();
     let spec = car.spec();
+    let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
     if car.kind == ModelKind::Strafe {
-        // Quake movement has no engine, gears or tire slip: its speed
-        // against the ground cap, and the hop.
+        // Quake movement has no engine, gears or tire slip.
         let ups = finite(tel.speed) * crate::physics::strafe::UNITS;
-        if y + 2 <= bottom {
-            gauges::strafe_speed(ups, spec.strafe.maxspeed).render(bar_area(y), buf);
-        }
-        y += 2;
-        line(buf, &mut y, &format!("      {kmh:>3.0} km/h"), THEME.text);
         let hop = if v.seat.last.jump { "on " } else { "off" };
         let air = if car.airborne() { "AIR" } else { "GROUND" };
-        line(buf, &mut y, &format!("HOP   {hop} {air}"), THEME.text);
+        return vec![
+            Piece::Bar(gauges::strafe_speed(ups, spec.strafe.maxspeed)),
+            column::line(format!("      {kmh:>3.0} km/h"), THEME.text),
+            column::line(format!("HOP   {hop} {air}"), THEME.text),
+        ];
+    }
+    let e = &spec.engine;
+    let rpm = gauges::shown_rpm(
+        tel.rpm,
+        v.seat.last.throttle,
+        tel.speed,
+        tel.gear,
+        e.idle_rpm,
+        e.redline_rpm,
+    );
+    let gear = match tel.gear {
+        g if g < 0 => "R".to_string(),
+        0 => "N".to_string(),
+        g => g.to_string(),
+    };
+    let mode = if car.state.drive.manual {
+        "manual"
     } else {
-        let e = &spec.engine;
-        let rpm = gauges::shown_rpm(
-            tel.rpm,
-            v.seat.last.throttle,
-            tel.speed,
-            tel.gear,
-            e.idle_rpm,
-            e.redline_rpm,
-        );
-        if y + 2 <= bottom {
-            gauges::tachometer(rpm, e.redline_rpm).render(bar_area(y), buf);
-        }
-        y += 2;
-        let gear = match tel.gear {
-            g if g < 0 => "R".to_string(),
-            0 => "N".to_string(),
-            g => g.to_string(),
+        "auto"
+    };
+    let bold = Style::new().fg(THEME.text).add_modifier(Modifier::BOLD);
+    let mut pieces = vec![
+        Piece::Bar(gauges::tachometer(rpm, e.redline_rpm)),
+        Piece::Line(format!("GEAR  {gear:<2} {mode}"), bold),
+        column::line(format!("SPEED {kmh:>3.0} km/h"), THEME.text),
+    ];
+    if car.kind == ModelKind::Kinematic {
+        // Bicycle geometry never slips: where the wheels point, and the
+        // circle they drive (`R = L / tan(delta)`).
+        let deg = gauges::tenths(tel.steer.to_degrees());
+        let side = match deg {
+            d if d < 0.0 => "◀",
+            d if d > 0.0 => "▶",
+            _ => "",
         };
-        let mode = if car.state.drive.manual {
-            "manual"
+        let radius = spec.body.wheelbase / tel.steer.abs().tan();
+        let turn = if radius.is_finite() && radius < 1000.0 {
+            format!("TURN  {radius:>4.0} m")
         } else {
-            "auto"
+            "TURN  straight".into()
         };
-        if y < bottom {
-            buf.set_stringn(
-                x,
-                y,
-                format!("GEAR  {gear:<2} {mode}"),
-                w,
-                Style::new().fg(THEME.text).add_modifier(Modifier::BOLD),
-            );
-        }
-        y += 1;
-        line(buf, &mut y, &format!("SPEED {kmh:>3.0} km/h"), THEME.text);
-        if car.kind == ModelKind::Kinematic {
-            // Bicycle geometry never slips: where the wheels point, and the
-            // circle they drive (`R = L / tan(delta)`).
-            let deg = gauges::tenths(tel.steer.to_degrees());
-            let side = match deg {
-                d if d < 0.0 => "◀",
-                d if d > 0.0 => "▶",
-                _ => "",
-            };
-            line(
-                buf,
-                &mut y,
-                &format!("STEER {:>4.1}° {side}", deg.abs()),
-                THEME.text,
-            );
-            let radius = spec.body.wheelbase / tel.steer.abs().tan();
-            let turn = if radius.is_finite() && radius < 1000.0 {
-                format!("TURN  {radius:>4.0} m")
-            } else {
-                "TURN  straight".into()
-            };
-            line(buf, &mut y, &turn, THEME.text);
-        } else {
-            line(buf, &mut y, "SLIP  ◀ left│right ▶", THEME.dim);
-            let s = tel.sliding;
-            for (label, slip, sliding) in [
-                ("SLIP F", tel.slip_front, s[0] || s[1]),
-                ("SLIP R", tel.slip_rear, s[2] || s[3]),
-            ] {
-                if y + 2 <= bottom {
-                    let bar = gauges::SlipBar {
-                        label,
-                        degrees: slip,
-                        sliding,
-                    };
-                    bar.render(bar_area(y), buf);
-                }
-                y += 2;
-            }
+        pieces.push(column::line(
+            format!("STEER {:>4.1}° {side}", deg.abs()),
+            THEME.text,
+        ));
+        pieces.push(column::line(turn, THEME.text));
+    } else {
+        let s = tel.sliding;
+        pieces.push(column::line("SLIP  ◀ left│right ▶", THEME.dim));
+        for (label, degrees, sliding) in [
+            ("SLIP F", tel.slip_front, s[0] || s[1]),
+            ("SLIP R", tel.slip_rear, s[2] || s[3]),
+        ] {
+            pieces.push(Piece::Slip(gauges::SlipBar {
+                label,
+                degrees,
+                sliding,
+            }));
         }
     }
-    if y + 1 < bottom {
-        line(buf, &mut y, &input_line(v), THEME.dim);
+    pieces
+}
+
+/// As many of the standings as `room` rows hold, the player's always.
+fn standings_lines(v: SeatView<'_>, all: &[Standing], me: usize, room: u16) -> Vec<Piece<'static>> {
+    let room = room as usize;
+    if all.is_empty() {
+        return Vec::new();
     }
-    if !standings.is_empty() {
-        // As many standings as fit above the key line, the player's always.
-        let room = bottom.saturating_sub(y + 1) as usize;
-        let all = &standings;
-        let shown: Vec<usize> = if me < room {
-            (0..all.len().min(room)).collect()
-        } else {
-            (0..room.saturating_sub(1)).chain([me]).collect()
-        };
-        for i in shown {
+    let shown: Vec<usize> = if me < room {
+        (0..all.len().min(room)).collect()
+    } else {
+        (0..room.saturating_sub(1)).chain([me]).collect()
+    };
+    (shown.into_iter())
+        .map(|i| {
             let s = &all[i];
             let c = if s.car == v.seat.car {
                 THEME.text
             } else {
                 THEME.dim
             };
-            line(
-                buf,
-                &mut y,
-                &standing_line(i + 1, s, v.laps(), &v.race.name(s.car, v.seat.car)),
-                c,
-            );
-        }
-    }
-    let below = y;
-    if bottom > area.y + 1 {
-        let mut y = bottom - 1;
-        // A race between people (`skid serve`) has no pause; q leaves it.
-        let keys = if v.race.door.pauses() {
-            "? help  p pause  q quit"
-        } else {
-            "? help  q leave"
-        };
-        line(buf, &mut y, keys, THEME.faint);
-    }
-    below.min(bottom)
+            let name = v.race.name(s.car, v.seat.car);
+            column::line(standing_line(i + 1, s, v.laps(), &name), c)
+        })
+        .collect()
 }
 
 #[cfg(test)]

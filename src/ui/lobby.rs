@@ -7,7 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Widget};
 
+use super::column::{self, Piece};
 use super::menu::centred;
+use super::selector;
 use super::theme::THEME;
 use crate::app::Row;
 
@@ -61,17 +63,10 @@ fn panel(buf: &mut Buffer, area: Rect, h: u16, title: &str) -> Rect {
     )
 }
 
-/// Writes `text` on row `y` of `r` if it is inside, then moves down.
-fn put(buf: &mut Buffer, r: Rect, y: &mut u16, text: &str, style: Style) {
-    if *y < r.bottom() {
-        buf.set_stringn(r.x, *y, text, r.width as usize, style);
-    }
-    *y += 1;
-}
-
-/// The lobby: who you are (`you`, a line), a row to make a room, then every room (track,
-/// model, players of slots, waiting or racing), the cursor on `row`; under
-/// them the server's best laps (`best`, a line each).
+/// The lobby: who you are (`you`, a line), a row to make a room, then
+/// every room (track, model, players of slots, waiting or racing), the
+/// cursor on `row`; under them the server's best laps (`best`, a line
+/// each).
 pub fn lobby(
     buf: &mut Buffer,
     area: Rect,
@@ -90,9 +85,7 @@ pub fn lobby(
     // Rows for the list: the box less who you are, a blank, the best laps
     // and the key line.
     let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
-    let mut y = inner.y;
-    put(buf, inner, &mut y, you, Style::new().fg(THEME.you));
-    y += 1;
+    let mut pieces = vec![column::line(you, THEME.you), Piece::Gap];
     let mut lines = vec!["[ Make a room ]".to_string()];
     lines.extend(rooms.iter().map(|room| {
         format!(
@@ -106,86 +99,67 @@ pub fn lobby(
         )
     }));
     let first = (row + 1).saturating_sub(room_for);
-    for (i, line) in lines.iter().enumerate().skip(first).take(room_for) {
+    let listed = lines.iter().enumerate().skip(first).take(room_for);
+    pieces.extend(listed.map(|(i, line)| {
         let mark = if i == row { "›" } else { " " };
-        put(
-            buf,
-            inner,
-            &mut y,
-            &format!("{mark} {line}"),
-            style(i == row),
-        );
-    }
+        Piece::Line(format!("{mark} {line}"), style(i == row))
+    }));
     if rooms.is_empty() && room_for > 1 {
-        put(
-            buf,
-            inner,
-            &mut y,
-            "  no rooms yet",
-            Style::new().fg(THEME.dim),
-        );
+        pieces.push(column::line("  no rooms yet", THEME.dim));
     }
     if !best.is_empty() {
-        y += 1;
-        put(
-            buf,
-            inner,
-            &mut y,
-            "BEST LAPS",
-            Style::new().fg(THEME.accent),
+        pieces.extend([Piece::Gap, column::line("BEST LAPS", THEME.accent)]);
+        pieces.extend(
+            best.iter()
+                .map(|l| column::line(format!("  {l}"), THEME.dim)),
         );
-        for line in best {
-            put(
-                buf,
-                inner,
-                &mut y,
-                &format!("  {line}"),
-                Style::new().fg(THEME.dim),
-            );
-        }
     }
-    let hint = "↑↓ choose  Enter join or make  ? help  q quit";
-    let mut hy = inner.bottom().saturating_sub(1);
-    put(buf, inner, &mut hy, hint, Style::new().fg(THEME.faint));
+    column::stack(buf, inner, pieces);
+    hint_line(buf, inner, "↑↓ choose  Enter join or make  ? help  q quit");
+}
+
+/// The key hint on the last row of `inner`.
+fn hint_line(buf: &mut Buffer, inner: Rect, hint: &str) {
+    let last = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
+    column::stack(
+        buf,
+        last.intersection(inner),
+        [column::line(hint, THEME.faint)],
+    );
 }
 
 /// A room waiting for its race: the settings (the host's cursor on
 /// them), who is in, and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
     let inner = panel(buf, area, 18, &format!(" skid · room {} ", s.id));
-    let mut y = inner.y;
-    for (row, label, value) in &s.rows {
-        let (text, style) = super::selector::row(label, value, s.host && s.row == *row, s.host);
-        put(buf, inner, &mut y, &text, style);
-    }
+    let mut pieces: Vec<Piece> = (s.rows.iter())
+        .map(|(row, label, value)| {
+            let (text, style) = selector::row(label, value, s.host && s.row == *row, s.host);
+            Piece::Line(text, style)
+        })
+        .collect();
     if s.host {
-        let (text, style) = super::selector::start(s.row == Row::Start);
-        put(buf, inner, &mut y, text, style);
+        let (text, style) = selector::start(s.row == Row::Start);
+        pieces.push(Piece::Line(text.into(), style));
     }
-    y += 1;
+    pieces.push(Piece::Gap);
     let who = format!("PLAYERS {}/{}", s.members.len(), s.slots);
-    put(buf, inner, &mut y, &who, Style::new().fg(THEME.accent));
-    for (i, m) in s.members.iter().enumerate() {
+    pieces.push(column::line(who, THEME.accent));
+    pieces.extend(s.members.iter().enumerate().map(|(i, m)| {
         let note = match i {
             0 => "  host",
             i if i >= s.slots => "  watches",
             _ => "",
         };
-        put(
-            buf,
-            inner,
-            &mut y,
-            &format!("  {m}{note}"),
-            Style::new().fg(THEME.text),
-        );
-    }
+        column::line(format!("  {m}{note}"), THEME.text)
+    }));
+    column::stack(buf, inner, pieces);
     let hint = if s.host {
         "↑↓ choose  ←→ change  Enter start  Esc leave"
     } else {
         "waiting for the host to start  Esc leave"
     };
-    let mut hy = inner.bottom().saturating_sub(1);
-    put(buf, inner, &mut hy, hint, Style::new().fg(THEME.faint));
+    hint_line(buf, inner, hint);
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The title menu: track, model, car, laps, start.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Margin, Rect};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Widget};
 
+use super::column::{self, Piece};
 use super::theme::THEME;
-use crate::app::{App, Row};
+use crate::app::{App, Row, Setup};
 
 const TITLE: [&str; 3] = [
     "     _    _    _ ",
@@ -31,99 +32,64 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// the box's right), the key hint under it.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     let r = centred(area, 50, 20);
-    let mut y = r.y;
-    for line in TITLE.iter().chain(std::iter::once(&TITLE_LAST)) {
-        if y < r.bottom() {
-            buf.set_stringn(
-                r.x + (r.width.saturating_sub(17)) / 2,
-                y,
-                line,
-                r.width as usize,
-                Style::new().fg(THEME.you),
-            );
-        }
-        y += 1;
-    }
-    if y < r.bottom() {
-        let sub = "a top-down racing game for the terminal";
-        buf.set_stringn(
-            r.x + r.width.saturating_sub(sub.len() as u16) / 2,
-            y,
-            sub,
-            r.width as usize,
-            Style::new().fg(THEME.dim),
-        );
-    }
-    y += 2;
-
-    let setup = app.setup();
-    let choice = setup.track;
-    let rows = setup.rows();
-    let box_area = Rect::new(
-        r.x,
-        y,
-        r.width,
-        (rows.len() as u16 + 6).min(r.bottom().saturating_sub(y)),
-    );
+    logo(buf, Rect { height: 5, ..r }.intersection(r));
+    // Five rows, two lines about them, a gap and Start, in a border.
+    let top = (r.y + 6).min(r.bottom());
+    let box_area = Rect::new(r.x, top, r.width, 11.min(r.bottom() - top));
     Block::bordered()
         .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);
+    let setup = app.setup();
     // The selected track's course, at the box's right.
-    let outline =
-        Rect::new(r.x + 34, box_area.y + 1, 14, rows.len() as u16 + 1).intersection(box_area);
-    super::minimap::course(buf, outline, &choice.track, Style::new().fg(THEME.dim));
-    let mut y = y + 1;
-    for (row, label, value) in &rows {
-        let (text, style) = super::selector::row(label, value, app.menu.row == *row, true);
-        if y < box_area.bottom().saturating_sub(1) {
-            buf.set_stringn(r.x + 2, y, &text, r.width.saturating_sub(4) as usize, style);
+    let outline = Rect::new(r.x + 34, box_area.y + 1, 14, 6).intersection(box_area);
+    super::minimap::course(buf, outline, &setup.track.track, Style::new().fg(THEME.dim));
+    rows(buf, box_area.inner(Margin::new(2, 1)), app, &setup);
+    let hint = Rect::new(r.x, box_area.bottom(), r.width, 1).intersection(area);
+    let line = match &app.planner {
+        Some(p) if p.wanted => {
+            column::line("Planning the racing line…  Esc back  q quit", THEME.accent)
         }
-        y += 1;
-    }
+        _ => column::line(
+            "↑↓ choose  ←→ change  Enter start  ? help  q quit",
+            THEME.faint,
+        ),
+    };
+    column::stack(buf, hint, [line]);
+}
+
+/// The game's name in letters, and what it is.
+fn logo(buf: &mut Buffer, area: Rect) {
+    let x = area.x + area.width.saturating_sub(17) / 2;
+    let letters = TITLE.iter().chain([&TITLE_LAST]);
+    let lines = letters.map(|l| column::line(*l, THEME.you));
+    column::stack(buf, Rect { x, ..area }.intersection(area), lines);
+    let sub = "a top-down racing game for the terminal";
+    let x = area.x + area.width.saturating_sub(sub.len() as u16) / 2;
+    let below = Rect::new(x, area.y + 4, area.width, 1).intersection(area);
+    column::stack(buf, below, [column::line(sub, THEME.dim)]);
+}
+
+/// The menu's rows, under them (indented) the model's feel and the
+/// record, then Start.
+fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
+    let rows = (setup.rows().into_iter()).map(|(row, label, value)| {
+        let (text, style) = super::selector::row(label, &value, app.menu.row == row, true);
+        Piece::Line(text, style)
+    });
+    let y = column::stack(buf, area, rows);
     let best = match app.menu_best {
         Some(t) => format!("record {}", super::hud::clock(Some(t))),
         None => "no record yet".into(),
     };
-    for text in [app.menu.model.feel().to_string(), best] {
-        if y < box_area.bottom().saturating_sub(1) {
-            buf.set_stringn(
-                r.x + 4,
-                y,
-                &text,
-                r.width.saturating_sub(6) as usize,
-                Style::new().fg(THEME.dim),
-            );
-        }
-        y += 1;
-    }
-    y += 1;
+    let about = [app.menu.model.feel().to_string(), best].map(|t| column::line(t, THEME.dim));
+    let notes = Rect::new(
+        area.x + 2,
+        y,
+        area.width.saturating_sub(2),
+        area.bottom() - y,
+    );
+    let y = column::stack(buf, notes, about);
     let (start, style) = super::selector::start(app.menu.row == Row::Start);
-    if y < box_area.bottom().saturating_sub(1) {
-        buf.set_stringn(r.x + 2, y, start, r.width.saturating_sub(4) as usize, style);
-    }
-    let hy = box_area.bottom();
-    if hy < area.bottom() {
-        match &app.planner {
-            Some(p) if p.wanted => {
-                let wait = "Planning the racing line…  Esc back  q quit";
-                buf.set_stringn(
-                    r.x,
-                    hy,
-                    wait,
-                    r.width as usize,
-                    Style::new().fg(THEME.accent),
-                );
-            }
-            _ => {
-                let hint = "↑↓ choose  ←→ change  Enter start  ? help  q quit";
-                buf.set_stringn(
-                    r.x,
-                    hy,
-                    hint,
-                    r.width as usize,
-                    Style::new().fg(THEME.faint),
-                );
-            }
-        }
-    }
+    let rest = Rect::new(area.x, y, area.width, area.bottom() - y);
+    column::stack(buf, rest, [Piece::Gap, Piece::Line(start.into(), style)]);
 }

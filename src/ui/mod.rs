@@ -3,6 +3,7 @@
 //! functions into a test backend.
 
 pub mod charts;
+pub mod column;
 pub mod gauges;
 pub mod hud;
 pub mod lobby;

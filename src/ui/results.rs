@@ -1,15 +1,17 @@
 //! The results screen: each lap with its time and its difference to the
 //! best lap, the best lap, and what to do next.
 
-use crate::session::Door;
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 
+use super::column::{self, Piece};
 use super::hud::{clock, delta};
 use super::menu::centred;
 use super::theme::THEME;
-use crate::app::SeatView;
+use crate::app::{SeatView, Standing};
+use crate::race::Lap;
+use crate::session::Door;
 
 /// 1st, 2nd, 3rd, 4th ...
 fn ordinal(n: usize) -> String {
@@ -23,114 +25,29 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// The results: the lap table, the finishing order with rivals, and the
+/// keys; with room, the last lap's speed and slip charts on the right.
 pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
-    use super::charts::{self, Series};
-    // Charts of the last lap against the best on the right, room allowing.
     let area = match v.seat.log.last.as_ref() {
         Some(lap) if area.width >= 78 && area.height >= 16 => {
-            let w = area.width - 40;
-            let half = area.height / 2;
-            let right = Rect::new(area.x + 40, area.y, w, half);
-            let best = v.seat.log.best.as_ref();
-            charts::draw(
-                buf,
-                right,
-                "speed, km/h: last lap, best",
-                lap,
-                best,
-                Series::Speed,
-                color,
-            );
-            let below = Rect::new(area.x + 40, area.y + half, w, area.height - half);
-            charts::draw(buf, below, "slip, degrees", lap, best, Series::Slip, color);
-            Rect::new(area.x, area.y, 40, area.height)
+            let [table, charts] =
+                Layout::horizontal([Constraint::Length(40), Constraint::Min(0)]).areas(area);
+            lap_charts(buf, charts, v, lap, color);
+            table
         }
         _ => area,
     };
     let times = v.lap_times();
-    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
     let order = v.seat.final_standings.as_deref().unwrap_or_default();
     let order_rows = if order.len() > 1 {
         order.len() as u16 + 2
     } else {
         0
     };
-    let shown = times
-        .len()
-        .min(area.height.saturating_sub(9 + order_rows) as usize);
+    let shown = (times.len()).min(area.height.saturating_sub(9 + order_rows) as usize);
     let r = centred(area, 40, shown as u16 + 9 + order_rows);
-    let mut y = r.y;
-    let mut put = |y: &mut u16, text: &str, c: Color, bold: bool| {
-        if *y < r.bottom() {
-            let mut style = Style::new().fg(c);
-            if bold {
-                style = style.add_modifier(Modifier::BOLD);
-            }
-            buf.set_stringn(r.x, *y, text, r.width as usize, style);
-        }
-        *y += 1;
-    };
-    put(&mut y, "RESULTS", THEME.accent, true);
-    let car = &v.car();
-    put(
-        &mut y,
-        &format!(
-            "{} · {} · {}",
-            v.race.world.track.name,
-            car.kind,
-            car.spec().name
-        ),
-        THEME.dim,
-        false,
-    );
-    y += 1;
-    put(&mut y, "LAP   TIME      DELTA", THEME.text, true);
-    for (i, t) in times.iter().enumerate().take(shown) {
-        let d = if *t == best {
-            "best".to_string()
-        } else {
-            delta(t - best)
-        };
-        put(
-            &mut y,
-            &format!("{:>3}   {:<9} {}", i + 1, clock(Some(*t)), d),
-            THEME.text,
-            false,
-        );
-    }
-    y += 1;
-    let total: f64 = times.iter().sum();
-    put(
-        &mut y,
-        &format!(
-            "BEST  {}   TOTAL {}",
-            clock(best.is_finite().then_some(best)),
-            clock(Some(total))
-        ),
-        THEME.good,
-        true,
-    );
-    if order.len() > 1 {
-        y += 1;
-        let place = 1 + order.iter().position(|s| s.car == v.seat.car).unwrap_or(0);
-        put(
-            &mut y,
-            &format!("FINISHED {} OF {}", ordinal(place), order.len()),
-            THEME.accent,
-            true,
-        );
-        for (i, s) in order.iter().enumerate() {
-            let line =
-                super::hud::standing_line(i + 1, s, v.laps(), &v.race.name(s.car, v.seat.car));
-            let c = if s.car == v.seat.car {
-                THEME.text
-            } else {
-                THEME.dim
-            };
-            put(&mut y, &line, c, s.car == v.seat.car);
-        }
-    }
-    y += 1;
+    let mut pieces = lap_table(v, &times, shown);
+    pieces.extend(finishing_order(v, order));
     // A race between people (`skid serve`): the host takes the room back
     // to its settings once everyone is done.
     let keys = if v.race.door == Door::Local {
@@ -138,5 +55,83 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     } else {
         "Enter (host) back to the room   q leave"
     };
-    put(&mut y, keys, THEME.faint, false);
+    pieces.extend([Piece::Gap, column::line(keys, THEME.faint)]);
+    column::stack(buf, r, pieces);
+}
+
+/// The last lap's speed over the top half of `area`, its slip below,
+/// each against the best lap.
+fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: bool) {
+    use super::charts::{self, Series};
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(area.height / 2), Constraint::Min(0)]).areas(area);
+    let best = v.seat.log.best.as_ref();
+    let title = "speed, km/h: last lap, best";
+    charts::draw(buf, top, title, lap, best, Series::Speed, color);
+    charts::draw(buf, bottom, "slip, degrees", lap, best, Series::Slip, color);
+}
+
+/// RESULTS, the track, model and car, then `shown` of the laps with
+/// their deltas to the best, and the best and total times.
+fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
+    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let car = v.car();
+    let bold = |c| Style::new().fg(c).add_modifier(Modifier::BOLD);
+    let title = format!(
+        "{} · {} · {}",
+        v.race.world.track.name,
+        car.kind,
+        car.spec().name
+    );
+    let mut pieces = vec![
+        Piece::Line("RESULTS".into(), bold(THEME.accent)),
+        column::line(title, THEME.dim),
+        Piece::Gap,
+        Piece::Line("LAP   TIME      DELTA".into(), bold(THEME.text)),
+    ];
+    pieces.extend(times.iter().take(shown).enumerate().map(|(i, t)| {
+        let d = if *t == best {
+            "best".to_string()
+        } else {
+            delta(t - best)
+        };
+        column::line(
+            format!("{:>3}   {:<9} {}", i + 1, clock(Some(*t)), d),
+            THEME.text,
+        )
+    }));
+    let total: f64 = times.iter().sum();
+    let sum = format!(
+        "BEST  {}   TOTAL {}",
+        clock(best.is_finite().then_some(best)),
+        clock(Some(total))
+    );
+    pieces.extend([Piece::Gap, Piece::Line(sum, bold(THEME.good))]);
+    pieces
+}
+
+/// With rivals: the place the player finished in, and every car's place.
+fn finishing_order(v: SeatView<'_>, order: &[Standing]) -> Vec<Piece<'static>> {
+    if order.len() < 2 {
+        return Vec::new();
+    }
+    let bold = |c| Style::new().fg(c).add_modifier(Modifier::BOLD);
+    let place = 1 + order.iter().position(|s| s.car == v.seat.car).unwrap_or(0);
+    let mut pieces = vec![
+        Piece::Gap,
+        Piece::Line(
+            format!("FINISHED {} OF {}", ordinal(place), order.len()),
+            bold(THEME.accent),
+        ),
+    ];
+    pieces.extend(order.iter().enumerate().map(|(i, s)| {
+        let name = v.race.name(s.car, v.seat.car);
+        let line = super::hud::standing_line(i + 1, s, v.laps(), &name);
+        if s.car == v.seat.car {
+            Piece::Line(line, bold(THEME.text))
+        } else {
+            column::line(line, THEME.dim)
+        }
+    }));
+    pieces
 }

@@ -24,8 +24,8 @@ pub enum Source {
     /// set again, but for a gear shift and a gearbox switch, which the
     /// step takes once.
     Seat(Controls),
-    /// A computer driver, which brakes to a stop once the car has raced
-    /// [`World::laps`] laps.
+    /// A computer driver, which pulls over and stops (never reversing)
+    /// once the car has raced [`World::laps`] laps.
     Driver(Box<Driver>),
     /// An input script's ticks and how many are left; then no controls.
     Script(Box<dyn Iterator<Item = Controls>>, u64),
@@ -169,10 +169,7 @@ impl World {
                     ..*c
                 },
                 Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
-                Source::Driver(_) => Controls {
-                    brake: 1.0,
-                    ..Controls::default()
-                },
+                Source::Driver(d) => d.park(&e.car),
                 Source::Script(ticks, left) => {
                     *left = left.saturating_sub(1);
                     ticks.next().unwrap_or_default()
@@ -341,19 +338,6 @@ mod tests {
         assert!(world.cars[0].script_done());
         world.step();
         assert_eq!(world.cars[0].last, Controls::default());
-    }
-
-    #[test]
-    fn a_computer_car_brakes_once_its_race_is_run() {
-        let mut world = oval(ModelKind::Arcade);
-        let track = world.track.clone();
-        let spec = world.cars[0].car.spec().clone();
-        let driver = Driver::new(&track, &spec, ModelKind::Arcade, 1.0);
-        world.cars[0].source = Source::Driver(Box::new(driver));
-        world.laps = 0;
-        world.step();
-        assert_eq!(world.cars[0].last.brake, 1.0);
-        assert_eq!(world.cars[0].last.throttle, 0.0);
     }
 
     #[test]

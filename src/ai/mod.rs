@@ -38,6 +38,14 @@ use crate::physics::{Car, Controls, ModelKind};
 use crate::track::Track;
 pub use line::Line;
 
+/// Metres right of the racing line that a car whose race is run pulls
+/// over to, out of the way of those still racing.
+pub const PARK_SIDE: f64 = 4.0;
+
+/// Below this speed along the car (m/s), a car whose race is run stops
+/// braking and coasts to a stop on the handbrake.
+const PARK_COAST: f64 = 2.0;
+
 /// How a model corners and brakes, for planning its line: (lateral and
 /// braking acceleration on grip 1, m/s², scaled by skill; top speed, m/s).
 fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
@@ -107,6 +115,43 @@ impl Driver {
             let near = d <= ahead || d + 3 >= n;
             (near && (g.at - pos).dot(g.dir) > 0.0).then_some(g.at)
         })
+    }
+
+    /// The controls of `car` once its race is run: it pulls over towards
+    /// [`PARK_SIDE`] metres right of the racing line and slows to a stop
+    /// without ever reversing (a brake held at a standstill would be
+    /// reverse): it brakes only while rolling on, then coasts on the
+    /// handbrake.
+    pub fn park(&mut self, car: &Car) -> Controls {
+        let body = &car.state.body;
+        let (fwd, right) = body.axes();
+        let rolling = body.vel.dot(fwd);
+        self.at = self.line.nearest(body.pos, self.at);
+        let look = (0.35 * rolling.max(0.0) + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
+        let ahead = self.line.ahead(self.at, look);
+        let along = (self.line.ahead(self.at, look + line::SPACING) - ahead).normalize_or_zero();
+        let to = ahead + along.perp() * PARK_SIDE - body.pos;
+        if car.kind == ModelKind::Strafe {
+            // A hover car's brake is a wish to go backwards: it strafes
+            // aside instead, and ground friction stops it.
+            let aside = to.dot(right);
+            let strafe = if aside.abs() > 0.5 {
+                (aside / 2.0).clamp(-1.0, 1.0)
+            } else {
+                0.0
+            };
+            return Controls {
+                strafe,
+                ..Controls::default()
+            };
+        }
+        let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+        Controls {
+            brake: ((rolling - PARK_COAST) / 4.0).clamp(0.0, 1.0),
+            steer: (alpha * 2.0).clamp(-1.0, 1.0),
+            handbrake: rolling < PARK_COAST,
+            ..Controls::default()
+        }
     }
 
     /// The controls for the next step of `car`.

@@ -132,8 +132,10 @@ impl Menu {
                 self.model = ModelKind::ALL[wrap(i, d, ModelKind::ALL.len())];
             }
             Row::Car => self.car = wrap(self.car, d, cars),
-            Row::Laps => self.laps = wrap(self.laps as usize, d, 100) as u32,
-            Row::Rivals => self.opponents = wrap(self.opponents, d, 8),
+            // Numbers stop at their ends: ◀ from the track's own laps
+            // (0) is not 99 laps.
+            Row::Laps => self.laps = step(self.laps as usize, d, MAX_LAPS) as u32,
+            Row::Rivals => self.opponents = step(self.opponents, d, MAX_CARS - 1),
             Row::Start => {}
         }
         true
@@ -180,7 +182,45 @@ impl Menu {
     }
 }
 
+/// Cars in one race at the most, people and computer cars together.
+pub const MAX_CARS: usize = 8;
+
+/// Laps a menu can ask for (0: the track's own).
+pub const MAX_LAPS: usize = 99;
+
+/// `i + d` kept within `0..=max`.
+fn step(i: usize, d: i64, max: usize) -> usize {
+    (i as i64 + d).clamp(0, max as i64) as usize
+}
+
 /// `i + d` wrapped into `0..n`.
 fn wrap(i: usize, d: i64, n: usize) -> usize {
     (i as i64 + d).rem_euclid(n as i64) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn laps_and_rivals_stop_at_their_ends_and_lists_wrap() {
+        let mut m = Menu::new(0, ModelKind::Arcade);
+        m.row = Row::Laps;
+        m.apply(Command::Left, 6, 6);
+        assert_eq!(m.laps, 0, "the track's own laps, not 99");
+        for _ in 0..120 {
+            m.apply(Command::Right, 6, 6);
+        }
+        assert_eq!(m.laps as usize, MAX_LAPS);
+        m.row = Row::Rivals;
+        m.apply(Command::Left, 6, 6);
+        assert_eq!(m.opponents, 0);
+        for _ in 0..10 {
+            m.apply(Command::Right, 6, 6);
+        }
+        assert_eq!(m.opponents, MAX_CARS - 1);
+        m.row = Row::Track;
+        m.apply(Command::Left, 6, 6);
+        assert_eq!(m.track, 5, "tracks go round");
+    }
 }

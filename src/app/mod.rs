@@ -23,9 +23,9 @@ use crate::world::CarId;
 
 pub use crate::keys::Command;
 pub use camera::Camera;
-pub use menu::{Menu, Row, Setup, TrackChoice, presets};
+pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, Entry, GRID_GAP, MAX_CARS, Phase, Race};
+pub use race::{COUNTDOWN, Entry, GRID_GAP, Phase, Race};
 pub use seat::{Kept, Seat, Standing};
 pub use view::SeatView;
 

@@ -13,7 +13,7 @@ use crate::session::Door;
 use crate::world::{CarId, Source, World};
 
 use super::camera::Camera;
-use super::menu::Setup;
+use super::menu::{MAX_CARS, Setup};
 use super::planner::race_line;
 use super::seat::{Seat, Standing};
 
@@ -22,9 +22,6 @@ pub const COUNTDOWN: f64 = 3.0;
 
 /// Metres kept clear around each car on the grid.
 pub const GRID_GAP: f64 = 0.6;
-
-/// Cars in one race at the most, people and computer cars together.
-pub const MAX_CARS: usize = 8;
 
 /// A person taking a seat when a race starts: their name on the others'
 /// screens (none in local play) and the record they race against.

@@ -520,3 +520,47 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     assert_eq!(after, before, "the others' order, by the same ids");
     race.tick(now + 0.01);
 }
+
+/// Issue 27: a computer car that finished was given full brake, and at a
+/// standstill a held brake is reverse, so it rolled back up the straight
+/// and parked where the others race. Now, on pocket with the player
+/// touching nothing, each model's computer car finishes its lap, never
+/// moves backwards after, and comes to rest off the racing line.
+#[test]
+fn a_computer_car_that_finished_stops_off_the_line_and_never_reverses() {
+    for model in ModelKind::ALL {
+        let mut app = App::new(Options {
+            track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
+            model: Some(model),
+            laps: Some(1),
+            opponents: 1,
+            skill: 1.0,
+            hz: 120,
+            ..Options::default()
+        });
+        app.start_race();
+        let mut finished = None;
+        let mut tick = 0u64;
+        while finished.is_none_or(|t| tick < t + 120 * 20) {
+            tick += 1;
+            assert!(tick < 120 * 240, "{model}: the computer car never finished");
+            app.tick(tick as f64 / 120.0);
+            let cpu = &app.race.as_ref().unwrap().world.cars[1];
+            if cpu.laps.lap >= 1 {
+                finished.get_or_insert(tick);
+                let b = &cpu.car.state.body;
+                let rolling = b.vel.dot(cpu.car.forward());
+                assert!(rolling > -0.05, "{model}: backwards at {rolling} m/s");
+            }
+        }
+        let race = app.race.as_ref().unwrap();
+        let b = &race.world.cars[1].car.state.body;
+        assert!(b.vel.length() < 0.05, "{model}: still moving");
+        let off =
+            race.line.points[race.line.nearest(b.pos, race.world.cars[1].along)].distance(b.pos);
+        assert!(
+            off > 2.0,
+            "{model}: at rest {off:.1} m from the racing line"
+        );
+    }
+}

@@ -10,6 +10,8 @@
 //! * `countdown_80x24`, `start_lights_160x48`: the whole track, the car on
 //!   its slot, the start lights in a box away from the car; the panel at
 //!   LAP 1, TIME 0:00.00, RPM at idle.
+//! * every race screen: your car's arrow (the one nearest its heading, in
+//!   reverse video) on its centre cell, and no other arrow.
 //! * `race_*`: the golden script's car where its trace says, the panel's
 //!   gauges reading the trace's row (per model: RPM, GEAR, SPEED and SLIP;
 //!   `kinematic` STEER and TURN; `strafe` u/s and HOP), INPUT what the

@@ -18,7 +18,9 @@
 //! | checkpoint | a bar | magenta |
 //!
 //! Over the ground: skid marks (grey dots), the best lap's ghost (a grey
-//! outline, `g` hides it) and the car.
+//! outline, `g` hides it) and the cars; on your own car's centre cell,
+//! the arrow nearest its heading in reverse video, which no other car,
+//! ghost or name ever shows.
 
 use glam::DVec2;
 use ratatui::buffer::Buffer;
@@ -324,15 +326,38 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
         label(buf, area, view, at, 0, &next.to_string(), style);
     }
     // Where people race each other, each other car's driver by name, a
-    // cell to the right of the car.
+    // cell to the right of the car (never with an arrow in it: the arrows
+    // are your car's).
     for e in &v.race.world.cars {
         let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
             continue;
         };
-        let short: String = name.chars().take(8).collect();
+        let short: String = (name.chars())
+            .filter(|c| !ARROWS.contains(c))
+            .take(8)
+            .collect();
         let style = Style::new().fg(THEME.rival);
         label(buf, area, view, e.car.state.body.pos, 2, &short, style);
     }
+    // Your car, unmistakable at any zoom and without colour: the arrow
+    // nearest its heading on its centre cell, in reverse video.
+    let you = Style::new()
+        .fg(THEME.you)
+        .add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    let body = &v.car().state.body;
+    let arrow = arrow(body.heading).to_string();
+    label(buf, area, view, body.pos, 0, &arrow, you);
+}
+
+/// The eight arrows, by heading from east (`+x`) turning towards south
+/// (`+y`, down the screen) in eighths of a turn.
+pub const ARROWS: [char; 8] = ['→', '↘', '↓', '↙', '←', '↖', '↑', '↗'];
+
+/// The arrow nearest `heading` (radians from `+x` towards `+y`).
+pub fn arrow(heading: f64) -> char {
+    let eighth = std::f64::consts::FRAC_PI_4;
+    let k = (super::gauges::finite(heading) / eighth).round() as i64;
+    ARROWS[k.rem_euclid(8) as usize]
 }
 
 /// Writes `text` on the view's cell at `at`, `dx` cells to its right,

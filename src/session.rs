@@ -80,6 +80,9 @@ pub struct Session {
     pub size: (u16, u16),
     /// Something visible changed since their screen was last drawn.
     pub dirty: bool,
+    /// Whether they were asked to press q or Esc again to leave their
+    /// race ([`Session::leave`]).
+    pub leaving: bool,
 }
 
 impl Session {
@@ -90,7 +93,20 @@ impl Session {
             held: Held::new(),
             size,
             dirty: true,
+            leaving: false,
         }
+    }
+
+    /// q or Esc in a race that others race on (`skid serve`): the first
+    /// asks, the second leaves; any other key in between stays. Over a
+    /// slow link an arrow key's escape sequence can arrive split, its
+    /// first byte alone reading as Esc: that must not throw anyone out.
+    /// Returns whether to leave now.
+    pub fn leave(&mut self) -> bool {
+        self.dirty = true;
+        let asked = self.leaving;
+        self.leaving = !asked;
+        asked
     }
 
     /// Whether their screen is too small to draw a race.
@@ -155,6 +171,17 @@ mod tests {
             ..event(KeyCode::Char('l'), Press)
         };
         assert_eq!(read(&ctrl_l, false), Read::Redraw);
+    }
+
+    #[test]
+    fn leaving_a_race_takes_a_second_key() {
+        let mut s = Session::new(Door::Served, (80, 24));
+        assert!(!s.leave(), "the first asks");
+        assert!(s.leaving);
+        s.leaving = false; // any other key in between
+        assert!(!s.leave());
+        assert!(s.leave(), "the second leaves");
+        assert!(!s.leaving);
     }
 
     #[test]

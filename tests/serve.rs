@@ -332,6 +332,37 @@ async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
     srv.shutdown().await;
 }
 
+/// Over a slow link an arrow key's escape sequence can arrive in two
+/// packets, its first byte alone reading as Esc: that must not throw a
+/// racer out. A lone Esc asks; the rest of the sequence (any key) keeps
+/// them racing; two Esc in a row leave for the lobby, and the race goes
+/// on for the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_split_escape_sequence_never_throws_a_racer_out() {
+    let srv = server("split-esc").await;
+    let (alice, bob) = two_racing(&srv).await;
+    alice.send(b"\x1b").await;
+    alice.wait_for("leave the race?", 2.0).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    alice.send(b"[A").await;
+    alice
+        .wait_until(|s| !s.contains("leave the race?"), 2.0, "asked no more")
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(alice.text().contains("POS"), "{}", alice.text());
+    alice.send(b"\x1b").await;
+    alice.wait_for("leave the race?", 2.0).await;
+    alice.send(b"\x1b").await;
+    alice.wait_for("Make a room", 2.0).await;
+    bob.wait_until(
+        |s| !s.contains("alice") && s.contains("LAP"),
+        5.0,
+        "alice gone",
+    )
+    .await;
+    srv.shutdown().await;
+}
+
 /// A player whose connection does not take frames: the hub skips theirs
 /// (never queues more than one), the other player gets every frame, and
 /// when the slow one takes frames again, what they get is diffed against

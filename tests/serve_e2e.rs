@@ -94,7 +94,10 @@ fn a_player_races_over_a_real_ssh_connection_and_gets_the_terminal_back() {
     }
     let moving = t.screen();
     assert!(moving.contains("INPUT GAS"), "{moving}");
-    // q leaves the race for the lobby, q again leaves the server.
+    // q asks, a second q leaves the race for the lobby, q there leaves
+    // the server.
+    t.keys(&["q"]);
+    t.wait_for("leave the race?");
     t.keys(&["q"]);
     t.wait_for("Make a room");
     t.keys(&["q"]);

@@ -49,6 +49,9 @@ fn start_drive_pause_and_quit_at_80x24() {
         .and_then(|s| s.parse().ok())
         .expect("a speed on screen");
     assert!(speed > 10, "the car drove: {speed} km/h\n{paused}");
+    // q: from a race begun in the menu, back to the menu; q there quits.
+    t.keys(&["q"]);
+    t.wait_for("Start race");
     t.keys(&["q"]);
     assert_eq!(t.exit_status(), Some(0));
     assert!(!t.alternate_on(), "the terminal is back on its main screen");

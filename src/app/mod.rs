@@ -74,6 +74,9 @@ pub struct App {
     pub race: Option<Race>,
     pub paused: bool,
     pub quit: bool,
+    /// Whether the race was started from the title menu: q then goes
+    /// back to it instead of quitting.
+    from_menu: bool,
     pub color: bool,
     hz: u32,
     replay: Option<Script>,
@@ -148,6 +151,7 @@ impl App {
             session: Session::new(Door::Local, (80, 24)),
             paused: false,
             quit: false,
+            from_menu: false,
             color: opts.color,
             hz: opts.hz.max(1),
             replay: opts.replay,
@@ -421,23 +425,32 @@ impl App {
             return;
         };
         match (self.screen, cmd) {
+            (Screen::Race | Screen::Results, Command::Quit) if self.from_menu => {
+                self.back_to_menu();
+            }
             (_, Command::Quit) => self.quit = true,
             (Screen::Menu, c) => self.menu_command(c),
-            (Screen::Results, Command::Enter | Command::Back) => {
-                self.screen = Screen::Menu;
-                // The keys (and the repeat learned) back to the menu.
-                self.session.held = std::mem::take(self.held_mut());
-                self.race = None;
-                self.refresh_best();
-            }
+            (Screen::Results, Command::Enter | Command::Back) => self.back_to_menu(),
             (Screen::Results, Command::Restart) => self.start_race(),
             (Screen::Results, _) => {}
             (Screen::Race, c) => self.race_command(c),
         }
     }
 
+    /// From a race or its results back to the title menu.
+    fn back_to_menu(&mut self) {
+        self.screen = Screen::Menu;
+        self.paused = false;
+        // The keys (and the repeat learned) back to the menu, let go.
+        self.session.held = std::mem::take(self.held_mut());
+        self.session.held.release_all();
+        self.race = None;
+        self.refresh_best();
+    }
+
     fn menu_command(&mut self, cmd: Command) {
         if cmd == Command::Enter {
+            self.from_menu = true;
             self.start_race();
         } else if self
             .menu

@@ -564,3 +564,29 @@ fn a_computer_car_that_finished_stops_off_the_line_and_never_reverses() {
         );
     }
 }
+
+/// Issue 27: q in a race started from the title menu quit the program.
+/// Now it goes back to the menu (and q there quits); a race started
+/// straight from the command line has no menu to go back to, so q quits.
+#[test]
+fn q_in_a_race_from_the_menu_goes_back_to_it() {
+    let opts = || Options {
+        track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
+        hz: 120,
+        ..Options::default()
+    };
+    let mut app = App::new(opts());
+    app.menu.row = Row::Start;
+    app.command(Command::Enter);
+    assert_eq!(app.screen, Screen::Race);
+    app.command(Command::Quit);
+    assert_eq!(app.screen, Screen::Menu);
+    assert!(app.race.is_none() && !app.quit);
+    app.command(Command::Quit);
+    assert!(app.quit);
+
+    let mut straight = App::new(opts());
+    straight.start_race();
+    straight.command(Command::Quit);
+    assert!(straight.quit);
+}

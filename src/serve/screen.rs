@@ -23,6 +23,8 @@ pub struct View<'a> {
     pub keyed: bool,
     pub place: Place,
     pub help: bool,
+    /// Whether they were asked to press q or Esc again to leave.
+    pub leaving: bool,
     pub size: (u16, u16),
     pub rooms: &'a BTreeMap<u32, Room>,
     pub tracks: &'a [Offered],
@@ -47,21 +49,20 @@ impl View<'_> {
                         Some(i) if run.race.view(i).finished() => {
                             results::draw(buf, area, run.race.view(i), true);
                         }
-                        Some(i) => ui::race_screen(buf, area, run.race.view(i), false, true),
+                        Some(i) => {
+                            ui::race_screen(buf, area, run.race.view(i), false, true);
+                            if self.leaving {
+                                let ask = " leave the race? q or Esc again; any other key stays ";
+                                note(buf, area, ask);
+                            }
+                        }
                         None => {
                             // Watching: the first seat's car.
                             if let Some(first) = run.race.seats.first() {
                                 let v = run.race.view(first.car);
                                 ui::race_screen(buf, area, v, false, true);
                             }
-                            let note = " watching: you drive the next race  Esc leave ";
-                            buf.set_stringn(
-                                area.x,
-                                area.y,
-                                note,
-                                area.width as usize,
-                                Style::new().fg(THEME.accent),
-                            );
+                            note(buf, area, " watching: you drive the next race  Esc leave ");
                         }
                     },
                     None => lobby::room(buf, area, &self.room_screen(room)),
@@ -130,4 +131,10 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
             }
         })
         .collect()
+}
+
+/// A line across the top of the screen, over the race.
+fn note(buf: &mut ratatui::buffer::Buffer, area: ratatui::layout::Rect, text: &str) {
+    let style = Style::new().fg(THEME.accent);
+    buf.set_stringn(area.x, area.y, text, area.width as usize, style);
 }

@@ -53,8 +53,17 @@ impl Hub {
             }
             _ => p.session.held.key(None, release, key, now),
         }
-        if let Some(cmd) = command {
-            self.command(id, cmd);
+        match command {
+            Some(cmd @ (Command::Quit | Command::Back)) => self.command(id, cmd),
+            other => {
+                // Any other key pressed: the player stays in the race.
+                if let Some(p) = self.players.get_mut(&id).filter(|_| !release) {
+                    p.session.leaving = false;
+                }
+                if let Some(cmd) = other {
+                    self.command(id, cmd);
+                }
+            }
         }
     }
 
@@ -125,6 +134,13 @@ impl Hub {
 
     fn room_command(&mut self, id: PlayerId, r: u32, cmd: Command) {
         if matches!(cmd, Command::Quit | Command::Back) {
+            // Out of a race the others race on only at a second q or Esc.
+            let racing = self.rooms.get(&r).and_then(|room| room.running.as_ref());
+            let seated = racing.is_some_and(|run| run.seat_of(id).is_some() && !run.over());
+            let p = self.players.get_mut(&id);
+            if seated && p.is_some_and(|p| !p.session.leave()) {
+                return;
+            }
             return self.leave_room(id);
         }
         let Some(room) = self.rooms.get_mut(&r) else {

@@ -183,6 +183,7 @@ impl Hub {
         };
         let Place::Room(r) = p.place else { return };
         p.place = Place::Lobby { row: 0 };
+        p.session.leaving = false;
         if let Some(room) = self.rooms.get_mut(&r)
             && room.leave(id)
         {
@@ -283,6 +284,7 @@ impl Hub {
                     keyed: p.identity.is_some(),
                     place: p.place,
                     help: p.session.help,
+                    leaving: p.session.leaving,
                     size: p.session.size,
                     rooms: &self.rooms,
                     tracks: &self.tracks,

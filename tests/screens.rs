@@ -19,8 +19,9 @@
 //! * `pause_*`, `help_*`: their boxes over the race, every key of the key
 //!   table; the help fits 80x24.
 //! * `results_*`: the lap table, best and deltas; with charts, the speed and
-//!   slip of the last lap over the best with their legends; with rivals,
-//!   the finishing position and each car's gap.
+//!   slip of the last lap over the best with their legends (`kinematic`,
+//!   which never slips, its speed alone); with rivals, the finishing
+//!   position and each car's gap.
 //! * `lap_banner_*`, `missed_checkpoint_*`, `wrong_way_*`: the banners in
 //!   the half of the view away from the car; a replay says BEST LAP, never
 //!   NEW RECORD.

@@ -10,6 +10,7 @@ use super::hud::{clock, delta};
 use super::menu::centred;
 use super::theme::THEME;
 use crate::app::{SeatView, Standing};
+use crate::physics::ModelKind;
 use crate::race::Lap;
 use crate::session::Door;
 
@@ -60,13 +61,18 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
 }
 
 /// The last lap's speed over the top half of `area`, its slip below,
-/// each against the best lap.
+/// each against the best lap; a model that never slips (`kinematic`)
+/// has its speed over all of `area`.
 fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: bool) {
     use super::charts::{self, Series};
-    let [top, bottom] =
-        Layout::vertical([Constraint::Length(area.height / 2), Constraint::Min(0)]).areas(area);
     let best = v.seat.log.best.as_ref();
     let title = "speed, km/h: last lap, best";
+    if v.car().kind == ModelKind::Kinematic {
+        charts::draw(buf, area, title, lap, best, Series::Speed, color);
+        return;
+    }
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(area.height / 2), Constraint::Min(0)]).areas(area);
     charts::draw(buf, top, title, lap, best, Series::Speed, color);
     charts::draw(buf, bottom, "slip, degrees", lap, best, Series::Slip, color);
 }

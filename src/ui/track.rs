@@ -71,6 +71,20 @@ impl View {
         )
     }
 
+    /// The view's cells (columns, rows) a box covers: the first and the
+    /// last of each.
+    fn cells(&self, b: &Obb) -> [i64; 4] {
+        let dots = b.corners().map(|c| self.dot(c));
+        let col = |d: DVec2| (d.x / 2.0).floor() as i64;
+        let row = |d: DVec2| (d.y / 4.0).floor() as i64;
+        let (mut c0, mut r0, mut c1, mut r1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for d in dots {
+            (c0, c1) = (c0.min(col(d)), c1.max(col(d)));
+            (r0, r1) = (r0.min(row(d)), r1.max(row(d)));
+        }
+        [c0, r0, c1, r1]
+    }
+
     fn paint(&self, painter: &mut Painter, x: i64, y: i64, c: Color) {
         if x >= 0 && y >= 0 && (x as usize) < self.dots.0 && (y as usize) < self.dots.1 {
             painter.paint(x as usize, y as usize, c);
@@ -325,9 +339,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
             .add_modifier(Modifier::BOLD);
         label(buf, area, view, at, 0, &next.to_string(), style);
     }
-    // Where people race each other, each other car's driver by name, a
-    // cell to the right of the car (never with an arrow in it: the arrows
-    // are your car's).
+    // Where people race each other, each other car's driver by name,
+    // beside the car (never with an arrow in it: the arrows are your
+    // car's).
     for e in &v.race.world.cars {
         let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
             continue;
@@ -336,8 +350,17 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
             .filter(|c| !ARROWS.contains(c))
             .take(8)
             .collect();
-        let style = Style::new().fg(THEME.rival);
-        label(buf, area, view, e.car.state.body.pos, 2, &short, style);
+        let cells = view.cells(&e.car.footprint());
+        let (x, y) = beside(cells, e.car.forward(), short.chars().count() as i64);
+        if y >= 0 && y < i64::from(area.height) && x < i64::from(area.width) {
+            // A name that starts left of the view shows its end.
+            let skip = (-x).max(0) as usize;
+            let shown: String = short.chars().skip(skip).collect();
+            let (x, y) = (x.max(0) as u16, y as u16);
+            let room = (area.width - x) as usize;
+            let style = Style::new().fg(THEME.rival);
+            buf.set_stringn(area.x + x, area.y + y, shown, room, style);
+        }
     }
     // Your car, unmistakable at any zoom and without colour: the arrow
     // nearest its heading on its centre cell, in reverse video.
@@ -347,6 +370,31 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     let body = &v.car().state.body;
     let arrow = arrow(body.heading).to_string();
     label(buf, area, view, body.pos, 0, &arrow, you);
+}
+
+/// Where a name of `len` cells goes beside a car covering the cells
+/// `[first column, first row, last column, last row]` and heading along
+/// `fwd` (world, `y` down the screen): the cell it starts at. Never on
+/// the car and never on the road ahead of it: moving across the screen,
+/// on the row above (below when it climbs), ending at the car's front
+/// column; moving up or down it, on the car's rear row, right of it.
+pub fn beside([c0, r0, c1, r1]: [i64; 4], fwd: DVec2, len: i64) -> (i64, i64) {
+    // A terminal cell is twice as tall as wide: compare in cells.
+    let across = fwd.x.abs() >= 0.5 * fwd.y.abs();
+    if across {
+        // The side away from any climb or fall: above when level or
+        // falling, below when climbing (or at the view's top).
+        let row = if fwd.y >= 0.0 && r0 > 0 {
+            r0 - 1
+        } else {
+            r1 + 1
+        };
+        let col = if fwd.x >= 0.0 { c1 - len + 1 } else { c0 };
+        (col, row)
+    } else {
+        let row = if fwd.y > 0.0 { r0 } else { r1 };
+        (c1 + 1, row)
+    }
 }
 
 /// The eight arrows, by heading from east (`+x`) turning towards south
@@ -371,5 +419,46 @@ fn label(buf: &mut Buffer, area: Rect, view: View, at: DVec2, dx: u16, text: &st
             let room = (area.width - x) as usize;
             buf.set_stringn(area.x + x, area.y + y as u16, text, room, style);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 27: a rival's name started two cells right of the car's
+    /// centre, which at one cell a metre or two is the car's own nose.
+    /// A name is never on the car's cells, nor past its front along its
+    /// heading, whichever way it heads.
+    #[test]
+    fn a_name_goes_beside_its_car_never_on_it_or_ahead() {
+        let car = [10, 5, 13, 6];
+        let screen = |c: i64, r: i64| DVec2::new(c as f64 + 0.5, 2.0 * (r as f64 + 0.5));
+        for k in 0..16 {
+            let heading = f64::from(k) * std::f64::consts::TAU / 16.0;
+            let fwd = DVec2::new(heading.cos(), heading.sin());
+            let (x, y) = beside(car, fwd, 6);
+            let front = (car[0]..=car[2])
+                .flat_map(|c| (car[1]..=car[3]).map(move |r| screen(c, r).dot(fwd)))
+                .fold(f64::MIN, f64::max);
+            for c in x..x + 6 {
+                let on = (car[0]..=car[2]).contains(&c) && (car[1]..=car[3]).contains(&y);
+                assert!(!on, "heading {heading:.2}: name on the car at ({c}, {y})");
+                let ahead = screen(c, y).dot(fwd) > front + 0.5;
+                assert!(!ahead, "heading {heading:.2}: name ahead at ({c}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn each_heading_has_the_nearest_arrow() {
+        let eighth = std::f64::consts::FRAC_PI_4;
+        for (k, &a) in ARROWS.iter().enumerate() {
+            let h = k as f64 * eighth;
+            assert_eq!(arrow(h), a);
+            assert_eq!(arrow(h + 0.3 * eighth), a);
+            assert_eq!(arrow(h - 0.3 * eighth - std::f64::consts::TAU), a);
+        }
+        assert_eq!(arrow(f64::NAN), '→');
     }
 }

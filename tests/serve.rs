@@ -291,6 +291,62 @@ fn names_are_printable_short_and_plain() {
     assert_eq!(serve::display_name("\x07\x08"), "guest");
 }
 
+/// Issue 28: names kept characters that draw nothing (the Hangul
+/// filler, the blank braille pattern, tag characters, invisible
+/// operators, interlinear annotations, line and paragraph separators,
+/// noncharacters), so four players could all show as `alice`, and a name
+/// of two fillers was blank. A name is now what it looks like.
+#[test]
+fn a_name_is_what_it_looks_like() {
+    let unseen = [
+        '\u{3164}',
+        '\u{115F}',
+        '\u{1160}',
+        '\u{FFA0}',
+        '\u{2800}',
+        '\u{E0041}',
+        '\u{E007F}',
+        '\u{2061}',
+        '\u{2064}',
+        '\u{FFF9}',
+        '\u{FFFB}',
+        '\u{2028}',
+        '\u{2029}',
+        '\u{FFFE}',
+        '\u{10FFFF}',
+        '\u{200B}',
+        '\u{200D}',
+        '\u{2060}',
+        '\u{FEFF}',
+        '\u{202E}',
+        '\u{00A0}',
+        '\u{E000}',
+        '\u{0378}',
+    ];
+    for c in unseen {
+        assert_eq!(serve::display_name(&format!("al{c}ice")), "alice", "{c:?}");
+        assert_eq!(serve::display_name(&format!("{c}{c}")), "guest", "{c:?}");
+    }
+    // Marks alone show nothing; on a letter they are part of it.
+    assert_eq!(serve::display_name("\u{301}\u{301}"), "guest");
+    assert_eq!(serve::display_name("Jose\u{301}"), "Jose\u{301}");
+    assert_eq!(serve::display_name("  ann  "), "ann");
+    assert_eq!(serve::display_name("李小龍"), "李小龍");
+}
+
+proptest::proptest! {
+    /// Whatever the user name, the name shown is visible characters only,
+    /// 16 at most, untrimmed of nothing, and shows something.
+    #[test]
+    fn any_user_name_shows_as_visible_characters(user in "\\PC*|.*") {
+        let name = serve::display_name(&user);
+        proptest::prop_assert!(name.chars().count() <= 16);
+        proptest::prop_assert!(name.chars().all(serve::names::visible), "{name:?}");
+        proptest::prop_assert_eq!(name.trim(), name.as_str());
+        proptest::prop_assert!(!name.is_empty());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_player_is_told_and_disconnected() {
     let mut opts = options(temp_dir("idle"));

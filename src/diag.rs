@@ -47,10 +47,14 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
+    /// `path:line:col: message`, the path with its control characters
+    /// escaped ([`printable`]): a file's name is the user's, and may hold
+    /// an escape sequence.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = printable(&self.path);
         match self.pos {
-            Some(p) => write!(f, "{}:{}:{}: {}", self.path, p.line, p.col, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
+            Some(p) => write!(f, "{path}:{}:{}: {}", p.line, p.col, self.message),
+            None => write!(f, "{path}: {}", self.message),
         }
     }
 }

@@ -9,8 +9,10 @@
 //! whichever path gets there first:
 //! * the game quitting (and [`Session`]'s drop, for early returns);
 //! * a panic (a hook that restores, then runs the previous hook);
-//! * SIGINT, SIGTERM, SIGQUIT (a thread restores, then exits 128 + signal;
-//!   Ctrl-C in raw mode is a key, handled as quit);
+//! * SIGINT, SIGTERM, SIGQUIT and every other signal that would end the
+//!   process by default but the faults (SIGUSR1, SIGALRM...): a thread
+//!   restores, then exits 128 + signal (Ctrl-C in raw mode is a key,
+//!   handled as quit);
 //! * SIGHUP, a dropped SSH connection: a thread ends the process at once
 //!   (polling a dead pty would otherwise spin a core forever, crossterm
 //!   issue 793), first giving a still-live terminal back without ever
@@ -166,9 +168,22 @@ fn install_guards() {
             restore();
             previous(info);
         }));
-        if let Ok(mut signals) =
-            signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP])
-        {
+        // Every signal whose default ends the process, but the faults
+        // (a thread cannot handle those) and SIGPIPE (Rust ignores it).
+        let ending = [
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGALRM,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
+            libc::SIGXCPU,
+            libc::SIGXFSZ,
+            libc::SIGIO,
+        ];
+        let handled = [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP]
+            .into_iter()
+            .chain(ending);
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new(handled) {
             std::thread::spawn(move || {
                 for sig in signals.forever() {
                     match sig {

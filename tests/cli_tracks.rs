@@ -229,3 +229,29 @@ fn check_warns_of_a_line_that_can_be_driven_around_and_still_says_ok() {
     assert_eq!(text(&out.stderr), "");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 28: `skid check` printed a file's name with its escape bytes
+/// raw, where every other command escaped them; a name can retitle or
+/// reprogram the terminal it is printed on. The ok line, the warnings
+/// and the errors all show it escaped.
+#[test]
+fn check_prints_file_names_escaped() {
+    let dir = std::env::temp_dir().join(format!("skid-check-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("a\x1b]0;pwned\x07.track");
+    std::fs::copy("tracks/pocket.track", &good).unwrap();
+    let bad = dir.join("b\x1b[2J.track");
+    std::fs::write(&bad, "#####\n#>?=#\n#####\n").unwrap();
+    let out = skid(&["check", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        !stdout.contains('\x1b') && !stderr.contains('\x1b'),
+        "{stdout:?} {stderr:?}"
+    );
+    assert!(
+        stdout.contains("a\\u{1b}]0;pwned\\u{7}.track: ok"),
+        "{stdout:?}"
+    );
+    assert!(stderr.contains("b\\u{1b}[2J.track:2:3:"), "{stderr:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

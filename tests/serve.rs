@@ -279,6 +279,58 @@ async fn the_host_key_is_made_once_and_kept() {
     again.shutdown().await;
 }
 
+/// Issue 28: two servers started at once on an empty data directory: one
+/// failed with `File exists` in 6 runs of 25. Now both get the one key.
+#[test]
+fn two_servers_starting_at_once_share_one_host_key() {
+    for round in 0..25 {
+        let dir = temp_dir(&format!("twokeys-{round}"));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let both: Vec<_> = (0..2)
+            .map(|_| {
+                let (dir, start) = (dir.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    serve::host_key(&dir).map(|k| {
+                        k.public_key()
+                            .fingerprint(russh::keys::HashAlg::Sha256)
+                            .to_string()
+                    })
+                })
+            })
+            .collect();
+        let keys: Vec<String> = both
+            .into_iter()
+            .map(|t| t.join().unwrap().expect("a host key"))
+            .collect();
+        assert_eq!(keys[0], keys[1], "round {round}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "round {round}: only the key is left");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Errors about the host key name its path; a key others can read is
+/// warned of.
+#[test]
+fn host_key_errors_name_the_path_and_a_loose_mode_is_warned_of() {
+    let file = temp_dir("keyfile");
+    std::fs::write(&file, "not a directory").unwrap();
+    let e = serve::host_key(&file).unwrap_err().to_string();
+    assert!(e.contains(file.to_str().unwrap()), "{e}");
+    let dir = temp_dir("garbagekey");
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = dir.join("host_ed25519");
+    std::fs::write(&key, b"\xff\xfe garbage").unwrap();
+    let e = serve::host_key(&dir).unwrap_err().to_string();
+    assert!(e.contains(key.to_str().unwrap()), "{e}");
+    let warning = serve::key_mode_warning(&key, 0o100_644).expect("a warning");
+    assert!(warning.contains(key.to_str().unwrap()) && warning.contains("644"));
+    assert_eq!(serve::key_mode_warning(&key, 0o100_600), None);
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn names_are_printable_short_and_plain() {
     assert_eq!(serve::display_name("alice"), "alice");

@@ -81,6 +81,22 @@ fn sigterm_restores_the_terminal_and_exits_143() {
     assert!(restored);
 }
 
+/// Issue 28: SIGUSR1 and the other signals that end a process by default
+/// left the alternate screen on and the cursor hidden.
+#[test]
+fn any_ending_signal_restores_the_terminal() {
+    for (signal, number) in [("USR1", 10), ("ALRM", 14), ("XCPU", 24)] {
+        let Some((status, restored)) = signalled(&signal.to_lowercase(), signal) else {
+            return;
+        };
+        assert_eq!(status, Some(128 + number), "{signal}");
+        assert!(
+            restored,
+            "{signal}: the terminal is back on its main screen"
+        );
+    }
+}
+
 #[test]
 fn sigint_restores_the_terminal_and_exits_130() {
     let Some((status, restored)) = signalled("int", "INT") else {

@@ -471,7 +471,7 @@ fn check(files: &[String]) -> Outcome {
                 for warning in track::laps::drive_arounds(&t, f) {
                     eprintln!("{warning}");
                 }
-                let _ = writeln!(out, "{f}: ok");
+                let _ = writeln!(out, "{}: ok", diag::printable(f));
             }
             Err(errors) => all.extend(errors),
         }

@@ -23,7 +23,7 @@ mod ssh;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -89,45 +89,100 @@ impl Server {
 }
 
 /// The host key in `dir`: read, or made on the first start (ed25519, mode
-/// 0600, created exclusively so that two servers starting at once cannot
-/// both write one).
+/// 0600). A new key is written whole to a file of its own and
+/// then linked into place, which fails if a key is there already: two
+/// servers starting at once on an empty directory both end up with the
+/// one key that was linked first. Every error names the path.
 pub fn host_key(dir: &Path) -> io::Result<PrivateKey> {
-    fs::create_dir_all(dir)?;
+    let named = |path: &Path, e: &dyn std::fmt::Display| {
+        io::Error::other(format!("{}: {e}", path.display()))
+    };
+    fs::create_dir_all(dir).map_err(|e| named(dir, &e))?;
     let path = dir.join("host_ed25519");
+    for _ in 0..3 {
+        match read_key(&path) {
+            Ok(key) => return Ok(key),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let mut seed = [0u8; 32];
+        let random = Path::new("/dev/urandom");
+        fs::File::open(random)
+            .and_then(|mut f| f.read_exact(&mut seed))
+            .map_err(|e| named(random, &e))?;
+        let pair = russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&seed);
+        let key = PrivateKey::from(pair);
+        let text = key
+            .to_openssh(russh::keys::ssh_key::LineEnding::LF)
+            .map_err(|e| named(&path, &e))?;
+        // Named by the process and by random bytes (not the key's), so
+        // that no two starters, even in one process, write one file.
+        let mut tag = [0u8; 8];
+        fs::File::open(random)
+            .and_then(|mut f| f.read_exact(&mut tag))
+            .map_err(|e| named(random, &e))?;
+        let tag = u64::from_le_bytes(tag);
+        let own = dir.join(format!(".host_ed25519.{}.{tag:016x}", std::process::id()));
+        let written = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&own)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_all()
+            });
+        let linked = written.and_then(|()| fs::hard_link(&own, &path));
+        let _ = fs::remove_file(&own);
+        match linked {
+            Ok(()) => return Ok(key),
+            // Another server linked its key first: read that one.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(named(&path, &e)),
+        }
+    }
+    Err(named(&path, &"no key could be read or made"))
+}
+
+/// The key at `path`: a regular file of OpenSSH text, read without
+/// following a link or waiting on a FIFO. A missing file is `NotFound`
+/// as it is; any other error names the path.
+fn read_key(path: &Path) -> io::Result<PrivateKey> {
     let bad = |e: String| io::Error::other(format!("{}: {e}", path.display()));
-    match OpenOptions::new()
+    let f = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(&path)
-    {
-        Ok(f) => {
-            if !f.metadata()?.is_file() {
-                return Err(bad("not a regular file".into()));
-            }
-            let mut text = String::new();
-            f.take(64 * 1024).read_to_string(&mut text)?;
-            PrivateKey::from_openssh(&text).map_err(|e| bad(e.to_string()))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let mut seed = [0u8; 32];
-            fs::File::open("/dev/urandom")?.read_exact(&mut seed)?;
-            let pair = russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&seed);
-            let key = PrivateKey::from(pair);
-            let text = key
-                .to_openssh(russh::keys::ssh_key::LineEnding::LF)
-                .map_err(|e| bad(e.to_string()))?;
-            let mut f = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&path)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_all()?;
-            Ok(key)
-        }
-        Err(e) => Err(bad(e.to_string())),
+        .open(path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => e,
+            _ => bad(e.to_string()),
+        })?;
+    let meta = f.metadata().map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad("not a regular file".into()));
     }
+    if let Some(warning) = key_mode_warning(path, meta.permissions().mode()) {
+        eprintln!("skid serve: {warning}");
+    }
+    let mut text = String::new();
+    (&f).take(64 * 1024)
+        .read_to_string(&mut text)
+        .map_err(|e| bad(e.to_string()))?;
+    PrivateKey::from_openssh(&text).map_err(|e| bad(e.to_string()))
+}
+
+/// A warning when the host key at `path`, of file mode `mode`, can be
+/// read or written by anyone but its owner: whoever reads it can pose as
+/// the server.
+pub fn key_mode_warning(path: &Path, mode: u32) -> Option<String> {
+    (mode & 0o077 != 0).then(|| {
+        format!(
+            "warning: {} is open to others (mode {:o}): chmod 600 it",
+            path.display(),
+            mode & 0o777
+        )
+    })
 }
 
 /// russh's settings: the host key, the two ways in, and timeouts set on
@@ -164,7 +219,8 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     }
     let key = host_key(&opts.data_dir)?;
     let fingerprint = key.public_key().fingerprint(HashAlg::Sha256).to_string();
-    let listener = TcpListener::bind(opts.listen).await?;
+    let listener = (TcpListener::bind(opts.listen).await)
+        .map_err(|e| io::Error::other(format!("{}: {e}", opts.listen)))?;
     let addr = listener.local_addr()?;
     let tracks: Vec<Offered> = opts.tracks.into_iter().map(Offered::new).collect();
     let settings = Settings {

@@ -471,6 +471,39 @@ async fn a_split_escape_sequence_never_throws_a_racer_out() {
     srv.shutdown().await;
 }
 
+/// Issue 28: a player on a screen below the race's minimum read "race
+/// paused" while their car drove on, and a room on a track of one start
+/// slot read "PLAYERS 2/1".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_screen_is_told_the_race_goes_on_and_players_fit_their_slots() {
+    let mut opts = options(temp_dir("small"));
+    let one_slot =
+        "+++\nlaps = 1\n+++\n##########\n#........#\n#.>..=...#\n#........#\n##########\n";
+    let track = skid::track::parse("one.track", one_slot.as_bytes()).unwrap();
+    opts.tracks = vec![TrackChoice {
+        name: "one".into(),
+        track: skid::track::laps::raceable(track, "one.track").unwrap(),
+    }];
+    let srv = serve::start(opts).await.unwrap();
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("room 1", 5.0).await;
+    let ben = ssh::in_lobby(srv.addr, "ben").await;
+    ben.send(b"\x1b[B").await;
+    ben.wait_for("› room 1", 5.0).await;
+    ben.send(b"\r").await;
+    let room = ann.wait_for("ben", 5.0).await;
+    assert!(room.contains("PLAYERS 1/1  +1 watching"), "{room}");
+    ann.resize(59, 15).await;
+    ann.send(b"\r").await;
+    let small = ann.wait_for("too small", 5.0).await;
+    assert!(
+        small.contains("the race goes on") && !small.contains("paused"),
+        "{small}"
+    );
+    srv.shutdown().await;
+}
+
 /// A player whose connection does not take frames: the hub skips theirs
 /// (never queues more than one), the other player gets every frame, and
 /// when the slow one takes frames again, what they get is diffed against

@@ -9,6 +9,7 @@ use ratatui::style::Style;
 
 use crate::car::CarSpec;
 use crate::layout::too_small;
+use crate::session::Door;
 use crate::ui::{self, lobby, overlay, results, theme::THEME};
 
 use super::laps::Best;
@@ -44,7 +45,9 @@ impl View<'_> {
             }
             Place::Room(r) => match self.rooms.get(&r) {
                 Some(room) => match &room.running {
-                    Some(_) if too_small(self.size) => overlay::too_small(buf, area, self.size),
+                    Some(_) if too_small(self.size) => {
+                        overlay::too_small(buf, area, self.size, Door::Served);
+                    }
                     Some(run) => match run.seat_of(self.id) {
                         Some(i) if run.race.view(i).finished() => {
                             results::draw(buf, area, run.race.view(i), true);

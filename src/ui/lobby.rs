@@ -93,7 +93,7 @@ pub fn lobby(
             room.id,
             room.track,
             room.model,
-            room.players,
+            room.players.min(room.slots),
             room.slots,
             if room.racing { "racing" } else { "waiting" }
         )
@@ -143,7 +143,12 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         pieces.push(Piece::Line(text.into(), style));
     }
     pieces.push(Piece::Gap);
-    let who = format!("PLAYERS {}/{}", s.members.len(), s.slots);
+    // Racers of the seats; whoever is past them watches.
+    let racers = s.members.len().min(s.slots);
+    let who = match s.members.len() - racers {
+        0 => format!("PLAYERS {racers}/{}", s.slots),
+        w => format!("PLAYERS {racers}/{}  +{w} watching", s.slots),
+    };
     pieces.push(column::line(who, THEME.accent));
     pieces.extend(s.members.iter().enumerate().map(|(i, m)| {
         let note = match i {

@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 fn draw_in_colour(frame: &mut Frame, app: &App) {
     let area = frame.area();
     if app.screen != Screen::Menu && app.session.too_small() {
-        overlay::too_small(frame.buffer_mut(), area, app.session.size);
+        overlay::too_small(frame.buffer_mut(), area, app.session.size, app.session.door);
         return;
     }
     match app.screen {

@@ -1,6 +1,7 @@
 //! What is drawn over the race: the countdown, the pause notice, the help
 //! overlay, and the too-small message that replaces everything.
 
+use crate::session::Door;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -237,11 +238,18 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
 }
 
 /// Replaces the screen when the terminal is below the minimum size.
-pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16)) {
+pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16), door: Door) {
+    // Locally the race waits; on a server the others race on, and so
+    // does this player's car.
+    let what = if door.pauses() {
+        "(race paused; q quits)"
+    } else {
+        "(the race goes on; q leaves)"
+    };
     let lines = [
         "Terminal too small".to_string(),
         format!("{}x{}, needs {}x{}", size.0, size.1, MIN_SIZE.0, MIN_SIZE.1),
-        "(race paused; q quits)".to_string(),
+        what.to_string(),
     ];
     for (i, line) in lines.iter().enumerate() {
         let w = line.chars().count() as u16;

@@ -217,7 +217,9 @@ impl App {
                 line
             }
         };
-        let setup = self.setup();
+        // The menu's meaning, borrowed from its own fields so that the
+        // notices can be written meanwhile.
+        let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
         let id = setup.track.track.content_id();
         let found = self.records.as_ref().map(|store| {
             let best = store.best(&id, setup.model, &setup.spec.content_id());
@@ -225,7 +227,7 @@ impl App {
         });
         let record = match found {
             Some((_, Ok((best, loaded)))) => {
-                self.notice_damage(&loaded);
+                self.notices.extend(loaded.notice());
                 // A record set at another physics rate, in this race's ticks.
                 best.map(|(r, lap)| lap.at_rate(r.hz, self.hz))
             }
@@ -237,8 +239,7 @@ impl App {
             None => None,
         };
         let you = Entry { name: None, record };
-        let setup = self.setup();
-        let race = Race::start(
+        let mut race = Race::start(
             &setup,
             line,
             self.hz,
@@ -258,7 +259,6 @@ impl App {
         // new seat, let go.
         let mut held = std::mem::take(self.held_mut());
         held.release_all();
-        let mut race = race;
         if let Some(seat) = race.seat_mut(LOCAL) {
             seat.held = held;
         }

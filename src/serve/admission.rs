@@ -112,7 +112,8 @@ impl Admission {
     }
 
     /// How many connections are pending and playing now.
-    pub fn counts_now(&self) -> (usize, usize) {
+    #[cfg(test)]
+    fn counts_now(&self) -> (usize, usize) {
         let c = self.counts();
         (c.pending, c.players)
     }

@@ -351,16 +351,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
             .take(8)
             .collect();
         let cells = view.cells(&e.car.footprint());
-        let (x, y) = beside(cells, e.car.forward(), short.chars().count() as i64);
-        if y >= 0 && y < i64::from(area.height) && x < i64::from(area.width) {
-            // A name that starts left of the view shows its end.
-            let skip = (-x).max(0) as usize;
-            let shown: String = short.chars().skip(skip).collect();
-            let (x, y) = (x.max(0) as u16, y as u16);
-            let room = (area.width - x) as usize;
-            let style = Style::new().fg(THEME.rival);
-            buf.set_stringn(area.x + x, area.y + y, shown, room, style);
-        }
+        let at = beside(cells, e.car.forward(), short.chars().count() as i64);
+        let style = Style::new().fg(THEME.rival);
+        write_at(buf, area, at, &short, style);
     }
     // Your car, unmistakable at any zoom and without colour: the arrow
     // nearest its heading on its centre cell, in reverse video.
@@ -412,14 +405,22 @@ pub fn arrow(heading: f64) -> char {
 /// clipped to `area`; nothing if the cell is outside.
 fn label(buf: &mut Buffer, area: Rect, view: View, at: DVec2, dx: u16, text: &str, style: Style) {
     let d = view.dot(at);
-    let (x, y) = ((d.x / 2.0).floor(), (d.y / 4.0).floor());
-    if x >= 0.0 && y >= 0.0 && x < f64::from(area.width) && y < f64::from(area.height) {
-        let x = x as u16 + dx;
-        if x < area.width {
-            let room = (area.width - x) as usize;
-            buf.set_stringn(area.x + x, area.y + y as u16, text, room, style);
-        }
+    let (x, y) = ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64);
+    if x >= 0 && x < i64::from(area.width) {
+        write_at(buf, area, (x + i64::from(dx), y), text, style);
     }
+}
+
+/// Writes `text` from the view's cell `(x, y)` (which may lie outside
+/// it), clipped to `area`: a text that starts left of it shows its end.
+fn write_at(buf: &mut Buffer, area: Rect, (x, y): (i64, i64), text: &str, style: Style) {
+    if y < 0 || y >= i64::from(area.height) || x >= i64::from(area.width) {
+        return;
+    }
+    let shown: String = text.chars().skip((-x).max(0) as usize).collect();
+    let x = x.max(0) as u16;
+    let room = (area.width - x) as usize;
+    buf.set_stringn(area.x + x, area.y + y as u16, shown, room, style);
 }
 
 #[cfg(test)]

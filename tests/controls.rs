@@ -92,20 +92,21 @@ fn lifting_off_w_and_pressing_s_brakes_at_once() {
 }
 
 #[test]
-fn the_throttle_is_kept_through_a_steering_tap_and_never_comes_back_on_its_own() {
+fn the_throttle_is_kept_through_steering_until_the_brake() {
     // W held, A tapped while it is, W let go, nothing for 3 s, then A held
-    // 1.5 s. The game cannot know when W came up (the terminal sends the
-    // same bytes either way): the throttle is kept while A steers (the
-    // panel marks it), ends with the steering, and stays off after.
+    // 1.5 s, then S. The game cannot know when W came up (the terminal
+    // sends the same bytes either way): the throttle is kept (the panel
+    // marks it) until the brake.
     let mut p = race(ModelKind::Arcade, tmux());
     p.keys.down(W, 0.0);
     p.keys.hold(A, 1.0, 1.2);
     p.keys.up(W, 1.3);
     p.keys.hold(A, 4.2, 5.7);
+    p.keys.hold(S, 6.0, 6.2);
     p.run_to(1.1);
     assert!(kept(&p), "marked as kept from the steering key on");
-    p.run_to(5.7);
-    each(&p, 0.0, 1.5, "throttle through the tap", |c| {
+    p.run_to(7.0);
+    each(&p, 0.0, 6.0, "throttle through steering and after", |c| {
         c.throttle == 1.0
     });
     // The tap steers for the repeat delay and a margin, until 1.525 s:
@@ -114,9 +115,6 @@ fn the_throttle_is_kept_through_a_steering_tap_and_never_comes_back_on_its_own()
     each(&p, 1.15, 1.52, "easing while the tap may be a hold", |c| {
         (-1.0..=-0.5).contains(&c.steer)
     });
-    each(&p, 1.54, 5.7, "no throttle once the steering ended", |c| {
-        c.throttle == 0.0
-    });
     each(
         &p,
         1.54,
@@ -124,49 +122,56 @@ fn the_throttle_is_kept_through_a_steering_tap_and_never_comes_back_on_its_own()
         "no steering between the tap and the hold",
         |c| c.steer == 0.0,
     );
-    each(&p, 4.2, 4.7, "steering before A repeats", |c| {
-        (-1.0..=-0.5).contains(&c.steer)
-    });
     each(&p, 4.7, 5.7, "full steering while A repeats", |c| {
         c.steer == -1.0
     });
+    each(&p, 6.0, 6.5, "the brake", |c| {
+        c.brake == 1.0 && c.throttle == 0.0
+    });
+    each(&p, 6.6, 7.0, "then nothing", |c| c == &Controls::default());
     assert!(!kept(&p));
 }
 
 #[test]
-fn throttle_through_a_long_turn_then_w_again() {
+fn a_tap_of_w_lets_a_kept_throttle_go() {
     let mut p = race(ModelKind::Kinematic, tmux());
     p.keys.down(W, 0.0);
     p.keys.hold(D, 1.0, 3.0);
     p.keys.up(W, 3.0);
-    p.keys.hold(W, 3.5, 4.5);
+    p.keys.hold(W, 3.5, 3.6);
     p.run_to(5.0);
-    each(&p, 0.0, 3.0, "throttle while W, then D, repeat", |c| {
+    each(&p, 0.0, 4.0, "throttle through the turn and the tap", |c| {
         c.throttle == 1.0
     });
     each(&p, 1.0, 3.0, "right", |c| c.steer > 0.0);
-    each(&p, 3.1, 3.5, "coasting after the turn", |c| {
+    each(&p, 4.1, 5.0, "coasting after the tap", |c| {
         c.throttle == 0.0
     });
-    each(&p, 3.5, 4.5, "throttle again with W", |c| c.throttle == 1.0);
 }
 
 #[test]
-fn steering_ends_when_a_pedal_is_pressed_after_it() {
-    // D held 1 s, W pressed, D let go 0.1 s later, W held 2 s.
+fn steering_then_a_pedal_steers_on_until_pressed_again_or_done() {
+    // D held 1 s, W pressed and held: D steers on for a repeat delay
+    // (the terminal cannot say whether D is still down); D pressed again
+    // at 1.8 s steers on with the throttle kept.
     let mut p = race(ModelKind::Arcade, tmux());
     p.keys.down(D, 0.0);
     p.keys.down(W, 1.0);
     p.keys.up(D, 1.1);
-    p.keys.up(W, 3.0);
-    p.run_to(3.0);
-    each(&p, 0.0, 1.0, "steering", |c| c.steer >= 0.5);
+    p.keys.hold(D, 1.8, 2.8);
+    p.keys.up(W, 2.0);
+    p.run_to(4.0);
     each(&p, 0.5, 1.0, "full steering while D repeats", |c| {
         c.steer == 1.0
     });
-    each(&p, 1.0, 3.0, "straight on the throttle", |c| {
-        c.steer == 0.0 && c.throttle == 1.0
+    each(&p, 1.0, 1.45, "steering on with the throttle", |c| {
+        c.steer == 1.0 && c.throttle == 1.0
     });
+    each(&p, 1.57, 1.8, "then straight", |c| c.steer == 0.0);
+    each(&p, 1.8, 2.8, "D again: steering, the throttle kept", |c| {
+        c.steer > 0.0 && c.throttle == 1.0
+    });
+    each(&p, 3.0, 4.0, "straight after D", |c| c.steer == 0.0);
 }
 
 #[test]

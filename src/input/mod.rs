@@ -31,20 +31,29 @@
 //!   within 8%.
 //! * **An opposite wins at once**: brake against throttle, left against
 //!   right, strafe left against strafe right.
-//! * **Any other key ends a steering key at once.** Steering is always the
-//!   key pressed last, the one that repeats; pressing a pedal after it
-//!   straightens the wheel, and pressing the steering key again after the
-//!   pedal steers on. (A tap of the pedal is also how a player ends a
-//!   steering tap early.)
-//! * **A pedal pressed before a steering key is kept while steering
-//!   lasts** ([`Latch::WhileSteering`]): W then A is throttle through the
-//!   turn; when no steering key repeats any more, the kept pedal lets go,
-//!   and it does not come back when steering starts again. So nothing
-//!   stays on once the player stops pressing keys. This holds for the
-//!   throttle, the handbrake (Space then a steering key drifts), and the
-//!   brake while it means reverse (at a crawl), to back out of a wall.
-//!   The brake at speed is not kept: turning in ends it, as a brake
-//!   released at the turn-in point.
+//! * **The throttle stays on until you brake** ([`Latch::Always`]): once
+//!   another key interrupts W's repeats, the throttle is kept, whatever is
+//!   pressed after it and in whatever order, until S is pressed, or W is
+//!   pressed again and let go (its repeats end: the one case in which a
+//!   let-go is seen). Holding W through a corner is the commonest thing a
+//!   racer does, and the one thing such a terminal cannot show: every
+//!   steering key silences W on the wire. Mobile racers' auto-accelerate
+//!   is the same aid.
+//! * **Steering survives a pedal pressed after it** ([`Latch::Briefly`]):
+//!   a steering key whose repeats a pedal (or Space) interrupts steers on
+//!   for one repeat delay, as a tap would, then ends unless its key is
+//!   pressed again. So D then W steers into the corner with the throttle
+//!   on, and a player who is still holding D sees the wheel straighten
+//!   half a second later and presses D again (the throttle stays on).
+//!   Steering always ends by itself: nothing can tell a held steering key
+//!   from a let-go one once its repeats stop.
+//! * **The brake and the handbrake are kept while steering lasts**
+//!   ([`Latch::WhileSteering`]) where the race says so: the brake at a
+//!   crawl, where it means reverse (to back out of a wall), and the
+//!   handbrake (Space then a steering key drifts). They let go when no
+//!   steering key repeats any more, and do not come back when steering
+//!   starts again. The brake at speed is not kept: turning in ends it, as
+//!   a brake released at the turn-in point.
 //! * `strafe`'s hop is kept until Space is pressed again and let go
 //!   ([`Latch::Always`]): bunny-hopping survives any turning.
 //!
@@ -120,6 +129,9 @@ pub enum Latch {
     /// Kept on until its opposite is pressed, or it is pressed again and
     /// let go.
     Always,
+    /// Kept on for one repeat delay (the first window) after its last
+    /// repeat, as a tap.
+    Briefly,
 }
 
 /// A control that is held.
@@ -201,12 +213,20 @@ pub struct Held {
 }
 
 impl Held {
-    /// A tracker in which the pedals and the handbrake are kept while
-    /// steering (the race sets the brake's and Space's latch per model
-    /// and speed).
+    /// A tracker in which the throttle is kept until the brake, steering
+    /// briefly, and the brake and the handbrake while steering (the race
+    /// sets the brake's and Space's latch per model and speed).
     pub fn new() -> Held {
         let mut held = Held::default();
-        held.set_latching(Action::Throttle, Latch::WhileSteering);
+        held.set_latching(Action::Throttle, Latch::Always);
+        for a in [
+            Action::Left,
+            Action::Right,
+            Action::StrafeLeft,
+            Action::StrafeRight,
+        ] {
+            held.set_latching(a, Latch::Briefly);
+        }
         held.set_latching(Action::Brake, Latch::WhileSteering);
         held.set_latching(Action::Space, Latch::WhileSteering);
         held
@@ -230,6 +250,7 @@ impl Held {
             && match self.latching[action.index()] {
                 Latch::Always => true,
                 Latch::WhileSteering => self.steering(now),
+                Latch::Briefly => now - self.actions[action.index()].last <= self.windows().0,
                 Latch::No => false,
             }
     }

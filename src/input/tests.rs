@@ -109,16 +109,28 @@ fn an_opposite_wins_at_once() {
 }
 
 #[test]
-fn the_throttle_is_kept_while_steering_and_ends_with_it() {
+fn the_throttle_is_kept_through_any_keys_until_the_brake() {
     let mut h = Held::new();
     hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
     hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
     assert!(h.is_held(T, 1.5) && h.latched(T, 1.5));
-    assert!(h.is_held(T, 2.0), "while A repeats");
-    assert!(!h.is_held(T, 2.2) && !h.latched(T, 2.2), "steering ended");
-    // Steering again later does not bring the throttle back.
+    assert!(h.is_held(T, 2.5) && h.latched(T, 9.0), "steering ended");
     hold(&mut h, R, 5.0, 0.5, 0.03, 6.0);
-    assert!(!h.is_held(T, 5.5) && !h.is_held(T, 5.0));
+    h.press(Action::Space, 6.5);
+    assert!(h.is_held(T, 7.0), "through steering, either way, and Space");
+    h.press(B, 8.0);
+    assert!(!h.is_held(T, 8.0) && h.is_held(B, 8.0), "the brake ends it");
+    assert!(!h.is_held(T, 30.0), "and it does not come back");
+}
+
+#[test]
+fn w_pressed_again_and_let_go_ends_a_kept_throttle() {
+    let mut h = Held::new();
+    hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
+    h.press(T, 3.0);
+    assert!(h.is_held(T, 3.2) && !h.latched(T, 3.2), "its own key now");
+    assert!(!h.is_held(T, 3.7), "a tap: let go after one repeat delay");
 }
 
 #[test]
@@ -128,26 +140,31 @@ fn the_brake_ends_a_kept_throttle_at_once() {
     hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
     h.press(B, 1.8);
     assert!(!h.is_held(T, 1.8) && h.is_held(B, 1.8));
-    assert!(!h.is_held(L, 1.8), "and the steering, pressed before it");
+    assert!(h.is_held(L, 2.0), "steering pressed before it goes on");
 }
 
 #[test]
-fn switching_steering_keys_keeps_the_throttle() {
+fn steering_survives_a_pedal_pressed_after_it_for_one_repeat_delay() {
     let mut h = Held::new();
-    hold(&mut h, T, 0.0, 0.5, 0.03, 1.0);
-    hold(&mut h, L, 1.0, 0.5, 0.03, 2.0);
-    hold(&mut h, R, 2.02, 0.5, 0.03, 3.0);
-    assert!(h.is_held(T, 2.5) && h.is_held(T, 3.0));
-    assert!(!h.is_held(T, 3.3));
+    hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
+    let last = 0.5 + ((1.0 - 0.5) / 0.03f64).floor() * 0.03;
+    h.press(T, 1.0);
+    assert!(h.is_held(T, 1.0));
+    assert!(h.is_held(R, 1.0) && h.share(R, 1.3) == 1.0, "full, as held");
+    assert!(h.latched(R, 1.3));
+    assert!(h.is_held(R, last + 0.59) && !h.is_held(R, last + 0.61));
+    // Pressed again, it steers on and the throttle stays.
+    h.press(R, 1.4);
+    assert!(h.is_held(R, 1.9) && h.is_held(T, 1.9));
 }
 
 #[test]
-fn an_interrupted_steering_key_lets_go_at_once() {
+fn an_opposite_steering_key_ends_steering_at_once() {
     let mut h = Held::new();
     hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
     h.press(T, 1.0);
-    assert!(!h.is_held(R, 1.0));
-    assert!(h.is_held(T, 1.0));
+    h.press(L, 1.1);
+    assert!(!h.is_held(R, 1.1) && h.is_held(L, 1.1) && h.is_held(T, 1.1));
 }
 
 #[test]

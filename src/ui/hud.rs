@@ -42,8 +42,8 @@ pub fn standing_line(place: usize, s: &Standing, laps: u32, name: &str) -> Strin
 
 /// What the game read on the latest tick, as the player's keys: `GAS`,
 /// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
-/// `S>` to strafe); a `*` marks a control kept on by steering, not by its
-/// key (`crate::input`).
+/// `S>` to strafe); a `*` marks a control kept on without its key
+/// (`crate::input`).
 pub fn input_line(v: SeatView<'_>) -> String {
     let c = &v.seat.last;
     let k = &v.seat.kept;

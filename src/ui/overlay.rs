@@ -227,9 +227,9 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         "Terminals without key releases (tmux, most SSH):",
         "a key counts while it repeats, and the last key",
         "pressed steers; a tap steers briefly, fading.",
-        "W, then A or D: the throttle is kept (INPUT",
-        "shows *) while you steer, and ends with the",
-        "steering: press W again after a turn.",
+        "The throttle stays on (INPUT shows *) until",
+        "you press S. After a pedal, steering goes on a",
+        "moment: press the steering key again to turn on.",
         "Steering ends the brake (at a crawl, reverse stays).",
         "strafe: Space hops until pressed again.",
     ];

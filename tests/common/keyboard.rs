@@ -1,19 +1,22 @@
 //! A player at a terminal, for driving the game through its real input
 //! path (`game::handle`) in simulated time.
 //!
-//! [`Keyboard`] turns physical key downs and ups into what a terminal
-//! sends: a press when a key goes down, then, after the repeat delay,
-//! repeats at the repeat rate of the newest key only (holding W and then
-//! A repeats only A). A press-only terminal (tmux, most terminals over
-//! SSH) sends nothing when a key goes up; a kitty-protocol terminal sends
-//! a release and marks repeats as such.
+//! [`Keyboard`] turns physical key downs and ups into the bytes a
+//! terminal sends: a press when a key goes down, then, after the repeat
+//! delay, repeats at the repeat rate of the newest key only (holding W and
+//! then A repeats only A). A press-only terminal (tmux, most terminals
+//! over SSH) sends a key's legacy bytes (`w`, `ESC [ A`) and nothing when
+//! a key goes up; a kitty-protocol terminal sends `CSI code ; 1 : kind u`
+//! reports, releases and repeats marked. The bytes go through the
+//! server's parser ([`skid::serve::Keyboard`]), one packet per key, so
+//! the game reads what it would read from a real terminal.
 //!
 //! [`Player`] runs an [`App`] at its physics rate with the clock the game
 //! loop would give it, handing each event over before the tick it falls
 //! in, and keeps the controls the game read on every tick.
 #![allow(dead_code)]
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use skid::app::{App, Options, Phase};
 use skid::game;
 use skid::physics::Controls;
@@ -34,8 +37,48 @@ pub struct Keyboard {
     queue: Vec<(f64, Event)>,
 }
 
-fn key(code: KeyCode, kind: KeyEventKind) -> Event {
-    Event::Key(KeyEvent::new_with_kind(code, KeyModifiers::NONE, kind))
+/// The bytes a terminal sends for `code` (a letter, Space or an arrow):
+/// legacy ones, or with `kitty` a key report of the event's kind.
+fn bytes(code: KeyCode, kind: KeyEventKind, kitty: bool) -> Vec<u8> {
+    let (legacy, number, end): (&[u8], u32, char) = match code {
+        KeyCode::Up => (b"\x1b[A", 1, 'A'),
+        KeyCode::Down => (b"\x1b[B", 1, 'B'),
+        KeyCode::Right => (b"\x1b[C", 1, 'C'),
+        KeyCode::Left => (b"\x1b[D", 1, 'D'),
+        KeyCode::Char(c) => return char_bytes(c, kind, kitty),
+        other => panic!("no bytes for {other:?}"),
+    };
+    if !kitty {
+        return legacy.to_vec();
+    }
+    format!("\x1b[{number};1:{}{end}", kind_number(kind)).into_bytes()
+}
+
+fn char_bytes(c: char, kind: KeyEventKind, kitty: bool) -> Vec<u8> {
+    if kitty {
+        format!("\x1b[{};1:{}u", u32::from(c), kind_number(kind)).into_bytes()
+    } else {
+        c.to_string().into_bytes()
+    }
+}
+
+/// The kitty protocol's event type.
+fn kind_number(kind: KeyEventKind) -> u8 {
+    match kind {
+        KeyEventKind::Press => 1,
+        KeyEventKind::Repeat => 2,
+        KeyEventKind::Release => 3,
+    }
+}
+
+/// The key event one packet of `code` reads as, through the server's
+/// parser.
+fn key(code: KeyCode, kind: KeyEventKind, kitty: bool) -> Event {
+    let events = skid::serve::Keyboard::default().feed(&bytes(code, kind, kitty));
+    match events.as_slice() {
+        [ev @ Event::Key(k)] if k.code == code && k.kind == kind => ev.clone(),
+        other => panic!("{code:?} {kind:?} read as {other:?}"),
+    }
 }
 
 impl Keyboard {
@@ -89,7 +132,7 @@ impl Keyboard {
             } else {
                 KeyEventKind::Press
             };
-            self.queue.push((due, key(code, kind)));
+            self.queue.push((due, key(code, kind, self.releases)));
             self.repeating = Some((code, due + self.period));
         }
     }
@@ -105,7 +148,8 @@ impl Keyboard {
             match (down, self.is_down(code)) {
                 (true, false) => {
                     self.down.push(code);
-                    self.queue.push((at, key(code, KeyEventKind::Press)));
+                    self.queue
+                        .push((at, key(code, KeyEventKind::Press, self.releases)));
                     self.repeating = Some((code, at + self.delay));
                 }
                 (false, true) => {
@@ -114,7 +158,8 @@ impl Keyboard {
                         self.repeating = None;
                     }
                     if self.releases {
-                        self.queue.push((at, key(code, KeyEventKind::Release)));
+                        self.queue
+                            .push((at, key(code, KeyEventKind::Release, true)));
                     }
                 }
                 _ => {}

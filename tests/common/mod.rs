@@ -4,6 +4,7 @@
 pub mod courses;
 pub mod keyboard;
 pub mod maps;
+pub mod person;
 
 use glam::DVec2;
 use skid::car::CarSpec;

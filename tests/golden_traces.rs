@@ -46,6 +46,14 @@
 //! for light in-range presets: the limits they added never act for the
 //! bundled presets (tire keeps its plain arithmetic unless a push could
 //! overshoot), and every file is byte for byte as before.
+//!
+//! Re-blessed 2026-11-25, arcade.csv only: its wheels are now drawn and
+//! measured at the angle of the arc the car drives (`physics::arcade`), not
+//! the lock's share, so its `steer` and slip columns changed and nothing
+//! else (checked: every other column byte for byte as before). Steer 0.7
+//! right now reads 0.105 rad (6.0 degrees) and the front slips 8.5 degrees
+//! at tick 268, not 25: the body slides, the wheels no longer add a lock
+//! the car never turns by.
 
 mod common;
 

@@ -798,9 +798,10 @@ impl TwoOnHub {
 
     /// Both race until the race is over or `ticks` have passed, each
     /// looking every 1/30 s and pressing keys as the computer driver's
-    /// wish calls for, as the README says to: W then A or D to steer on
-    /// the throttle (the steering key repeating, the throttle kept), W
-    /// again after the turn, S to brake. Returns whether it is over.
+    /// wish calls for: A or D while it steers (pressed again at each look,
+    /// as a repeating key), after a pedal when the steering starts or
+    /// changes side, and a pedal otherwise: S when it brakes, else W.
+    /// Returns whether it is over.
     fn race(&mut self, ticks: u64) -> bool {
         use ratatui::crossterm::event::KeyCode;
         let mut drivers: Vec<skid::ai::Driver> = {
@@ -830,11 +831,11 @@ impl TwoOnHub {
                 let car = &run.race.world.car(run.race.seats[i].car).car;
                 let want = driver.controls(car, run.race.world.dt);
                 let steer = match want.steer {
-                    s if s > 0.15 => Some(KeyCode::Char('d')),
-                    s if s < -0.15 => Some(KeyCode::Char('a')),
+                    s if s > 0.05 => Some(KeyCode::Char('d')),
+                    s if s < -0.05 => Some(KeyCode::Char('a')),
                     _ => None,
                 };
-                let pedal = KeyCode::Char(if want.brake > 0.5 { 's' } else { 'w' });
+                let pedal = KeyCode::Char(if want.brake > 0.25 { 's' } else { 'w' });
                 match steer {
                     Some(k) if steering[i] == Some(k) => presses.push((i, k)),
                     Some(k) => presses.extend([(i, pedal), (i, k)]),

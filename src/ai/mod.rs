@@ -51,7 +51,9 @@ const PARK_COAST: f64 = 2.0;
 fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
     let skill = skill.clamp(0.5, 1.0);
     let (a_lat, a_brake, top) = match kind {
-        ModelKind::Arcade => (9.0, 8.0, spec.arcade.max_speed * 0.95),
+        // `arcade` turns on one radius at any speed (`arcade_radius`), so
+        // cornering grip hardly limits it: skill holds its speed back too.
+        ModelKind::Arcade => (9.0, 8.0, spec.arcade.max_speed * 0.95 * skill),
         ModelKind::Dynamic => (6.0 * spec.dynamic.mu, 6.0 * spec.dynamic.mu, 75.0),
         ModelKind::Strafe => (
             12.0,
@@ -62,6 +64,13 @@ fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
         ModelKind::Tire => (6.0, 5.0, spec.tire.max_forward_speed * 0.95),
     };
     (a_lat * skill, a_brake * skill, top)
+}
+
+/// The radius `arcade` turns at full steer, at any speed below its top
+/// speed (its turn rate grows with speed).
+fn arcade_radius(spec: &CarSpec) -> f64 {
+    let a = &spec.arcade;
+    a.max_speed / (a.steer_factor * a.steer_lerp).max(1e-3)
 }
 
 #[derive(Debug, Clone)]
@@ -161,6 +170,11 @@ impl Driver {
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
         let mut look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
+        if car.kind == ModelKind::Arcade {
+            // It cannot turn tighter than this: aim that far ahead, so the
+            // turn starts where its arc meets the line.
+            look = look.max(arcade_radius(car.spec()));
+        }
         if self.careful > 0.0 {
             // Just backed off a wall: the far point may lie past the
             // corner the car hit, so aim at the line close ahead.
@@ -196,8 +210,12 @@ impl Driver {
         if alpha.abs() > 1.0 {
             throttle *= 0.5;
         }
-        // The rear stepping out: lift, as a driver would.
-        if car.kind != ModelKind::Strafe && car.telemetry().slip_rear.abs() > 5.0 && speed > 3.0 {
+        // The rear stepping out: lift, as a driver would (where grip is
+        // tires': `arcade` slides the same at any throttle).
+        if matches!(car.kind, ModelKind::Dynamic | ModelKind::Tire)
+            && car.telemetry().slip_rear.abs() > 5.0
+            && speed > 3.0
+        {
             throttle = 0.0;
         }
 

@@ -23,6 +23,11 @@
 //!    when backing up) `v += forward * a * acceleration * grip * dt`.
 //!
 //! The handbrake swaps in a much smaller lateral friction: the car drifts.
+//!
+//! The front wheels' angle (for drawing and slip angles) is the one a car
+//! of this wheelbase needs for the arc: `atan(wheelbase * steer *
+//! steer_factor * steer_lerp / max_speed)`, about 8.5° at full steer for
+//! the preset.
 
 use glam::DVec2;
 
@@ -107,7 +112,13 @@ impl Model for Arcade {
 
         let sliding = lat.abs() > 1.5;
         car.contact.sliding = [sliding; 4];
-        car.steer = self.steer * spec.body.max_steer_deg.to_radians();
+        // The wheels as a car of this wheelbase would turn them to follow
+        // the arc this steer drives (its radius is the same at any speed
+        // below the top), not the lock's share: so the wheels drawn and
+        // the slip angles measured are the arc's, and a car on its arc
+        // does not show as sliding.
+        let radius_inv = self.steer * p.steer_factor * p.steer_lerp * self.per_max_speed;
+        car.steer = crate::trig::atan2(spec.body.wheelbase * radius_inv, 1.0);
         car.drive.follow(&spec.engine, along, c.throttle, c.brake);
     }
 }

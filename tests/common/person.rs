@@ -47,6 +47,8 @@ pub struct Person {
     keys: [KeyCode; 4],
     /// Since when each key is down without the screen showing it.
     unread: [Option<f64>; 4],
+    /// Since when the throttle is on without their wanting it.
+    unwanted_gas: Option<f64>,
     /// Whether they press again a key that does not take.
     pub presses_again: bool,
     /// The order of presses at one look comes from here.
@@ -81,6 +83,7 @@ impl Person {
                 KeyCode::Char('a'),
             ],
             unread: [None; 4],
+            unwanted_gas: None,
             presses_again: true,
             rng: seed | 1,
             next_look: 0.0,
@@ -112,11 +115,18 @@ impl Person {
         self.next_look = t + 1.0 / LOOKS;
         let keys = &mut p.keys;
         let down = |i: usize| keys.is_down(self.keys[i]);
-        let braking = self.brake > 0.25;
+        let gas = self.gas > 0.45;
+        let lift = if !gas && read.throttle > 0.0 {
+            t - *self.unwanted_gas.get_or_insert(t) >= REACT
+        } else {
+            self.unwanted_gas = None;
+            false
+        };
+        let braking = self.brake > 0.25 || lift;
         let band = 0.05;
         let hold_off = braking && self.owed.abs() < 2.0 * band;
         let wanted = [
-            self.gas > 0.45 && !braking,
+            gas && !braking,
             braking,
             !hold_off
                 && if down(RIGHT) {

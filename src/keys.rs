@@ -26,6 +26,8 @@ pub enum Command {
     ShiftDown,
     ToggleAutostrafe,
     ToggleGhost,
+    /// Follow the next car with the camera (done or watching).
+    NextCar,
     Back,
 }
 
@@ -146,6 +148,10 @@ pub const RESTART: Binding = command_keys("restart", &[(Char('r'), Some(Command:
 pub const GHOST: Binding =
     command_keys("ghost on, off", &[(Char('g'), Some(Command::ToggleGhost))]);
 pub const REDRAW: Binding = command_keys("redraw", &[(Ctrl('l'), None)]);
+pub const FOLLOW: Binding = command_keys(
+    "watch the next car (done or watching)",
+    &[(Char('v'), Some(Command::NextCar))],
+);
 pub const PAUSE: Binding = command_keys(
     "pause",
     &[
@@ -177,6 +183,7 @@ pub const BINDINGS: &[&Binding] = &[
     &RESTART,
     &GHOST,
     &REDRAW,
+    &FOLLOW,
     &PAUSE,
     &HELP,
     &QUIT,

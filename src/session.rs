@@ -9,6 +9,7 @@ use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::input::{Held, Key};
 use crate::keys::{self, Command, key_id, key_name};
+use crate::world::CarId;
 
 /// Which front door a person came through, and so what differs for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +84,9 @@ pub struct Session {
     /// Whether they were asked to press q or Esc again to leave their
     /// race ([`Session::leave`]).
     pub leaving: bool,
+    /// The car their camera follows while they watch a race they are not
+    /// driving in (done, or watching): none, the screen's own choice.
+    pub watch: Option<CarId>,
 }
 
 impl Session {
@@ -94,7 +98,20 @@ impl Session {
             size,
             dirty: true,
             leaving: false,
+            watch: None,
         }
+    }
+
+    /// The next of `cars` for the camera to follow ([`Session::watch`]),
+    /// in their order; after the last, none (the screen's own choice),
+    /// and a car no longer in `cars` starts again from the first.
+    pub fn next_car(&mut self, cars: &[CarId]) {
+        let at = self.watch.and_then(|w| cars.iter().position(|&c| c == w));
+        self.watch = match at {
+            Some(i) => cars.get(i + 1).copied(),
+            None => cars.first().copied(),
+        };
+        self.dirty = true;
     }
 
     /// q or Esc in a race that others race on (`skid serve`): the first

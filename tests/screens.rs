@@ -21,7 +21,9 @@
 //! * `results_*`: the lap table, best and deltas; with charts, the speed and
 //!   slip of the last lap over the best with their legends (`kinematic`,
 //!   which never slips, its speed alone); with rivals, the finishing
-//!   position and each car's gap.
+//!   position, ENDS IN and the seconds left while others race, and the
+//!   live order: a finished car's time (the winner's) or gap, `FIN`; a
+//!   car still racing its gap to the first of those and its lap.
 //! * `lap_banner_*`, `missed_checkpoint_*`, `wrong_way_*`: the banners in
 //!   the half of the view away from the car; a replay says BEST LAP, never
 //!   NEW RECORD.

@@ -2,8 +2,12 @@
 //! a pty whose screens a terminal emulator reads back (docs/SERVE.md).
 #![cfg(feature = "serve")]
 
+#[path = "common/hub.rs"]
+mod hub_sim;
 #[path = "common/ssh.rs"]
 mod ssh;
+
+use hub_sim::{TwoOnHub, guest, hub};
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,33 +38,6 @@ fn options(dir: PathBuf) -> Options {
             .collect(),
         hz: 120,
         fps: 30,
-    }
-}
-
-/// A hub of its own (no SSH) offering `tracks`, at 120 Hz and 30 frames
-/// a second, its records under a fresh directory `name`.
-fn hub(tracks: Vec<serve::hub::Offered>, name: &str, start: std::time::Instant) -> serve::hub::Hub {
-    let settings = serve::hub::Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
-    let keeper = serve::laps::Keeper::new(&temp_dir(name));
-    serve::hub::Hub::new(tracks, settings, keeper, start)
-}
-
-/// A guest at 80x24 joining a hub of its own ([`hub`]).
-fn guest(
-    id: serve::room::PlayerId,
-    name: &str,
-    out: tokio::sync::mpsc::Sender<serve::hub::Out>,
-) -> serve::hub::ToHub {
-    serve::hub::ToHub::Join {
-        id,
-        name: name.into(),
-        identity: None,
-        size: (80, 24),
-        out,
     }
 }
 
@@ -732,124 +709,6 @@ async fn a_connection_that_never_reaches_the_lobby_is_closed_and_holds_no_place(
     b.wait_for("you are b", 1.0).await;
     assert!(!b.closed.load(std::sync::atomic::Ordering::SeqCst));
     srv.shutdown().await;
-}
-
-/// Two guests on a hub of its own (no SSH) offering `pocket`, each with
-/// an 80x24 screen read back by a terminal emulator, in simulated time.
-struct TwoOnHub {
-    hub: serve::hub::Hub,
-    outs: Vec<tokio::sync::mpsc::Receiver<serve::hub::Out>>,
-    screens: Vec<vt100::Parser>,
-    start: std::time::Instant,
-}
-
-impl TwoOnHub {
-    fn new() -> TwoOnHub {
-        use serve::hub::Offered;
-        let start = std::time::Instant::now();
-        let tracks = vec![Offered::new(TrackChoice {
-            name: "pocket".into(),
-            track: bundled::load_raceable("pocket").unwrap(),
-        })];
-        let mut two = TwoOnHub {
-            hub: hub(tracks, "results", start),
-            outs: Vec::new(),
-            screens: Vec::new(),
-            start,
-        };
-        for (id, name) in [(1, "ann"), (2, "ben")] {
-            let (out, rx) = tokio::sync::mpsc::channel(1);
-            two.outs.push(rx);
-            two.screens
-                .push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
-            two.hub.apply(guest(id, name, out), start);
-        }
-        two
-    }
-
-    /// The instant of physics tick `tick` at 120 Hz.
-    fn at(&self, tick: u64) -> std::time::Instant {
-        self.start + Duration::from_micros(tick * 1_000_000 / 120)
-    }
-
-    /// Player `id` presses `code` at tick `tick`.
-    fn press(&mut self, id: u64, code: ratatui::crossterm::event::KeyCode, tick: u64) {
-        use ratatui::crossterm::event::{Event, KeyEvent};
-        let ev = Event::Key(KeyEvent::from(code));
-        let at = self.at(tick);
-        let input = serve::hub::ToHub::Input {
-            id,
-            events: vec![ev],
-            at,
-        };
-        self.hub.apply(input, at);
-    }
-
-    /// Draws the frames due at tick `tick` and reads them into the
-    /// screens.
-    fn frames(&mut self, tick: u64) {
-        self.hub.frames(self.at(tick));
-        for (rx, screen) in self.outs.iter_mut().zip(&mut self.screens) {
-            if let Ok(serve::hub::Out::Frame(bytes)) = rx.try_recv() {
-                screen.process(&bytes);
-            }
-        }
-    }
-
-    /// Both race until the race is over or `ticks` have passed, each
-    /// looking every 1/30 s and pressing keys as the computer driver's
-    /// wish calls for: A or D while it steers (pressed again at each look,
-    /// as a repeating key), after a pedal when the steering starts or
-    /// changes side, and a pedal otherwise: S when it brakes, else W.
-    /// Returns whether it is over.
-    fn race(&mut self, ticks: u64) -> bool {
-        use ratatui::crossterm::event::KeyCode;
-        let mut drivers: Vec<skid::ai::Driver> = {
-            let run = self.hub.rooms[&1].running.as_ref().expect("racing");
-            (0..2)
-                .map(|i| {
-                    let car = &run.race.world.car(run.race.seats[i].car).car;
-                    skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
-                })
-                .collect()
-        };
-        let mut steering: [Option<KeyCode>; 2] = [None; 2];
-        for tick in 1..ticks {
-            let at = self.at(tick);
-            self.hub.tick(at);
-            let Some(run) = self.hub.rooms[&1].running.as_ref() else {
-                return false;
-            };
-            if run.over() {
-                return true;
-            }
-            if tick % 4 != 0 {
-                continue;
-            }
-            let mut presses = Vec::new();
-            for (i, driver) in drivers.iter_mut().enumerate() {
-                let car = &run.race.world.car(run.race.seats[i].car).car;
-                let want = driver.controls(car, run.race.world.dt);
-                let steer = match want.steer {
-                    s if s > 0.05 => Some(KeyCode::Char('d')),
-                    s if s < -0.05 => Some(KeyCode::Char('a')),
-                    _ => None,
-                };
-                let pedal = KeyCode::Char(if want.brake > 0.25 { 's' } else { 'w' });
-                match steer {
-                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
-                    Some(k) => presses.extend([(i, pedal), (i, k)]),
-                    None => presses.push((i, pedal)),
-                }
-                steering[i] = steer;
-            }
-            for (i, code) in presses {
-                self.press(i as u64 + 1, code, tick);
-            }
-            self.frames(tick);
-        }
-        false
-    }
 }
 
 /// Two players race a lap of `pocket` to the end, by keys alone (presses

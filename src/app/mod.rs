@@ -25,7 +25,7 @@ pub use crate::keys::Command;
 pub use camera::Camera;
 pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, Entry, GRID_GAP, Phase, Race};
+pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, Phase, Race};
 pub use seat::{Kept, Seat, Standing};
 pub use view::SeatView;
 
@@ -301,12 +301,15 @@ impl App {
         }
     }
 
-    /// Whether physics ticks advance now.
+    /// Whether physics ticks advance now: in the race, and on the results
+    /// while the others race on (until the race is over).
     pub fn running(&self) -> bool {
-        self.screen == Screen::Race
-            && !self.paused
-            && !self.session.help
-            && !self.session.too_small()
+        let racing = match self.screen {
+            Screen::Race => true,
+            Screen::Results => self.race.as_ref().is_some_and(|r| !r.over()),
+            Screen::Menu => false,
+        };
+        racing && !self.paused && !self.session.help && !self.session.too_small()
     }
 
     pub fn resize(&mut self, w: u16, h: u16) {
@@ -397,11 +400,11 @@ impl App {
         race.follow(LOCAL, crate::layout::track_view_size(self.session.size));
         let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
-        let finished = seat.finished();
+        let done = seat.finished() || seat.race.over();
         if lap_done {
             self.save_record();
         }
-        if finished {
+        if done && self.screen == Screen::Race {
             self.screen = Screen::Results;
             self.held_mut().release_all();
         }

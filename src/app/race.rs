@@ -23,6 +23,10 @@ pub const COUNTDOWN: f64 = 3.0;
 /// Metres kept clear around each car on the grid.
 pub const GRID_GAP: f64 = 0.6;
 
+/// Seconds the race goes on after the first car finishes: then it is
+/// over, and a car still racing did not finish (DNF).
+pub const FINISH_WINDOW: f64 = 30.0;
+
 /// A person taking a seat when a race starts: their name on the others'
 /// screens (none in local play) and the record they race against.
 #[derive(Debug, Clone, Default)]
@@ -54,6 +58,9 @@ pub struct Race {
     pub seats: Vec<Seat>,
     /// The front door its people came through: what its screens offer.
     pub door: Door,
+    /// Each car that has run the race's laps, in finishing order, with
+    /// the tick it finished on.
+    pub finishers: Vec<(CarId, u64)>,
 }
 
 impl Race {
@@ -78,13 +85,16 @@ impl Race {
         if let Some(script) = replay {
             world.cars[0].source = Source::script(script);
         }
+        let mut seat = Seat::new(world.cars[0].id, record);
+        seat.replays = replay.is_some();
         Race {
             phase: Phase::Countdown(countdown),
             line,
             marks: world.track.mark_centres(),
             short_of: None,
-            seats: vec![Seat::new(world.cars[0].id, record)],
+            seats: vec![seat],
             door: Door::Local,
+            finishers: Vec::new(),
             world,
         }
     }
@@ -139,11 +149,33 @@ impl Race {
     pub fn leave(&mut self, car: CarId) {
         self.seats.retain(|s| s.car != car);
         self.world.leave(car);
-        for seat in &mut self.seats {
-            if let Some(order) = &mut seat.final_standings {
-                order.retain(|s| s.car != car);
-            }
-        }
+        self.finishers.retain(|&(c, _)| c != car);
+    }
+
+    /// The tick the race ends on: [`FINISH_WINDOW`] after the first car
+    /// finished, if one has.
+    pub fn ends_at(&self) -> Option<u64> {
+        let window = (FINISH_WINDOW / self.world.dt).round() as u64;
+        self.finishers.first().map(|&(_, at)| at + window)
+    }
+
+    /// Seconds left before the race ends, once a car has finished.
+    pub fn time_left(&self) -> Option<f64> {
+        let end = self.ends_at()?;
+        Some(end.saturating_sub(self.world.tick) as f64 * self.world.dt)
+    }
+
+    /// Whether the race is over: every car has finished, or
+    /// [`FINISH_WINDOW`] has passed since the first did.
+    pub fn over(&self) -> bool {
+        self.finishers.len() >= self.world.cars.len()
+            || self.ends_at().is_some_and(|end| self.world.tick >= end)
+    }
+
+    /// Seconds from the start to car `car`'s finish, if it finished.
+    pub fn finish_time(&self, car: CarId) -> Option<f64> {
+        let &(_, at) = self.finishers.iter().find(|&&(c, _)| c == car)?;
+        Some(at as f64 * self.world.dt)
     }
 
     /// The seat driving car `car`, if a person drives it.
@@ -232,11 +264,22 @@ impl Race {
         (laps.lap, laps.checkpoint, at)
     }
 
-    /// Every car in race order: the leader first, each with its completed
-    /// laps and how many metres of racing line it is behind the leader.
+    /// Every car in race order: those that finished first, in the order
+    /// they finished, each with its finishing time; then the rest by
+    /// progress, each with its completed laps and how many metres of
+    /// racing line it is behind the leader of those still racing.
     pub fn standings(&self) -> Vec<Standing> {
         let n = self.line.points.len() as f64;
+        let mut order: Vec<Standing> = (self.finishers.iter())
+            .map(|&(car, _)| Standing {
+                car,
+                laps: self.world.laps,
+                gap: 0.0,
+                finish: self.finish_time(car),
+            })
+            .collect();
         let mut cars: Vec<(CarId, (u32, u8, i64))> = (self.world.cars.iter())
+            .filter(|e| self.finish_time(e.id).is_none())
             .map(|e| (e.id, self.progress(&e.laps, e.along)))
             .collect();
         // Stable: on equal progress, the player before the computer cars.
@@ -245,18 +288,21 @@ impl Race {
             (f64::from(lap) * n + at as f64) * crate::ai::line::SPACING
         };
         let lead = cars.first().map_or(0.0, |c| metres(c.1));
-        cars.into_iter()
-            .map(|(car, p)| Standing {
-                car,
-                laps: p.0,
-                gap: (lead - metres(p)).max(0.0),
-            })
-            .collect()
+        order.extend(cars.into_iter().map(|(car, p)| Standing {
+            car,
+            laps: p.0,
+            gap: (lead - metres(p)).max(0.0),
+            finish: None,
+        }));
+        order
     }
 
     /// One physics tick of the race: each seat's held keys drive its
-    /// car, unless it replays a script.
+    /// car, unless it replays a script. Nothing moves once it is over.
     pub fn tick(&mut self, now: f64) {
+        if self.over() {
+            return;
+        }
         match self.phase {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
@@ -269,8 +315,10 @@ impl Race {
             Phase::Running => {}
         }
         for seat in &mut self.seats {
-            if !seat.is_replay(&self.world) {
-                let c = seat.controls(&self.world.car(seat.car).car, now);
+            let e = self.world.car(seat.car);
+            let done = e.laps.lap >= self.world.laps;
+            if !seat.is_replay(&self.world) && !done {
+                let c = seat.controls(&e.car, now);
                 self.world.car_mut(seat.car).source = Source::Seat(c);
             }
         }
@@ -281,12 +329,29 @@ impl Race {
         for seat in &mut self.seats {
             seat.after_step(&self.world, &self.line);
         }
-        // The order as each seat's car finishes, for its results.
-        for i in 0..self.seats.len() {
-            let car = self.seats[i].car;
-            if self.seats[i].final_standings.is_none() && self.view(car).finished() {
-                self.seats[i].final_standings = Some(self.standings());
-            }
+        self.finishing();
+    }
+
+    /// Notes each car that has just run the race's laps. A person's car
+    /// that finished (or the replay in their seat) is parked as a
+    /// computer car is, pulled over and never reversing: their keys drive
+    /// it no more.
+    fn finishing(&mut self) {
+        let (tick, laps) = (self.world.tick, self.world.laps);
+        let done: Vec<CarId> = (self.world.cars.iter())
+            .filter(|e| e.laps.lap >= laps && self.finish_time(e.id).is_none())
+            .map(|e| e.id)
+            .collect();
+        for car in done {
+            self.finishers.push((car, tick));
+            let Some(seat) = self.seats.iter_mut().find(|s| s.car == car) else {
+                continue;
+            };
+            seat.held.release_all();
+            let e = self.world.car(car);
+            let (spec, kind) = (e.car.spec().clone(), e.car.kind);
+            let driver = Driver::along(&self.line, &self.world.track, &spec, kind, 1.0);
+            self.world.car_mut(car).source = Source::Driver(Box::new(driver));
         }
     }
 }

@@ -50,8 +50,10 @@ pub struct Standing {
     pub car: CarId,
     /// Completed laps.
     pub laps: u32,
-    /// Metres of racing line behind the leader.
+    /// Metres of racing line behind the leader of the cars still racing.
     pub gap: f64,
+    /// Seconds from the start to its finish, if it finished.
+    pub finish: Option<f64>,
 }
 
 /// One person's place in a race.
@@ -68,10 +70,10 @@ pub struct Seat {
     pub(super) wrong_way: u64,
     /// The checkpoint missed at the latest finish crossing, and its tick.
     pub(super) missed: Option<(u8, u64)>,
-    /// The order when this seat's car finished.
-    pub final_standings: Option<Vec<Standing>>,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
+    /// The seat replayed a script from the start.
+    pub(super) replays: bool,
     pub autostrafe: bool,
     /// The seat's inputs so far, as an input script.
     pub recording: Script,
@@ -94,9 +96,9 @@ impl Seat {
             show_ghost: true,
             wrong_way: 0,
             missed: None,
-            final_standings: None,
             skids: VecDeque::new(),
             camera: None,
+            replays: false,
             autostrafe: true,
             recording: Script::default(),
             pending_shift: None,
@@ -123,9 +125,10 @@ impl Seat {
     }
 
     /// Whether this seat's car replays a script (it then takes no keys and
-    /// sets no records).
+    /// sets no records), as it did from the start: a replay that finished
+    /// is parked by a computer driver, and is still a replay.
     pub fn is_replay(&self, world: &World) -> bool {
-        matches!(world.car(self.car).source, Source::Script(..))
+        self.replays || matches!(world.car(self.car).source, Source::Script(..))
     }
 
     /// During the countdown: the throttle held on the grid revs the engine

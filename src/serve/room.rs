@@ -58,9 +58,10 @@ impl Running {
         self.drivers.get(&who).copied()
     }
 
-    /// Whether every seat's car has finished.
+    /// Whether the race is over (`Race::over`): the host may then take
+    /// the room back to its settings.
     pub fn over(&self) -> bool {
-        (self.race.seats.iter()).all(|s| self.race.view(s.car).finished())
+        self.race.over()
     }
 
     /// A key event from the player driving `car` (`key` if it drives;

@@ -14,7 +14,10 @@ use crate::ui::{self, lobby, overlay, results, theme::THEME};
 
 use super::laps::Best;
 use super::offered::Offered;
-use super::room::{Place, PlayerId, Room};
+use super::room::{Place, PlayerId, Room, Running};
+use crate::world::CarId;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 /// One player's screen, read from the hub.
 pub struct View<'a> {
@@ -26,6 +29,8 @@ pub struct View<'a> {
     pub help: bool,
     /// Whether they were asked to press q or Esc again to leave.
     pub leaving: bool,
+    /// The car they chose to watch, done or watching (`Session::watch`).
+    pub watch: Option<CarId>,
     pub size: (u16, u16),
     pub rooms: &'a BTreeMap<u32, Room>,
     pub tracks: &'a [Offered],
@@ -48,26 +53,7 @@ impl View<'_> {
                     Some(_) if too_small(self.size) => {
                         overlay::too_small(buf, area, self.size, Door::Served);
                     }
-                    Some(run) => match run.seat_of(self.id) {
-                        Some(i) if run.race.view(i).finished() => {
-                            results::draw(buf, area, run.race.view(i), true);
-                        }
-                        Some(i) => {
-                            ui::race_screen(buf, area, run.race.view(i), false, true);
-                            if self.leaving {
-                                let ask = " leave the race? q or Esc again; any other key stays ";
-                                note(buf, area, ask);
-                            }
-                        }
-                        None => {
-                            // Watching: the first seat's car.
-                            if let Some(first) = run.race.seats.first() {
-                                let v = run.race.view(first.car);
-                                ui::race_screen(buf, area, v, false, true);
-                            }
-                            note(buf, area, " watching: you drive the next race  Esc leave ");
-                        }
-                    },
+                    Some(run) => self.race(buf, area, run),
                     None => lobby::room(buf, area, &self.room_screen(room)),
                 },
                 None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
@@ -75,6 +61,38 @@ impl View<'_> {
         }
         if self.help {
             overlay::help(buf, area, true);
+        }
+    }
+
+    /// A running race: the player's own seat while they race; once done,
+    /// their results or the car they chose to watch; watching, that car
+    /// or the first seat's.
+    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running) {
+        let watched = self.watch.filter(|&c| run.race.seat(c).is_some());
+        match run.seat_of(self.id) {
+            Some(i) if run.race.view(i).finished() || run.over() => match watched {
+                Some(w) => {
+                    ui::race_screen(buf, area, run.race.view(w), false, true);
+                    let name = run.race.name(w, i);
+                    note(buf, area, &format!(" watching {name}  v next car "));
+                }
+                None => results::draw(buf, area, run.race.view(i), true),
+            },
+            Some(i) => {
+                ui::race_screen(buf, area, run.race.view(i), false, true);
+                if self.leaving {
+                    let ask = " leave the race? q or Esc again; any other key stays ";
+                    note(buf, area, ask);
+                }
+            }
+            None => {
+                let first = run.race.seats.first().map(|s| s.car);
+                if let Some(car) = watched.or(first) {
+                    ui::race_screen(buf, area, run.race.view(car), false, true);
+                }
+                let ask = " watching: you drive the next race  v next car  Esc leave ";
+                note(buf, area, ask);
+            }
         }
     }
 

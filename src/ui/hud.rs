@@ -29,15 +29,29 @@ pub fn delta(d: f64) -> String {
     format!("{:+.2}", finite(d))
 }
 
-/// One car's line in the standings: place, name, gap to the leader,
-/// the lap it is on. `P1 YOU          L2`, `P2 CPU 1  +12 m L2`.
-pub fn standing_line(place: usize, s: &Standing, laps: u32, name: &str) -> String {
-    let gap = if s.gap >= 1.0 {
-        format!("+{:.0} m", s.gap.min(99_999.0))
-    } else {
-        String::new()
+/// One car's line in the standings, as seat `v` sees it: place, name,
+/// then for a car that finished its time (the winner's) or its gap to the
+/// winner, `FIN`; for one still racing its gap to the leader of those
+/// racing and the lap it is on; once the race is over, `DNF` for a car
+/// that did not finish. `P1 YOU     1:02.35 FIN`, `P2 CPU 1   +1.20s
+/// FIN`, `P3 ann     +12 m L2`, `P4 CPU 2      DNF`.
+pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
+    let name = v.race.name(s.car, v.seat.car);
+    let winner = v.race.finishers.first().map(|&(car, _)| car);
+    let first = winner.and_then(|car| v.race.finish_time(car));
+    let (gap, lap) = match (s.finish, first) {
+        (Some(t), Some(f)) if t > f => (format!("+{:.2}s", (t - f).min(9_999.0)), "FIN".into()),
+        (Some(t), _) => (clock(Some(t)), "FIN".into()),
+        (None, _) if v.race.over() => ("DNF".into(), String::new()),
+        (None, _) if s.gap >= 1.0 => (
+            format!("+{:.0} m", s.gap.min(99_999.0)),
+            format!("L{}", (s.laps + 1).min(v.laps())),
+        ),
+        (None, _) => (String::new(), format!("L{}", (s.laps + 1).min(v.laps()))),
     };
-    format!("P{place} {name:<6}{gap:>8} L{}", (s.laps + 1).min(laps))
+    format!("P{place} {name:<6}{gap:>8} {lap}")
+        .trim_end()
+        .to_string()
 }
 
 /// What the game read on the latest tick, as the player's keys: `GAS`,
@@ -144,12 +158,25 @@ fn times(v: SeatView<'_>, me: usize, cars: usize) -> Vec<Piece<'static>> {
         Some(d) => (delta(d), THEME.bad),
         None => ("--".into(), THEME.dim),
     };
-    vec![
+    let mut lines = vec![
         column::line(lap_line, THEME.text),
         column::line(format!("TIME  {}", clock(Some(v.lap_time()))), THEME.text),
         column::line(format!("BEST  {}", clock(v.best_time())), THEME.text),
         column::line(format!("SPLIT {split}"), split_color),
-    ]
+    ];
+    lines.extend(ends_in(v));
+    lines
+}
+
+/// Once a car has finished, the seconds left before the race ends, for
+/// everyone (`app::race::FINISH_WINDOW`).
+pub fn ends_in(v: SeatView<'_>) -> Option<Piece<'static>> {
+    let left = v.race.time_left().filter(|_| !v.race.over())?;
+    let line = format!("ENDS IN {:.0} s", left.ceil());
+    Some(Piece::Line(
+        line,
+        Style::new().fg(THEME.bad).add_modifier(Modifier::BOLD),
+    ))
 }
 
 /// The model's gauges: `strafe`'s speed against the ground cap and its
@@ -252,8 +279,7 @@ fn standings_lines(v: SeatView<'_>, all: &[Standing], me: usize, room: u16) -> V
             } else {
                 THEME.dim
             };
-            let name = v.race.name(s.car, v.seat.car);
-            column::line(standing_line(i + 1, s, v.laps(), &name), c)
+            column::line(standing_line(v, i + 1, s), c)
         })
         .collect()
 }

@@ -192,15 +192,15 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 /// people): no pause, restart or model switch, and q leaves.
 pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     use crate::keys::{
-        AUTOSTRAFE, BRAKE, Binding, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW, RESTART,
-        SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
+        AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW,
+        RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
     let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
     let mut keys = vec![
         pair(&THROTTLE, &BRAKE),
         pair(&STEER_LEFT, &STEER_RIGHT),
-        two(&HANDBRAKE.entry(), "strafe: jump; held, hop"),
+        two(&HANDBRAKE.entry(), "strafe: hop on, off"),
         format!(
             "strafe: A D strafe, ← → turn, {} {}",
             AUTOSTRAFE.label(),
@@ -211,6 +211,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     if online {
         keys.extend([
             pair(&GHOST, &REDRAW),
+            FOLLOW.entry(),
             HELP.entry(),
             format!("{:<5} leave the race; in the lobby, hang up", QUIT.label()),
         ]);

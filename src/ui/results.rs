@@ -39,9 +39,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         _ => area,
     };
     let times = v.lap_times();
-    let order = v.seat.final_standings.as_deref().unwrap_or_default();
+    // Live until the race is over: cars still racing move up the order.
+    let order = v.race.standings();
+    let order = order.as_slice();
     let order_rows = if order.len() > 1 {
-        order.len() as u16 + 2
+        order.len() as u16 + 2 + u16::from(!v.race.over())
     } else {
         0
     };
@@ -116,23 +118,23 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
     pieces
 }
 
-/// With rivals: the place the player finished in, and every car's place.
+/// With rivals: the place the player finished in (or that they did not),
+/// every car's place, and while others still race, the time left.
 fn finishing_order(v: SeatView<'_>, order: &[Standing]) -> Vec<Piece<'static>> {
     if order.len() < 2 {
         return Vec::new();
     }
     let bold = |c| Style::new().fg(c).add_modifier(Modifier::BOLD);
     let place = 1 + order.iter().position(|s| s.car == v.seat.car).unwrap_or(0);
-    let mut pieces = vec![
-        Piece::Gap,
-        Piece::Line(
-            format!("FINISHED {} OF {}", ordinal(place), order.len()),
-            bold(THEME.accent),
-        ),
-    ];
+    let headline = if v.finished() {
+        format!("FINISHED {} OF {}", ordinal(place), order.len())
+    } else {
+        "DID NOT FINISH".to_string()
+    };
+    let mut pieces = vec![Piece::Gap, Piece::Line(headline, bold(THEME.accent))];
+    pieces.extend(super::hud::ends_in(v));
     pieces.extend(order.iter().enumerate().map(|(i, s)| {
-        let name = v.race.name(s.car, v.seat.car);
-        let line = super::hud::standing_line(i + 1, s, v.laps(), &name);
+        let line = super::hud::standing_line(v, i + 1, s);
         if s.car == v.seat.car {
             Piece::Line(line, bold(THEME.text))
         } else {

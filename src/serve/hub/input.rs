@@ -152,6 +152,19 @@ impl Hub {
             Some(run) if run.over() && cmd == Command::Enter && room.creator == id => {
                 room.running = None;
             }
+            Some(run) if cmd == Command::NextCar => {
+                // Done or watching: the camera follows the next person's
+                // car; a player still racing watches their own.
+                let mine = run.seat_of(id);
+                let done = run.over() || mine.is_none_or(|c| run.race.view(c).finished());
+                let cars: Vec<_> = (run.race.seats.iter())
+                    .map(|s| s.car)
+                    .filter(|&c| Some(c) != mine)
+                    .collect();
+                if let Some(p) = self.players.get_mut(&id).filter(|_| done) {
+                    p.session.next_car(&cars);
+                }
+            }
             Some(run) => {
                 if let Some(i) = run.seat_of(id) {
                     run.command(i, cmd);

@@ -285,6 +285,7 @@ impl Hub {
                     place: p.place,
                     help: p.session.help,
                     leaving: p.session.leaving,
+                    watch: p.session.watch,
                     size: p.session.size,
                     rooms: &self.rooms,
                     tracks: &self.tracks,

@@ -1,0 +1,168 @@
+//! A `skid serve` hub of its own, without SSH: players joined as guests
+//! at 80x24, their frames read back by a terminal emulator, in simulated
+//! time. For tests that follow a race on the server tick by tick.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use skid::app::TrackChoice;
+use skid::serve;
+use skid::track::bundled;
+
+use super::ssh;
+
+/// A hub of its own (no SSH) offering `tracks`, at 120 Hz and 30 frames
+/// a second, its records under a fresh directory `name`.
+pub fn hub(
+    tracks: Vec<serve::hub::Offered>,
+    name: &str,
+    start: std::time::Instant,
+) -> serve::hub::Hub {
+    let settings = serve::hub::Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let keeper = serve::laps::Keeper::new(&temp_dir(name));
+    serve::hub::Hub::new(tracks, settings, keeper, start)
+}
+
+/// A guest at 80x24 joining a hub of its own ([`hub`]).
+pub fn guest(
+    id: serve::room::PlayerId,
+    name: &str,
+    out: tokio::sync::mpsc::Sender<serve::hub::Out>,
+) -> serve::hub::ToHub {
+    serve::hub::ToHub::Join {
+        id,
+        name: name.into(),
+        identity: None,
+        size: (80, 24),
+        out,
+    }
+}
+
+/// A fresh directory for a hub's records.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-hub-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Two guests on a hub of its own (no SSH) offering `pocket`, each with
+/// an 80x24 screen read back by a terminal emulator, in simulated time.
+pub struct TwoOnHub {
+    pub hub: serve::hub::Hub,
+    outs: Vec<tokio::sync::mpsc::Receiver<serve::hub::Out>>,
+    pub screens: Vec<vt100::Parser>,
+    start: std::time::Instant,
+}
+
+impl TwoOnHub {
+    pub fn new() -> TwoOnHub {
+        use serve::hub::Offered;
+        let start = std::time::Instant::now();
+        let tracks = vec![Offered::new(TrackChoice {
+            name: "pocket".into(),
+            track: bundled::load_raceable("pocket").unwrap(),
+        })];
+        let mut two = TwoOnHub {
+            hub: hub(tracks, "results", start),
+            outs: Vec::new(),
+            screens: Vec::new(),
+            start,
+        };
+        for (id, name) in [(1, "ann"), (2, "ben")] {
+            let (out, rx) = tokio::sync::mpsc::channel(1);
+            two.outs.push(rx);
+            two.screens
+                .push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
+            two.hub.apply(guest(id, name, out), start);
+        }
+        two
+    }
+
+    /// The instant of physics tick `tick` at 120 Hz.
+    pub fn at(&self, tick: u64) -> std::time::Instant {
+        self.start + Duration::from_micros(tick * 1_000_000 / 120)
+    }
+
+    /// Player `id` presses `code` at tick `tick`.
+    pub fn press(&mut self, id: u64, code: ratatui::crossterm::event::KeyCode, tick: u64) {
+        use ratatui::crossterm::event::{Event, KeyEvent};
+        let ev = Event::Key(KeyEvent::from(code));
+        let at = self.at(tick);
+        let input = serve::hub::ToHub::Input {
+            id,
+            events: vec![ev],
+            at,
+        };
+        self.hub.apply(input, at);
+    }
+
+    /// Draws the frames due at tick `tick` and reads them into the
+    /// screens.
+    pub fn frames(&mut self, tick: u64) {
+        self.hub.frames(self.at(tick));
+        for (rx, screen) in self.outs.iter_mut().zip(&mut self.screens) {
+            if let Ok(serve::hub::Out::Frame(bytes)) = rx.try_recv() {
+                screen.process(&bytes);
+            }
+        }
+    }
+
+    /// Both race until the race is over or `ticks` have passed, each
+    /// looking every 1/30 s and pressing keys as the computer driver's
+    /// wish calls for: A or D while it steers (pressed again at each look,
+    /// as a repeating key), after a pedal when the steering starts or
+    /// changes side, and a pedal otherwise: S when it brakes, else W.
+    /// Returns whether it is over.
+    pub fn race(&mut self, ticks: u64) -> bool {
+        use ratatui::crossterm::event::KeyCode;
+        let mut drivers: Vec<skid::ai::Driver> = {
+            let run = self.hub.rooms[&1].running.as_ref().expect("racing");
+            (0..2)
+                .map(|i| {
+                    let car = &run.race.world.car(run.race.seats[i].car).car;
+                    skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
+                })
+                .collect()
+        };
+        let mut steering: [Option<KeyCode>; 2] = [None; 2];
+        for tick in 1..ticks {
+            let at = self.at(tick);
+            self.hub.tick(at);
+            let Some(run) = self.hub.rooms[&1].running.as_ref() else {
+                return false;
+            };
+            if run.over() {
+                return true;
+            }
+            if tick % 4 != 0 {
+                continue;
+            }
+            let mut presses = Vec::new();
+            for (i, driver) in drivers.iter_mut().enumerate() {
+                let car = &run.race.world.car(run.race.seats[i].car).car;
+                let want = driver.controls(car, run.race.world.dt);
+                let steer = match want.steer {
+                    s if s > 0.05 => Some(KeyCode::Char('d')),
+                    s if s < -0.05 => Some(KeyCode::Char('a')),
+                    _ => None,
+                };
+                let pedal = KeyCode::Char(if want.brake > 0.25 { 's' } else { 'w' });
+                match steer {
+                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
+                    Some(k) => presses.extend([(i, pedal), (i, k)]),
+                    None => presses.push((i, pedal)),
+                }
+                steering[i] = steer;
+            }
+            for (i, code) in presses {
+                self.press(i as u64 + 1, code, tick);
+            }
+            self.frames(tick);
+        }
+        false
+    }
+}

@@ -1,0 +1,162 @@
+//! How a race ends, as a player meets it: once the first car finishes, a
+//! countdown (30 s) shown to everyone ends the race; a car that has not
+//! finished by then did not finish (DNF); a player who finished keeps
+//! seeing the order change as the others come in; a computer car that
+//! finished pulls over and never backs up.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use skid::app::{App, FINISH_WINDOW, Options, Screen};
+use skid::car::CarSpec;
+use skid::physics::ModelKind;
+use skid::script::Script;
+use skid::track::bundled;
+use skid::ui;
+use skid::world::{Source, World};
+
+/// The screen as text, at the app's size.
+fn screen(app: &App) -> String {
+    let (w, h) = app.session.size;
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, app)).unwrap();
+    ui::buffer_text(t.backend().buffer())
+}
+
+/// A race of one lap of `pocket` in `model` against `opponents` computer
+/// cars, the player replaying `replay` (none: the player touches
+/// nothing), at 80x24.
+fn race(model: ModelKind, opponents: usize, skill: f64, replay: Option<Script>) -> App {
+    let mut app = App::new(Options {
+        track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
+        model: Some(model),
+        laps: Some(1),
+        hz: 120,
+        opponents,
+        skill,
+        replay,
+        ..Options::default()
+    });
+    app.resize(80, 24);
+    app.start_race();
+    app
+}
+
+/// One tick at tick `k`'s time.
+fn tick(app: &mut App, k: &mut u64) {
+    *k += 1;
+    app.tick(*k as f64 / 120.0);
+}
+
+/// The computer driver's lap of `pocket`, as a script to replay.
+fn computer_lap(model: ModelKind) -> Script {
+    let t = bundled::load("pocket").unwrap();
+    let spec = CarSpec::default_for(model);
+    let driver = skid::ai::Driver::new(&t, &spec, model, 1.0);
+    let mut sim = World::new(t, spec, model, 120);
+    sim.laps = 1;
+    sim.cars[0].source = Source::Driver(Box::new(driver));
+    let mut script = Script::default();
+    while sim.cars[0].laps.lap < 1 {
+        sim.step();
+        script.push(&sim.cars[0].last);
+    }
+    script
+}
+
+#[test]
+fn the_race_ends_30_seconds_after_the_first_finish_and_the_rest_did_not_finish() {
+    let mut app = race(ModelKind::Kinematic, 1, 1.0, None);
+    let mut k = 0;
+    while app.race.as_ref().unwrap().finishers.is_empty() {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 120, "the computer car finishes its lap");
+    }
+    let race = app.race.as_ref().unwrap();
+    let end = race.ends_at().expect("a countdown once a car finished");
+    assert_eq!(end, race.world.tick + (FINISH_WINDOW * 120.0) as u64);
+    assert!(!race.over());
+    assert_eq!(app.screen, Screen::Race);
+    let text = screen(&app);
+    assert!(
+        text.contains("ENDS IN 30 s"),
+        "shown to the player still racing:\n{text}"
+    );
+    // Ten seconds on, the countdown has moved.
+    for _ in 0..1200 {
+        tick(&mut app, &mut k);
+    }
+    assert!(screen(&app).contains("ENDS IN 20 s"));
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 200, "the race ends");
+    }
+    let race = app.race.as_ref().unwrap();
+    assert!(race.over());
+    assert_eq!(race.world.tick, end, "it ends at the countdown, not later");
+    let text = screen(&app);
+    assert!(text.contains("DID NOT FINISH"), "{text}");
+    let line = |start: &str| {
+        let found = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(start));
+        found
+            .unwrap_or_else(|| panic!("no {start} line:\n{text}"))
+            .to_string()
+    };
+    assert!(line("P1 CPU 1").contains("FIN"), "{text}");
+    assert!(line("P2 YOU").contains("DNF"), "{text}");
+    assert!(!text.contains("ENDS IN"), "over: no countdown\n{text}");
+    // Nothing moves after the end.
+    let before = race.world.tick;
+    for _ in 0..120 {
+        tick(&mut app, &mut k);
+    }
+    assert_eq!(app.race.as_ref().unwrap().world.tick, before);
+}
+
+#[test]
+fn a_player_who_finished_sees_the_order_change_as_the_others_come_in() {
+    // The player replays the computer's own fastest lap; the rivals, at
+    // half skill, come in later.
+    let mut app = race(
+        ModelKind::Kinematic,
+        3,
+        0.5,
+        Some(computer_lap(ModelKind::Kinematic)),
+    );
+    let mut k = 0;
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 120, "the player's lap ends");
+    }
+    let first = screen(&app);
+    assert!(first.contains("FINISHED 1st OF 4"), "{first}");
+    assert!(first.contains("ENDS IN"), "{first}");
+    let racing = |s: &str| s.lines().filter(|l| l.contains(" L1")).count();
+    assert_eq!(racing(&first), 3, "three still racing:\n{first}");
+    let mut seen = vec![first.clone()];
+    while !app.race.as_ref().unwrap().over() {
+        for _ in 0..120 {
+            tick(&mut app, &mut k);
+            // The player's car, done, pulls over and stops; it never
+            // backs up (a brake held at a standstill would).
+            let body = &app.race.as_ref().unwrap().world.cars[0].car.state.body;
+            assert!(body.vel.dot(body.axes().0) > -0.1, "backing up at tick {k}");
+        }
+        seen.push(screen(&app));
+    }
+    let body = &app.race.as_ref().unwrap().world.cars[0].car.state.body;
+    assert!(body.vel.length() < 0.5, "stopped: {}", body.vel.length());
+    let last = seen.last().unwrap();
+    assert!(
+        seen.windows(2).filter(|w| w[0] != w[1]).count() >= 3,
+        "the results change as the race goes on"
+    );
+    assert!(
+        last.lines().filter(|l| l.contains("FIN")).count() >= 2,
+        "{last}"
+    );
+    assert!(!last.contains("ENDS IN"), "{last}");
+    assert_eq!(app.screen, Screen::Results);
+}

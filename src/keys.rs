@@ -28,6 +28,8 @@ pub enum Command {
     ToggleGhost,
     /// Follow the next car with the camera (done or watching).
     NextCar,
+    /// Back to the last checkpoint passed, standing.
+    Respawn,
     Back,
 }
 
@@ -145,6 +147,10 @@ pub const AUTOSTRAFE: Binding = command_keys(
 pub const SWITCH_MODEL: Binding =
     command_keys("switch model", &[(Char('m'), Some(Command::SwitchModel))]);
 pub const RESTART: Binding = command_keys("restart", &[(Char('r'), Some(Command::Restart))]);
+pub const RESPAWN: Binding = command_keys(
+    "back to the last checkpoint",
+    &[(Char('b'), Some(Command::Respawn))],
+);
 pub const GHOST: Binding =
     command_keys("ghost on, off", &[(Char('g'), Some(Command::ToggleGhost))]);
 pub const REDRAW: Binding = command_keys("redraw", &[(Ctrl('l'), None)]);
@@ -181,6 +187,7 @@ pub const BINDINGS: &[&Binding] = &[
     &AUTOSTRAFE,
     &SWITCH_MODEL,
     &RESTART,
+    &RESPAWN,
     &GHOST,
     &REDRAW,
     &FOLLOW,

@@ -46,6 +46,12 @@ impl Laps {
         }
     }
 
+    /// Whether the finish line has been crossed in the race direction
+    /// (from the grid, the first crossing).
+    pub fn crossed(&self) -> bool {
+        self.crossed
+    }
+
     /// Follows the car's centre from `from` to `to`; returns what happened.
     pub fn update(&mut self, track: &Track, from: DVec2, to: DVec2) -> Option<Event> {
         let forward = (to - from).dot(track.race_direction()) > 0.0;

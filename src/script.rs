@@ -4,9 +4,9 @@
 //!
 //! Keys of a `[[hold]]`: `ticks` (required, 1 or more), `throttle` and
 //! `brake` 0..1, `steer` and `strafe` -1..1, `handbrake`, `jump` and
-//! `autostrafe` (true/false), `shift = "up" | "down"` and
-//! `gearbox = "manual" | "auto"`, both taking effect once, at the hold's
-//! first tick. Keys left out are zero or false: a hold does not inherit
+//! `autostrafe` (true/false), `shift = "up" | "down"`,
+//! `gearbox = "manual" | "auto"` and `respawn = true` (back to the last
+//! mark passed), each taking effect once, at the hold's first tick. Keys left out are zero or false: a hold does not inherit
 //! from the one before. `gearbox` is there because a recording must be
 //! able to say when the player toggled manual gears.
 
@@ -33,7 +33,8 @@ fn is_false(v: &bool) -> bool {
     !*v
 }
 
-/// One `[[hold]]`.
+/// One `[[hold]]`: the keys of [`Controls`], one to one.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hold {
@@ -56,6 +57,8 @@ pub struct Hold {
     pub shift: Option<Shift>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gearbox: Option<Gearbox>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub respawn: bool,
 }
 
 /// A whole script.
@@ -83,6 +86,7 @@ impl Hold {
             autostrafe: self.autostrafe,
             shift: self.shift.filter(|_| first),
             manual: self.gearbox.filter(|_| first).map(|g| g == Gearbox::Manual),
+            respawn: self.respawn && first,
         }
     }
 
@@ -101,6 +105,7 @@ impl Hold {
             gearbox: c
                 .manual
                 .map(|m| if m { Gearbox::Manual } else { Gearbox::Auto }),
+            respawn: c.respawn,
         }
     }
 }
@@ -176,7 +181,7 @@ impl Script {
     /// same (one-shot keys always start a hold of their own).
     pub fn push(&mut self, c: &Controls) {
         let tick = Hold::of(c);
-        let one_shot = tick.shift.is_some() || tick.gearbox.is_some();
+        let one_shot = tick.shift.is_some() || tick.gearbox.is_some() || tick.respawn;
         match self.hold.last_mut() {
             Some(last)
                 if !one_shot

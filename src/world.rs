@@ -9,6 +9,8 @@
 
 use std::fmt::Write;
 
+use glam::DVec2;
+
 use crate::ai::Driver;
 use crate::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
@@ -58,6 +60,11 @@ pub struct Entrant {
     pub along: usize,
     pub laps: Laps,
     pub source: Source,
+    /// Its start slot's position and heading.
+    pub grid: (DVec2, f64),
+    /// The car's motion over the step in which it last passed a mark:
+    /// which way a respawn there faces.
+    pub passing: DVec2,
     /// Whether the car has stayed finite all race: a lap from a run that
     /// ever went non-finite is never saved.
     pub finite: bool,
@@ -66,6 +73,25 @@ pub struct Entrant {
 }
 
 impl Entrant {
+    /// Where a respawn puts this car: on the last mark it passed this lap
+    /// (the finish line after a lap), facing across it the way it went
+    /// through; before it first crossed the finish, on its grid slot.
+    fn respawn_pose(&self, marks: &[(DVec2, DVec2)]) -> (DVec2, f64) {
+        let mark = usize::from(self.laps.checkpoint);
+        let before_start = self.laps.lap == 0 && mark == 0 && !self.laps.crossed();
+        match marks.get(mark).filter(|_| !before_start) {
+            Some(&(centre, normal)) => {
+                let way = if mark > 0 && normal.dot(self.passing) < 0.0 {
+                    -normal
+                } else {
+                    normal
+                };
+                (centre, crate::trig::atan2(way.y, way.x))
+            }
+            None => self.grid,
+        }
+    }
+
     /// Whether a replayed script has run out.
     pub fn script_done(&self) -> bool {
         matches!(self.source, Source::Script(_, 0))
@@ -86,6 +112,9 @@ pub struct World {
     events: Vec<Option<Event>>,
     /// The next car's id.
     next_id: u32,
+    /// Each mark's middle and normal (`Track::mark_lines`), found at the
+    /// first respawn.
+    marks: std::cell::OnceCell<Vec<(DVec2, DVec2)>>,
 }
 
 impl World {
@@ -101,6 +130,7 @@ impl World {
             dt: 1.0 / f64::from(hz),
             events: Vec::new(),
             next_id: 0,
+            marks: std::cell::OnceCell::new(),
         };
         world.enter(
             Car::new(spec, kind, pos, heading),
@@ -116,13 +146,15 @@ impl World {
         self.next_id += 1;
         self.cars.push(Entrant {
             id,
-            car,
             name: None,
             along: 0,
             laps: Laps::new(&self.track),
+            grid: (car.state.body.pos, car.state.body.heading),
+            car,
             source,
             finite: true,
             last: Controls::default(),
+            passing: DVec2::ZERO,
         });
         id
     }
@@ -159,13 +191,14 @@ impl World {
     /// that touch pushed apart. Returns what each car's motion did to the
     /// race.
     pub fn step(&mut self) -> &[Option<Event>] {
-        let (track, dt, laps) = (&self.track, self.dt, self.laps);
+        let (track, dt, laps, marks) = (&self.track, self.dt, self.laps, &self.marks);
         self.events.clear();
         self.events.extend(self.cars.iter_mut().map(|e| {
             let c = match &mut e.source {
                 Source::Seat(c) => Controls {
                     shift: c.shift.take(),
                     manual: c.manual.take(),
+                    respawn: std::mem::take(&mut c.respawn),
                     ..*c
                 },
                 Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
@@ -175,11 +208,20 @@ impl World {
                     ticks.next().unwrap_or_default()
                 }
             };
+            if c.respawn {
+                let (pos, heading) = e.respawn_pose(marks.get_or_init(|| track.mark_lines()));
+                e.car = Car::new(e.car.spec().clone(), e.car.kind, pos, heading);
+            }
             let from = e.car.state.body.pos;
             e.car.step(&c, track, dt);
             e.last = c;
             e.finite &= e.car.state.body.is_finite();
-            e.laps.update(track, from, e.car.state.body.pos)
+            let before = (e.laps.lap, e.laps.checkpoint);
+            let event = e.laps.update(track, from, e.car.state.body.pos);
+            if (e.laps.lap, e.laps.checkpoint) != before {
+                e.passing = e.car.state.body.pos - from;
+            }
+            event
         }));
         self.tick += 1;
         for j in 1..self.cars.len() {

@@ -40,6 +40,9 @@ fn controls() -> impl Strategy<Value = (u64, Controls)> {
                         autostrafe,
                         shift,
                         manual,
+                        // A jump to another place: the properties here are
+                        // of motion under the controls.
+                        respawn: false,
                     },
                 )
             },

@@ -77,8 +77,9 @@ pub struct Seat {
     pub autostrafe: bool,
     /// The seat's inputs so far, as an input script.
     pub recording: Script,
-    pub(super) pending_shift: Option<Shift>,
-    pub(super) pending_manual: Option<bool>,
+    /// The one-shot controls asked for (a shift, the gearbox, a
+    /// respawn), for the next tick.
+    pub(super) pending: Controls,
     /// Which controls are on by a latch, not their key (the panel marks
     /// them; see [`crate::input`]).
     pub kept: Kept,
@@ -101,24 +102,27 @@ impl Seat {
             replays: false,
             autostrafe: true,
             recording: Script::default(),
-            pending_shift: None,
-            pending_manual: None,
+            pending: Controls::default(),
             kept: Kept::default(),
             last: Controls::default(),
         }
     }
 
     /// Applies one of a seat's own commands to it and its car `car`:
-    /// gears, the gearbox, autostrafe, the ghost. Returns whether `cmd`
-    /// was one.
+    /// gears, the gearbox, autostrafe, the ghost, back to the last mark.
+    /// Returns whether `cmd` was one.
     pub fn command(&mut self, cmd: crate::keys::Command, car: &Car) -> bool {
         use crate::keys::Command;
         match cmd {
-            Command::ToggleManual => self.pending_manual = Some(!car.state.drive.manual),
-            Command::ShiftUp => self.pending_shift = Some(Shift::Up),
-            Command::ShiftDown => self.pending_shift = Some(Shift::Down),
+            Command::ToggleManual => self.pending.manual = Some(!car.state.drive.manual),
+            Command::ShiftUp => self.pending.shift = Some(Shift::Up),
+            Command::ShiftDown => self.pending.shift = Some(Shift::Down),
             Command::ToggleAutostrafe => self.autostrafe = !self.autostrafe,
             Command::ToggleGhost => self.show_ghost = !self.show_ghost,
+            Command::Respawn => {
+                self.pending.respawn = true;
+                self.held.release_all();
+            }
             _ => return false,
         }
         true
@@ -175,8 +179,9 @@ impl Seat {
             throttle: on(Action::Throttle),
             brake: on(Action::Brake),
             steer: held.share(Action::Right, now) - held.share(Action::Left, now),
-            shift: self.pending_shift.take(),
-            manual: self.pending_manual.take(),
+            shift: self.pending.shift.take(),
+            manual: self.pending.manual.take(),
+            respawn: std::mem::take(&mut self.pending.respawn),
             ..Controls::default()
         };
         // In the rear-driven `dynamic`, a throttle kept on by steering eases

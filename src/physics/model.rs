@@ -17,6 +17,9 @@ pub const G: f64 = 9.81;
 /// What the player (or a script, or a computer driver) asks of the car for
 /// one step.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+// Each bool is a key: held (handbrake, hop, autostrafe) or pressed once
+// (respawn); a state machine would only rename them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Controls {
     /// 0..1.
     pub throttle: f64,
@@ -34,6 +37,8 @@ pub struct Controls {
     pub shift: Option<Shift>,
     /// Switch the gearbox to manual (`Some(true)`) or automatic.
     pub manual: Option<bool>,
+    /// Back to the last mark passed, standing (`World::step`; one tick).
+    pub respawn: bool,
 }
 
 /// The rigid body every model moves: world frame, metres, radians.

@@ -11,6 +11,7 @@ pub mod collide;
 mod distance;
 pub(crate) mod flood;
 pub mod laps;
+pub mod marks;
 pub mod parse;
 #[cfg(test)]
 pub(crate) mod random;

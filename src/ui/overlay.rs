@@ -193,7 +193,7 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     use crate::keys::{
         AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW,
-        RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
+        RESPAWN, RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
     let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
@@ -212,7 +212,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         keys.extend([
             pair(&GHOST, &REDRAW),
             FOLLOW.entry(),
-            HELP.entry(),
+            pair(&HELP, &RESPAWN),
             format!("{:<5} leave the race; in the lobby, hang up", QUIT.label()),
         ]);
     } else {
@@ -220,7 +220,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
             pair(&SWITCH_MODEL, &RESTART),
             pair(&GHOST, &REDRAW),
             pair(&PAUSE, &HELP),
-            QUIT.entry(),
+            pair(&QUIT, &RESPAWN),
         ]);
     }
     let notes = [

@@ -159,6 +159,15 @@ impl World {
         id
     }
 
+    /// Car `id` switched to the physics model `kind` with `spec`
+    /// ([`Car::switch_to`]); returns whether the car changed too.
+    pub fn switch_car(&mut self, id: CarId, kind: ModelKind, spec: CarSpec) -> bool {
+        let Some(i) = self.index(id) else {
+            return false;
+        };
+        self.cars[i].car.switch_to(kind, spec, &self.track)
+    }
+
     /// Car `id`'s place in [`World::cars`] (and in [`World::events`]), if
     /// it is in the race.
     pub fn index(&self, id: CarId) -> Option<usize> {

@@ -19,13 +19,15 @@
 //! * `pause_*`, `help_*`: their boxes over the race, every key of the key
 //!   table; the help fits 80x24.
 //! * `results_*`: the lap table, best and deltas; with charts, the speed and
-//!   slip of the last lap over the best with their legends (`kinematic`,
+//!   slip of the last lap over the best, named in each chart's title in
+//!   their colours, no legend box over the lines (`kinematic`,
 //!   which never slips, its speed alone); with rivals, the finishing
 //!   position, ENDS IN and the seconds left while others race, and the
 //!   live order: a finished car's time (the winner's) or gap, `FIN`; a
 //!   car still racing its gap to the first of those and its lap.
-//! * `lap_banner_*`, `missed_checkpoint_*`, `wrong_way_*`: the banners in
-//!   the half of the view away from the car; a replay says BEST LAP, never
+//! * `lap_banner_*`, `missed_checkpoint_*`, `wrong_way_*`: the banners and
+//!   the lap chart off the road of the next two seconds, the side away
+//!   from the car first (`ui::placement`); a replay says BEST LAP, never
 //!   NEW RECORD.
 //! * `standings_*`: POS and the standings with gaps in metres and laps.
 //! * `too_small_*`: the message with the size and the minimum, nothing else.

@@ -93,7 +93,14 @@ impl Camera {
         }
     }
 
-    /// The terminal row, from the view's top, of the world point `p`.
+    /// The terminal column, from the view's left, of the world point `p`
+    /// (may be outside the view).
+    pub fn col_of(&self, track: &Track, p: DVec2) -> i64 {
+        ((p.x / track.cell_size().x).floor() as i64 - self.origin.0) * i64::from(self.zoom)
+    }
+
+    /// The terminal row, from the view's top, of the world point `p`
+    /// (may be outside the view).
     pub fn row_of(&self, track: &Track, p: DVec2) -> i64 {
         ((p.y / track.cell_size().y).floor() as i64 - self.origin.1) * i64::from(self.zoom)
     }

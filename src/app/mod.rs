@@ -478,7 +478,15 @@ impl App {
                 seat.held.release_all();
             }
             Command::Restart => self.start_race(),
-            Command::SwitchModel => car.switch_model(car.kind.next()),
+            Command::SwitchModel => {
+                let (kind, was) = (car.kind.next(), car.spec().name.clone());
+                let spec = CarSpec::default_for(kind);
+                let name = spec.name.clone();
+                if !race.world.switch_car(LOCAL, kind, spec) {
+                    let note = format!("the {name} does not fit here: {kind} with the {was}");
+                    self.notices.push(note);
+                }
+            }
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

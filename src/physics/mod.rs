@@ -95,8 +95,29 @@ impl Car {
         &self.spec
     }
 
-    /// Switches the physics model, keeping position, heading, velocity and
-    /// gear: the game's `m` key.
+    /// Switches to the physics model `kind` with `spec` (its own car),
+    /// keeping position, heading, velocity and yaw rate: the game's `m`
+    /// key. Where the new car would stand in a wall here, only the model
+    /// changes (`switch_model`). Returns whether the car changed too.
+    pub fn switch_to(
+        &mut self,
+        kind: ModelKind,
+        spec: CarSpec,
+        track: &crate::track::Track,
+    ) -> bool {
+        let body = self.state.body;
+        let mut next = Car::new(spec, kind, body.pos, body.heading);
+        next.state.body = body;
+        if track.box_hits_wall(&next.footprint()) {
+            self.switch_model(kind);
+            return false;
+        }
+        *self = next;
+        true
+    }
+
+    /// Switches the physics model alone, keeping the car, position,
+    /// heading, velocity and gear.
     pub fn switch_model(&mut self, kind: ModelKind) {
         self.kind = kind;
         self.model = new_model(kind, &self.spec);

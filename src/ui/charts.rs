@@ -1,11 +1,14 @@
 //! Lap charts (ratatui `Chart`): speed or slip over the distance into the
-//! lap, this lap against the best, with a legend saying which is which
-//! (and, without colour, the best lap drawn in dots).
+//! lap, this lap against the best. Which is which is said in the box's
+//! title, in each line's colour (without colour, the best lap is drawn in
+//! dots and named `best •`), so no legend box covers the lines at any
+//! size.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Widget};
 
 use super::theme::THEME;
@@ -33,7 +36,8 @@ fn points(lap: &Lap, series: Series) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// A chart of `this` lap against `best` in `area`, boxed under `title`.
+/// A chart of `this` lap against `best` in `area`, boxed under `title`
+/// and the two laps' names.
 pub fn draw(
     buf: &mut Buffer,
     area: Rect,
@@ -74,12 +78,22 @@ pub fn draw(
     if then.is_empty() {
         sets.remove(0);
     }
+    let mut names = vec![
+        Span::raw(format!(" {title}: ")),
+        Span::styled("this lap", Style::new().fg(THEME.accent)),
+    ];
+    if !then.is_empty() {
+        let best = if color { "best" } else { "best •" };
+        names.extend([
+            Span::raw(", "),
+            Span::styled(best, Style::new().fg(THEME.faint)),
+        ]);
+    }
+    names.push(Span::raw(" "));
     Clear.render(area, buf);
     Chart::new(sets)
-        .block(Block::bordered().title(format!(" {title} ")))
-        // The legend (which line is which) stays at 80x24 too: ratatui
-        // hides it past a quarter of the chart by default.
-        .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)))
+        .block(Block::bordered().title(Line::from(names)))
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .bounds([0.0, x_max])

@@ -10,6 +10,7 @@ pub mod lobby;
 pub mod menu;
 pub mod minimap;
 pub mod overlay;
+pub mod placement;
 pub mod results;
 pub mod selector;
 pub mod theme;

@@ -115,12 +115,15 @@ fn car_high(view: Rect, v: SeatView<'_>) -> bool {
     cam.row_of(&v.race.world.track, v.car().state.body.pos) < i64::from(view.height) / 2
 }
 
-/// Everything over the race, on the side of the view away from the car:
-/// for five seconds after a lap its speed chart against the best lap's,
-/// then a box with the start lights, the lap's time and delta, a missed
-/// checkpoint or WRONG WAY. Paused, a box in the middle instead. Without
-/// `color`, the chart draws its two laps in different dots.
+/// Everything over the race, never on the road the car will drive in the
+/// next two seconds (`placement`), the side away from the car first: for
+/// five seconds after a lap its speed chart against the best lap's, then
+/// a box with the start lights, the lap's time and delta, a missed
+/// checkpoint or WRONG WAY. What finds no clear place is not drawn.
+/// Paused, a box in the middle instead. Without `color`, the chart draws
+/// its two laps in different dots.
 pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: bool) {
+    use super::placement::{ahead, boxes, first_clear, strips};
     if paused {
         boxed(
             buf,
@@ -131,40 +134,25 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
         return;
     }
     let low = car_high(view, v);
-    // The rows still free on the side away from the car.
-    let mut free = if low {
-        Rect::new(
-            view.x,
-            view.y + view.height / 2,
-            view.width,
-            view.height - view.height / 2,
-        )
-    } else {
-        Rect::new(view.x, view.y, view.width, view.height / 2)
-    };
+    let keep = ahead(view, v);
+    let mut chart = None;
     if let Some(lap) = v.fresh_lap() {
-        let h = (view.height / 3).max(7).min(free.height);
-        let area = if low {
-            Rect::new(free.x, free.bottom() - h, free.width, h)
-        } else {
-            Rect::new(free.x, free.y, free.width, h)
-        };
-        super::charts::draw(
-            buf,
-            area,
-            "lap speed, km/h over m",
-            lap,
-            v.seat.log.best.as_ref(),
-            super::charts::Series::Speed,
-            color,
-        );
-        free.height -= h;
-        if !low {
-            free.y += h;
+        let h = (view.height / 3).max(7).min(view.height / 2);
+        chart = first_clear(view, &strips(view, h, low), &keep, None);
+        if let Some(area) = chart {
+            super::charts::draw(
+                buf,
+                area,
+                "lap speed, km/h",
+                lap,
+                v.seat.log.best.as_ref(),
+                super::charts::Series::Speed,
+                color,
+            );
         }
     }
     let lines = banner_lines(v);
-    if lines.is_empty() || free.height < 3 {
+    if lines.is_empty() {
         return;
     }
     let w = lines
@@ -173,10 +161,10 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
         .max()
         .unwrap_or(0) as u16
         + 4;
-    let h = (lines.len() as u16 + 2).min(free.height);
-    let x = view.x + view.width.saturating_sub(w) / 2;
-    let y = if low { free.bottom() - h } else { free.y };
-    let r = Rect::new(x, y, w.min(view.width), h);
+    let h = lines.len() as u16 + 2;
+    let Some(r) = first_clear(view, &boxes(view, w, h, low), &keep, chart) else {
+        return;
+    };
     Clear.render(r, buf);
     Block::bordered().render(r, buf);
     for (i, (text, style)) in lines.iter().enumerate() {

@@ -68,7 +68,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
 fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: bool) {
     use super::charts::{self, Series};
     let best = v.seat.log.best.as_ref();
-    let title = "speed, km/h: last lap, best";
+    let title = "speed, km/h";
     if v.car().kind == ModelKind::Kinematic {
         charts::draw(buf, area, title, lap, best, Series::Speed, color);
         return;

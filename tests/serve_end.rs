@@ -20,7 +20,10 @@ fn one_lap_with_a_rival() -> TwoOnHub {
     for _ in 0..4 {
         two.press(1, KeyCode::Down, 0);
     }
-    two.press(1, KeyCode::Right, 0);
+    // From the track's own laps down to one.
+    for _ in 0..10 {
+        two.press(1, KeyCode::Left, 0);
+    }
     two.press(1, KeyCode::Down, 0);
     two.press(1, KeyCode::Right, 0);
     two.press(2, KeyCode::Down, 0);

@@ -107,8 +107,9 @@ impl Row {
 impl Menu {
     /// Applies a menu key: Up and Down move the cursor, Left and Right
     /// change the row's selection among `tracks` tracks and `cars` car
-    /// choices. Returns whether the selection changed (Left or Right).
-    pub fn apply(&mut self, cmd: Command, tracks: usize, cars: usize) -> bool {
+    /// choices; laps step from what is shown, `own` being the selected
+    /// track's own. Returns whether the selection changed (Left or Right).
+    pub fn apply(&mut self, cmd: Command, tracks: usize, cars: usize, own: u32) -> bool {
         let d = match cmd {
             Command::Up => {
                 self.row = self.row.moved(-1);
@@ -132,9 +133,13 @@ impl Menu {
                 self.model = ModelKind::ALL[wrap(i, d, ModelKind::ALL.len())];
             }
             Row::Car => self.car = wrap(self.car, d, cars),
-            // Numbers stop at their ends: ◀ from the track's own laps
-            // (0) is not 99 laps.
-            Row::Laps => self.laps = step(self.laps as usize, d, MAX_LAPS) as u32,
+            // Laps step from the number shown and stop at 1 and
+            // MAX_LAPS; back at the track's own, they are its own again.
+            Row::Laps => {
+                let shown = if self.laps == 0 { own } else { self.laps };
+                let laps = step(shown as usize, d, MAX_LAPS).max(1) as u32;
+                self.laps = if laps == own { 0 } else { laps };
+            }
             Row::Rivals => self.opponents = step(self.opponents, d, MAX_CARS - 1),
             Row::Start => {}
         }
@@ -206,21 +211,27 @@ mod tests {
     fn laps_and_rivals_stop_at_their_ends_and_lists_wrap() {
         let mut m = Menu::new(0, ModelKind::Arcade);
         m.row = Row::Laps;
-        m.apply(Command::Left, 6, 6);
-        assert_eq!(m.laps, 0, "the track's own laps, not 99");
+        m.apply(Command::Left, 6, 6, 5);
+        assert_eq!(m.laps, 4, "one fewer than the track's own 5, not 99");
+        m.apply(Command::Right, 6, 6, 5);
+        assert_eq!(m.laps, 0, "back at the track's own");
+        for _ in 0..10 {
+            m.apply(Command::Left, 6, 6, 5);
+        }
+        assert_eq!(m.laps, 1, "stops at one lap");
         for _ in 0..120 {
-            m.apply(Command::Right, 6, 6);
+            m.apply(Command::Right, 6, 6, 5);
         }
         assert_eq!(m.laps as usize, MAX_LAPS);
         m.row = Row::Rivals;
-        m.apply(Command::Left, 6, 6);
+        m.apply(Command::Left, 6, 6, 5);
         assert_eq!(m.opponents, 0);
         for _ in 0..10 {
-            m.apply(Command::Right, 6, 6);
+            m.apply(Command::Right, 6, 6, 5);
         }
         assert_eq!(m.opponents, MAX_CARS - 1);
         m.row = Row::Track;
-        m.apply(Command::Left, 6, 6);
+        m.apply(Command::Left, 6, 6, 5);
         assert_eq!(m.track, 5, "tracks go round");
     }
 }

@@ -455,10 +455,14 @@ impl App {
         if cmd == Command::Enter {
             self.from_menu = true;
             self.start_race();
-        } else if self
-            .menu
-            .apply(cmd, self.choices.len(), self.cars.len() + 1)
-        {
+        } else {
+            let own = (self.choices.get(self.menu.track)).map_or(1, |c| c.track.laps);
+            if !self
+                .menu
+                .apply(cmd, self.choices.len(), self.cars.len() + 1, own)
+            {
+                return;
+            }
             self.refresh_best();
         }
     }

@@ -148,6 +148,7 @@ impl Hub {
         };
         let tracks = self.tracks.len();
         let cars = self.cars.len() + 1;
+        let own = (self.tracks.get(room.menu.track)).map_or(1, |t| t.choice.track.laps);
         match &mut room.running {
             Some(run) if run.over() && cmd == Command::Enter && room.creator == id => {
                 room.running = None;
@@ -198,7 +199,7 @@ impl Hub {
                 );
             }
             None => {
-                room.menu.apply(cmd, tracks, cars);
+                room.menu.apply(cmd, tracks, cars, own);
             }
         }
         self.lobby_changed();

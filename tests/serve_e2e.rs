@@ -120,3 +120,41 @@ fn a_player_races_over_a_real_ssh_connection_and_gets_the_terminal_back() {
     assert!(status.success(), "{status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A player's damaged records table is set aside at start, and the
+/// server's log says so, naming where it went.
+#[test]
+fn a_damaged_records_table_is_logged_with_where_it_went() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let player = dir.join("players").join("SHA256_x");
+    std::fs::create_dir_all(&player).unwrap();
+    std::fs::write(player.join("records.toml"), "[[record]\nnot toml at all").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .args(["--track", "pocket"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("skid serve starts");
+    let err = BufReader::new(child.stderr.take().unwrap());
+    let _server = Server(child);
+    let mut log = Vec::new();
+    for line in err.lines().take(3) {
+        let line = line.unwrap();
+        let done = line.contains("listening");
+        log.push(line);
+        if done {
+            break;
+        }
+    }
+    let aside = player.join("records.toml.damaged-1");
+    assert!(aside.exists(), "set aside");
+    assert!(
+        log.iter()
+            .any(|l| l.contains("damaged") && l.contains(&aside.display().to_string())),
+        "{log:?}"
+    );
+}

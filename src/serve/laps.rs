@@ -60,6 +60,14 @@ fn folder(identity: &str) -> String {
         .collect()
 }
 
+/// A line in the server's log for a damaged records table that loading
+/// moved aside (`records::Loaded`), naming where it went.
+fn log_damage(loaded: &crate::records::Loaded) {
+    if let Some(notice) = loaded.notice() {
+        eprintln!("skid serve: {notice}");
+    }
+}
+
 impl Keeper {
     /// Records under `root/players`, the board read from them.
     pub fn new(root: &Path) -> Keeper {
@@ -70,6 +78,9 @@ impl Keeper {
             .spawn(move || {
                 for job in jobs {
                     let saved = job.store.save(job.record, &job.ghost);
+                    if let Ok((_, loaded)) = &saved {
+                        log_damage(loaded);
+                    }
                     let named =
                         write_atomic(&job.store.dir.join("name"), job.name.as_bytes(), || Ok(()));
                     if let Err(e) = saved.map(|_| ()).and(named) {
@@ -102,6 +113,7 @@ impl Keeper {
                 .and_then(|b| String::from_utf8(b).ok())
                 .map_or_else(|| "?".into(), |n| super::names::display_name(&n));
             if let Ok(loaded) = store.load() {
+                log_damage(&loaded);
                 for r in loaded.records {
                     self.note(&r, &name);
                 }
@@ -140,7 +152,8 @@ impl Keeper {
         car_id: &str,
         hz: u32,
     ) -> Option<Lap> {
-        let (best, _) = self.store(identity).best(track_id, model, car_id).ok()?;
+        let (best, loaded) = self.store(identity).best(track_id, model, car_id).ok()?;
+        log_damage(&loaded);
         best.map(|(r, lap)| lap.at_rate(r.hz, hz))
     }
 

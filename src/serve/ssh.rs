@@ -286,18 +286,33 @@ impl Handler for Connection {
 
     async fn window_change_request(
         &mut self,
-        _channel: ChannelId,
+        channel: ChannelId,
         col_width: u32,
         row_height: u32,
         _pix_width: u32,
         _pix_height: u32,
-        _session: &mut Session,
+        session: &mut Session,
     ) -> Result<(), Self::Error> {
         if self.shell {
             let size = clamp_size(col_width, row_height);
             let _ = self.hub.send(ToHub::Resize { id: self.id, size });
         }
-        Ok(())
+        // Sent only when the client asked for a reply (RFC 4254 6.7 asks
+        // for none, but a client that wants one waits for it).
+        session.channel_success(channel)
+    }
+
+    /// A signal for the "process" (RFC 4254 6.9): there is none to
+    /// signal, and a player's Ctrl-C comes as a key. Refused, with
+    /// `SSH_MSG_CHANNEL_FAILURE` when the client asked for a reply (every
+    /// other unknown request, `break` and custom ones, russh refuses so).
+    async fn signal(
+        &mut self,
+        channel: ChannelId,
+        _signal: russh::Sig,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
     }
 
     async fn exec_request(

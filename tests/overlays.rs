@@ -3,32 +3,15 @@
 //! is drawn on the car or on the racing line the car will drive in the
 //! next two seconds, on every bundled track at 80x24 and at 160x48.
 
+mod common;
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use skid::app::{App, LOCAL, Options};
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::script::Script;
 use skid::track::bundled;
 use skid::ui;
-use skid::world::{Source, World};
-
-/// The computer driver's run of `laps` laps of `track`, as a script.
-fn computer_run(track: &str, model: ModelKind, laps: u32) -> Script {
-    let t = bundled::load(track).unwrap();
-    let spec = CarSpec::default_for(model);
-    let driver = skid::ai::Driver::new(&t, &spec, model, 1.0);
-    let mut sim = World::new(t, spec, model, 120);
-    sim.laps = laps;
-    sim.cars[0].source = Source::Driver(Box::new(driver));
-    let mut script = Script::default();
-    while sim.cars[0].laps.lap < laps {
-        sim.step();
-        script.push(&sim.cars[0].last);
-    }
-    script
-}
 
 /// The screen's characters, row by row.
 fn cells(app: &App) -> Vec<Vec<char>> {
@@ -54,7 +37,7 @@ fn overlay_char(c: char) -> bool {
 fn no_overlay_covers_the_road_two_seconds_ahead() {
     for &(name, _) in bundled::TRACKS {
         let laps = 2;
-        let script = computer_run(name, ModelKind::Kinematic, laps);
+        let script = common::computer_run(name, ModelKind::Kinematic, Some(laps));
         for size in [(80, 24), (160, 48)] {
             let mut app = App::new(Options {
                 track: Some((name.into(), bundled::load_raceable(name).unwrap())),

@@ -4,15 +4,15 @@
 //! seeing the order change as the others come in; a computer car that
 //! finished pulls over and never backs up.
 
+mod common;
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use skid::app::{App, FINISH_WINDOW, Options, Screen};
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
 use skid::ui;
-use skid::world::{Source, World};
 
 /// The screen as text, at the app's size.
 fn screen(app: &App) -> String {
@@ -45,22 +45,6 @@ fn race(model: ModelKind, opponents: usize, skill: f64, replay: Option<Script>) 
 fn tick(app: &mut App, k: &mut u64) {
     *k += 1;
     app.tick(*k as f64 / 120.0);
-}
-
-/// The computer driver's lap of `pocket`, as a script to replay.
-fn computer_lap(model: ModelKind) -> Script {
-    let t = bundled::load("pocket").unwrap();
-    let spec = CarSpec::default_for(model);
-    let driver = skid::ai::Driver::new(&t, &spec, model, 1.0);
-    let mut sim = World::new(t, spec, model, 120);
-    sim.laps = 1;
-    sim.cars[0].source = Source::Driver(Box::new(driver));
-    let mut script = Script::default();
-    while sim.cars[0].laps.lap < 1 {
-        sim.step();
-        script.push(&sim.cars[0].last);
-    }
-    script
 }
 
 #[test]
@@ -123,7 +107,11 @@ fn a_player_who_finished_sees_the_order_change_as_the_others_come_in() {
         ModelKind::Kinematic,
         3,
         0.5,
-        Some(computer_lap(ModelKind::Kinematic)),
+        Some(common::computer_run(
+            "pocket",
+            ModelKind::Kinematic,
+            Some(1),
+        )),
     );
     let mut k = 0;
     while app.screen == Screen::Race {

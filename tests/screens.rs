@@ -36,16 +36,15 @@
 //! `*.colours.txt`) and say in the commit what changed and why; what was
 //! checked at each blessing so far is in this file's history.
 
+mod common;
+
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use skid::ai::Driver;
 use skid::app::{App, Command, LOCAL, Options, Screen};
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
 use skid::ui;
-use skid::world::{Source, World};
 
 fn screen(app: &App) -> String {
     let mut t = Terminal::new(TestBackend::new(app.session.size.0, app.session.size.1)).unwrap();
@@ -205,25 +204,9 @@ fn results_80x24() {
     golden("results_80x24", &screen(&app));
 }
 
-/// The computer's race on a track, as an input script.
-fn computer_race(track: &str, model: ModelKind) -> Script {
-    let t = bundled::load(track).unwrap();
-    let spec = CarSpec::default_for(model);
-    let driver = Driver::new(&t, &spec, model, 1.0);
-    let laps = t.laps;
-    let mut sim = World::new(t, spec, model, 120);
-    sim.cars[0].source = Source::Driver(Box::new(driver));
-    let mut script = Script::default();
-    while sim.cars[0].laps.lap < laps {
-        sim.step();
-        script.push(&sim.cars[0].last);
-    }
-    script
-}
-
 #[test]
 fn results_charts_100x30() {
-    let script = computer_race("eight", ModelKind::Tire);
+    let script = common::computer_run("eight", ModelKind::Tire, None);
     let mut app = App::new(Options {
         track: Some(("eight".into(), bundled::load_raceable("eight").unwrap())),
         model: Some(ModelKind::Tire),
@@ -249,7 +232,7 @@ fn replayed(
     color: bool,
     until: impl Fn(&App) -> bool,
 ) -> App {
-    let script = computer_race(track, model);
+    let script = common::computer_run(track, model, None);
     let mut app = App::new(Options {
         track: Some((track.into(), bundled::load_raceable(track).unwrap())),
         model: Some(model),
@@ -413,7 +396,7 @@ fn title_in_colour_160x48() {
 
 #[test]
 fn results_with_positions_80x24() {
-    let script = computer_race("pocket", ModelKind::Kinematic);
+    let script = common::computer_run("pocket", ModelKind::Kinematic, None);
     let mut app = App::new(Options {
         track: Some(("pocket".into(), bundled::load_raceable("pocket").unwrap())),
         model: Some(ModelKind::Kinematic),

@@ -719,18 +719,7 @@ async fn a_connection_that_never_reaches_the_lobby_is_closed_and_holds_no_place(
 fn two_players_race_to_the_results() {
     use ratatui::crossterm::event::KeyCode;
     let mut two = TwoOnHub::new();
-    // Ann makes a room of one lap, Ben joins, Ann starts.
-    two.press(1, KeyCode::Enter, 0);
-    for _ in 0..4 {
-        two.press(1, KeyCode::Down, 0);
-    }
-    // From the track's own laps down to one.
-    for _ in 0..10 {
-        two.press(1, KeyCode::Left, 0);
-    }
-    two.press(2, KeyCode::Down, 0);
-    two.press(2, KeyCode::Enter, 0);
-    two.press(1, KeyCode::Enter, 0);
+    two.one_lap(0);
     let run = two.hub.rooms[&1].running.as_ref().expect("racing");
     assert_eq!(run.race.world.laps, 1);
     let end = 120 * 240;

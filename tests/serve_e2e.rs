@@ -23,8 +23,9 @@ impl Drop for Server {
     }
 }
 
-/// `skid serve` on a free port; returns the child and the port.
-fn serve(dir: &std::path::Path) -> (Server, u16) {
+/// `skid serve` on a free port with its data in `dir`, offering
+/// `pocket`; returns the process and its log.
+fn spawn(dir: &std::path::Path) -> (Server, BufReader<std::process::ChildStderr>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
@@ -34,8 +35,14 @@ fn serve(dir: &std::path::Path) -> (Server, u16) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("skid serve starts");
+    let err = BufReader::new(child.stderr.take().unwrap());
+    (Server(child), err)
+}
+
+/// `skid serve` on a free port; returns the child and the port.
+fn serve(dir: &std::path::Path) -> (Server, u16) {
+    let (server, mut err) = spawn(dir);
     let mut first = String::new();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
     err.read_line(&mut first).unwrap();
     // The rest of the log is read (and dropped) so the server never
     // blocks on a full pipe.
@@ -47,7 +54,7 @@ fn serve(dir: &std::path::Path) -> (Server, u16) {
         .and_then(|s| s.split(',').next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no port in {first:?}"));
-    (Server(child), port)
+    (server, port)
 }
 
 fn ssh_available() -> bool {
@@ -130,17 +137,7 @@ fn a_damaged_records_table_is_logged_with_where_it_went() {
     let player = dir.join("players").join("SHA256_x");
     std::fs::create_dir_all(&player).unwrap();
     std::fs::write(player.join("records.toml"), "[[record]\nnot toml at all").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&dir)
-        .args(["--track", "pocket"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("skid serve starts");
-    let err = BufReader::new(child.stderr.take().unwrap());
-    let _server = Server(child);
+    let (_server, err) = spawn(&dir);
     let mut log = Vec::new();
     for line in err.lines().take(3) {
         let line = line.unwrap();

@@ -16,19 +16,7 @@ use ratatui::crossterm::event::KeyCode;
 /// starts. Nobody touches a key after that.
 fn one_lap_with_a_rival() -> TwoOnHub {
     let mut two = TwoOnHub::new();
-    two.press(1, KeyCode::Enter, 0);
-    for _ in 0..4 {
-        two.press(1, KeyCode::Down, 0);
-    }
-    // From the track's own laps down to one.
-    for _ in 0..10 {
-        two.press(1, KeyCode::Left, 0);
-    }
-    two.press(1, KeyCode::Down, 0);
-    two.press(1, KeyCode::Right, 0);
-    two.press(2, KeyCode::Down, 0);
-    two.press(2, KeyCode::Enter, 0);
-    two.press(1, KeyCode::Enter, 0);
+    two.one_lap(1);
     let run = two.hub.rooms[&1].running.as_ref().expect("racing");
     assert_eq!(run.race.world.laps, 1);
     assert_eq!(

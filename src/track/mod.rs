@@ -346,23 +346,9 @@ impl Track {
     /// finish line at index 0, checkpoint `n` at index `n`; one pass over
     /// the map.
     pub fn mark_centres(&self) -> Vec<DVec2> {
-        let n = self.checkpoints as usize + 1;
-        let mut sum = vec![(DVec2::ZERO, 0.0); n];
-        for row in 0..self.height {
-            for col in 0..self.width {
-                let i = match self.mark_of(col, row) {
-                    Mark::None => continue,
-                    Mark::Finish => 0,
-                    Mark::Checkpoint(k) => k as usize,
-                };
-                if let Some(s) = sum.get_mut(i) {
-                    s.0 += self.cell_center(col, row);
-                    s.1 += 1.0;
-                }
-            }
-        }
-        sum.into_iter()
-            .map(|(p, k)| if k > 0.0 { p / k } else { p })
+        self.mark_lines()
+            .into_iter()
+            .map(|(centre, _)| centre)
             .collect()
     }
 

@@ -82,6 +82,27 @@ impl TwoOnHub {
         two
     }
 
+    /// Ann makes a room of one lap with `rivals` computer cars, Ben
+    /// joins it, Ann starts the race.
+    pub fn one_lap(&mut self, rivals: usize) {
+        use ratatui::crossterm::event::KeyCode;
+        self.press(1, KeyCode::Enter, 0);
+        for _ in 0..4 {
+            self.press(1, KeyCode::Down, 0);
+        }
+        // From the track's own laps down to one.
+        for _ in 0..10 {
+            self.press(1, KeyCode::Left, 0);
+        }
+        self.press(1, KeyCode::Down, 0);
+        for _ in 0..rivals {
+            self.press(1, KeyCode::Right, 0);
+        }
+        self.press(2, KeyCode::Down, 0);
+        self.press(2, KeyCode::Enter, 0);
+        self.press(1, KeyCode::Enter, 0);
+    }
+
     /// The instant of physics tick `tick` at 120 Hz.
     pub fn at(&self, tick: u64) -> std::time::Instant {
         self.start + Duration::from_micros(tick * 1_000_000 / 120)

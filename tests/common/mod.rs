@@ -90,3 +90,24 @@ pub fn cases(default: u32) -> u32 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The computer driver's run of `laps` laps (none: the track's own) of
+/// the bundled `track` in `model`, at full skill and 120 Hz, as an input
+/// script: a lap driven well, to replay in a player's seat.
+pub fn computer_run(track: &str, model: ModelKind, laps: Option<u32>) -> skid::script::Script {
+    use skid::world::{Source, World};
+    let t = skid::track::bundled::load(track).unwrap();
+    let spec = CarSpec::default_for(model);
+    let driver = skid::ai::Driver::new(&t, &spec, model, 1.0);
+    let mut sim = World::new(t, spec, model, 120);
+    if let Some(laps) = laps {
+        sim.laps = laps;
+    }
+    sim.cars[0].source = Source::Driver(Box::new(driver));
+    let mut script = skid::script::Script::default();
+    while sim.cars[0].laps.lap < sim.laps {
+        sim.step();
+        script.push(&sim.cars[0].last);
+    }
+    script
+}

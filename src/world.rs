@@ -112,8 +112,7 @@ pub struct World {
     events: Vec<Option<Event>>,
     /// The next car's id.
     next_id: u32,
-    /// Each mark's middle and normal (`Track::mark_lines`), found at the
-    /// first respawn.
+    /// Each mark's middle and normal ([`World::mark_lines`]).
     marks: std::cell::OnceCell<Vec<(DVec2, DVec2)>>,
 }
 
@@ -157,6 +156,13 @@ impl World {
             passing: DVec2::ZERO,
         });
         id
+    }
+
+    /// Each race mark's middle and normal (`Track::mark_lines`), the
+    /// finish line's first: found once, for the race's marks and every
+    /// respawn.
+    pub fn mark_lines(&self) -> &[(DVec2, DVec2)] {
+        self.marks.get_or_init(|| self.track.mark_lines())
     }
 
     /// Car `id` switched to the physics model `kind` with `spec`

@@ -35,6 +35,26 @@
 //! Before re-blessing, look at every changed file (and its
 //! `*.colours.txt`) and say in the commit what changed and why; what was
 //! checked at each blessing so far is in this file's history.
+//!
+//! Re-blessed 2026-11-25, each file looked at:
+//! * every race screen (`countdown`, `race_*`, `pause`, `standings`,
+//!   `start_lights`, `wrong_way`, ...): one arrow on the player's car's
+//!   centre cell pointing its way (→ on the grid, ↓ for `kinematic` on
+//!   the straight down, ↘ for `tire` in the corner, ← driving the wrong
+//!   way), in the player's colour (`r` in the colour files).
+//! * `race_arcade_*`, `pause_80x24`, `missed_checkpoint_80x24`: only the
+//!   slip gauge moved (23.6 to 7.5 degrees, 33.8 to 11.1): `arcade` now
+//!   measures slip against the wheel angle of the arc it drives.
+//! * `help_80x24`: the keys without releases as they now work (the
+//!   throttle kept until S, steering on a moment after a pedal), `b`, and
+//!   `strafe`'s Space said once, as on and off.
+//! * `lap_banner_*`: the banner over the top wall, the chart at the
+//!   bottom, both clear of the car on the top straight and of its next two
+//!   seconds; the chart names its laps in its title.
+//! * `results_charts_100x30`, `results_positions_80x24`: chart titles in
+//!   place of legend boxes over the lines; the positions live at the
+//!   player's finish (ENDS IN 30 s, YOU 1:29.41 FIN, the computer cars
+//!   still on lap 5, their gaps counted among themselves).
 
 mod common;
 

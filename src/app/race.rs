@@ -90,7 +90,11 @@ impl Race {
         Race {
             phase: Phase::Countdown(countdown),
             line,
-            marks: world.track.mark_centres(),
+            marks: world
+                .mark_lines()
+                .iter()
+                .map(|&(centre, _)| centre)
+                .collect(),
             short_of: None,
             seats: vec![seat],
             door: Door::Local,
@@ -170,6 +174,11 @@ impl Race {
     pub fn over(&self) -> bool {
         self.finishers.len() >= self.world.cars.len()
             || self.ends_at().is_some_and(|end| self.world.tick >= end)
+    }
+
+    /// Whether car `car` has run the race's laps.
+    pub fn finished(&self, car: CarId) -> bool {
+        self.finishers.iter().any(|&(c, _)| c == car)
     }
 
     /// Seconds from the start to car `car`'s finish, if it finished.
@@ -279,7 +288,7 @@ impl Race {
             })
             .collect();
         let mut cars: Vec<(CarId, (u32, u8, i64))> = (self.world.cars.iter())
-            .filter(|e| self.finish_time(e.id).is_none())
+            .filter(|e| !self.finished(e.id))
             .map(|e| (e.id, self.progress(&e.laps, e.along)))
             .collect();
         // Stable: on equal progress, the player before the computer cars.
@@ -308,17 +317,17 @@ impl Race {
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
                 for seat in &mut self.seats {
-                    seat.on_grid(&self.world, now);
+                    seat.on_grid(now);
                 }
                 return;
             }
             Phase::Running => {}
         }
         for seat in &mut self.seats {
-            let e = self.world.car(seat.car);
-            let done = e.laps.lap >= self.world.laps;
-            if !seat.is_replay(&self.world) && !done {
-                let c = seat.controls(&e.car, now);
+            // A car that finished is parked by a driver (`finishing`).
+            let done = self.finishers.iter().any(|&(c, _)| c == seat.car);
+            if !seat.is_replay() && !done {
+                let c = seat.controls(&self.world.car(seat.car).car, now);
                 self.world.car_mut(seat.car).source = Source::Seat(c);
             }
         }
@@ -339,7 +348,7 @@ impl Race {
     fn finishing(&mut self) {
         let (tick, laps) = (self.world.tick, self.world.laps);
         let done: Vec<CarId> = (self.world.cars.iter())
-            .filter(|e| e.laps.lap >= laps && self.finish_time(e.id).is_none())
+            .filter(|e| e.laps.lap >= laps && !self.finished(e.id))
             .map(|e| e.id)
             .collect();
         for car in done {

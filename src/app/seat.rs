@@ -14,7 +14,7 @@ use crate::input::{Action, Held, Latch};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
-use crate::world::{CarId, Source, World};
+use crate::world::{CarId, World};
 
 use super::camera::Camera;
 
@@ -129,16 +129,16 @@ impl Seat {
     }
 
     /// Whether this seat's car replays a script (it then takes no keys and
-    /// sets no records), as it did from the start: a replay that finished
+    /// sets no records). Said when the race starts: a replay that finished
     /// is parked by a computer driver, and is still a replay.
-    pub fn is_replay(&self, world: &World) -> bool {
-        self.replays || matches!(world.car(self.car).source, Source::Script(..))
+    pub fn is_replay(&self) -> bool {
+        self.replays
     }
 
     /// During the countdown: the throttle held on the grid revs the engine
     /// on the panel; nothing moves until the start.
-    pub(super) fn on_grid(&mut self, world: &World, now: f64) {
-        if !self.is_replay(world) {
+    pub(super) fn on_grid(&mut self, now: f64) {
+        if !self.is_replay() {
             self.last = Controls {
                 throttle: f64::from(u8::from(self.held.is_held(Action::Throttle, now))),
                 ..Controls::default()

@@ -135,7 +135,7 @@ impl<'a> SeatView<'a> {
 
     /// Whether this seat replays a script (it then sets no records).
     pub fn is_replay(&self) -> bool {
-        self.seat.is_replay(&self.race.world)
+        self.seat.is_replay()
     }
 
     /// Whether the car has been driving against the course for a second.
@@ -160,6 +160,6 @@ impl<'a> SeatView<'a> {
 
     /// Whether this seat's car has run the race's laps.
     pub fn finished(&self) -> bool {
-        self.seat.log.ends.len() as u32 >= self.race.world.laps
+        self.race.finished(self.seat.car)
     }
 }

@@ -342,16 +342,6 @@ impl Track {
         }
     }
 
-    /// The middle of each race mark's cells, in world coordinates: the
-    /// finish line at index 0, checkpoint `n` at index `n`; one pass over
-    /// the map.
-    pub fn mark_centres(&self) -> Vec<DVec2> {
-        self.mark_lines()
-            .into_iter()
-            .map(|(centre, _)| centre)
-            .collect()
-    }
-
     /// Centre of a cell in world coordinates.
     pub fn cell_center(&self, col: usize, row: usize) -> DVec2 {
         (DVec2::new(col as f64, row as f64) + 0.5) * self.cell_size()

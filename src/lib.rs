@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod app;
+pub mod camera;
 pub mod car;
 pub mod cli;
 pub mod clock;

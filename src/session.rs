@@ -7,6 +7,7 @@
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
+use crate::camera::Camera;
 use crate::input::{Held, Key};
 use crate::keys::{self, Command, key_id, key_name};
 use crate::world::CarId;
@@ -87,6 +88,9 @@ pub struct Session {
     /// The car their camera follows while they watch a race they are not
     /// driving in (done, or watching): none, the screen's own choice.
     pub watch: Option<CarId>,
+    /// Their own camera on the car they watch, fitted to their screen (the
+    /// watched seat's camera is fitted to its driver's).
+    pub camera: Option<Camera>,
 }
 
 impl Session {
@@ -99,6 +103,7 @@ impl Session {
             dirty: true,
             leaving: false,
             watch: None,
+            camera: None,
         }
     }
 
@@ -111,7 +116,15 @@ impl Session {
             Some(i) => cars.get(i + 1).copied(),
             None => cars.first().copied(),
         };
+        self.camera = None;
         self.dirty = true;
+    }
+
+    /// Back to following their own car (a new race: its cars are not
+    /// the last one's).
+    pub fn stop_watching(&mut self) {
+        self.watch = None;
+        self.camera = None;
     }
 
     /// q or Esc in a race that others race on (`skid serve`): the first

@@ -2,13 +2,14 @@
 //! countdown (30 s) shown to everyone ends the race; a car that has not
 //! finished by then did not finish (DNF); a player who finished keeps
 //! seeing the order change as the others come in; a computer car that
-//! finished pulls over and never backs up.
+//! finished pulls over and never backs up; a player who finished follows
+//! any car still racing (v).
 
 mod common;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use skid::app::{App, FINISH_WINDOW, Options, Screen};
+use skid::app::{App, Command, FINISH_WINDOW, Options, Screen};
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
@@ -147,4 +148,79 @@ fn a_player_who_finished_sees_the_order_change_as_the_others_come_in() {
     );
     assert!(!last.contains("ENDS IN"), "{last}");
     assert_eq!(app.screen, Screen::Results);
+}
+
+#[test]
+fn a_player_who_finished_follows_each_car_still_racing_with_v() {
+    let mut app = race(
+        ModelKind::Kinematic,
+        2,
+        0.5,
+        Some(common::computer_run(
+            "pocket",
+            ModelKind::Kinematic,
+            Some(1),
+        )),
+    );
+    let mut k = 0;
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 120, "the player's lap ends");
+    }
+    assert!(screen(&app).contains("v watch the others race"));
+    for cpu in ["CPU 1", "CPU 2"] {
+        app.command(Command::NextCar);
+        let text = screen(&app);
+        assert!(text.contains(&format!("watching {cpu}")), "{text}");
+        // Its race, live: its lap, and the player as YOU, finished.
+        assert!(text.contains("LAP   1/1"), "{text}");
+        let you = text.lines().find(|l| l.contains(" YOU "));
+        assert!(you.is_some_and(|l| l.contains("FIN")), "{text}");
+        let before = app
+            .race
+            .as_ref()
+            .unwrap()
+            .view(app_car(&app, cpu))
+            .car()
+            .state
+            .body
+            .pos;
+        for _ in 0..120 {
+            tick(&mut app, &mut k);
+        }
+        let after = app
+            .race
+            .as_ref()
+            .unwrap()
+            .view(app_car(&app, cpu))
+            .car()
+            .state
+            .body
+            .pos;
+        assert!(before.distance(after) > 1.0, "{cpu} drives on");
+    }
+    // After the last car, the results again.
+    app.command(Command::NextCar);
+    assert!(screen(&app).contains("FINISHED 1st OF 3"));
+    // Watching when the race ends: the results, final.
+    app.command(Command::NextCar);
+    while !app.race.as_ref().unwrap().over() {
+        tick(&mut app, &mut k);
+    }
+    let text = screen(&app);
+    assert!(
+        text.contains("FINISHED 1st OF 3") && !text.contains("watching"),
+        "{text}"
+    );
+    app.command(Command::NextCar);
+    assert!(!screen(&app).contains("watching"));
+}
+
+/// The car the screen calls `name` (`CPU n`).
+fn app_car(app: &App, name: &str) -> skid::world::CarId {
+    let race = app.race.as_ref().unwrap();
+    (race.world.cars.iter())
+        .map(|e| e.id)
+        .find(|&c| race.name(c, Some(skid::app::LOCAL)) == name)
+        .unwrap()
 }

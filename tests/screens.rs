@@ -55,6 +55,10 @@
 //!   place of legend boxes over the lines; the positions live at the
 //!   player's finish (ENDS IN 30 s, YOU 1:29.41 FIN, the computer cars
 //!   still on lap 5, their gaps counted among themselves).
+//!
+//! Re-blessed 2026-11-26: `results_positions_80x24` gains one line under
+//! the keys, `v watch the others race`, shown while others still race
+//! (v follows their cars); nothing else moved.
 
 mod common;
 

@@ -4,7 +4,6 @@
 //! [`App::tick`] per physics step; the UI draws it without changing it.
 //! The race steps the same [`World`] as `skid sim`.
 
-pub mod camera;
 mod menu;
 pub mod planner;
 mod race;
@@ -22,7 +21,6 @@ use crate::track::{Raceable, bundled};
 use crate::world::CarId;
 
 pub use crate::keys::Command;
-pub use camera::Camera;
 pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, Phase, Race};
@@ -263,6 +261,7 @@ impl App {
             seat.held = held;
         }
         self.race = Some(race);
+        self.session.stop_watching();
         self.races += 1;
         self.screen = Screen::Race;
         self.paused = false;
@@ -317,6 +316,7 @@ impl App {
         if let Some(seat) = self.race.as_mut().and_then(|r| r.seat_mut(LOCAL)) {
             seat.camera = None;
         }
+        self.session.camera = None;
         self.session.dirty = true;
     }
 
@@ -397,7 +397,7 @@ impl App {
         let Some(race) = &mut self.race else { return };
         let laps_before = race.view(LOCAL).seat.log.ends.len();
         race.tick(now);
-        race.follow(LOCAL, crate::layout::track_view_size(self.session.size));
+        race.move_camera(Some(LOCAL), &mut self.session);
         let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
         let done = seat.finished() || seat.race.over();
@@ -435,6 +435,16 @@ impl App {
             (Screen::Menu, c) => self.menu_command(c),
             (Screen::Results, Command::Enter | Command::Back) => self.back_to_menu(),
             (Screen::Results, Command::Restart) => self.start_race(),
+            (Screen::Results, Command::NextCar) => {
+                // While the others race on: follow the next car, then
+                // back to the results.
+                if let Some(race) = self.race.as_ref().filter(|r| !r.over()) {
+                    let cars: Vec<_> = (race.seats.iter().map(|s| s.car))
+                        .filter(|&c| c != LOCAL)
+                        .collect();
+                    self.session.next_car(&cars);
+                }
+            }
             (Screen::Results, _) => {}
             (Screen::Race, c) => self.race_command(c),
         }

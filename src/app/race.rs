@@ -9,13 +9,13 @@ use crate::ai::{Driver, Line};
 use crate::physics::{Car, Controls};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
-use crate::session::Door;
+use crate::session::{Door, Session};
 use crate::world::{CarId, Source, World};
 
-use super::camera::Camera;
 use super::menu::{MAX_CARS, Setup};
 use super::planner::race_line;
-use super::seat::{Seat, Standing};
+use super::seat::{Seat, Sitter, Standing};
+use crate::camera::Camera;
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;
@@ -54,7 +54,9 @@ pub struct Race {
     pub marks: Vec<DVec2>,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
-    /// The people in the race, each on a seat driving one car.
+    /// A seat for each car, in the world's order: the people's first,
+    /// each driving one car, then the computer cars' (which only keep
+    /// laps, for anyone watching them).
     pub seats: Vec<Seat>,
     /// The front door its people came through: what its screens offer.
     pub door: Door,
@@ -86,7 +88,9 @@ impl Race {
             world.cars[0].source = Source::script(script);
         }
         let mut seat = Seat::new(world.cars[0].id, record);
-        seat.replays = replay.is_some();
+        if replay.is_some() {
+            seat.driver = Sitter::Replay;
+        }
         Race {
             phase: Phase::Countdown(countdown),
             line,
@@ -187,26 +191,36 @@ impl Race {
         Some(at as f64 * self.world.dt)
     }
 
-    /// The seat driving car `car`, if a person drives it.
+    /// The seat of car `car`, if it is in the race.
     pub fn seat(&self, car: CarId) -> Option<&Seat> {
         self.seats.iter().find(|s| s.car == car)
+    }
+
+    /// How many people drive in the race.
+    pub fn people(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_person()).count()
+    }
+
+    /// Whether a person drives car `car`.
+    pub fn person(&self, car: CarId) -> bool {
+        self.seat(car).is_some_and(Seat::is_person)
     }
 
     pub fn seat_mut(&mut self, car: CarId) -> Option<&mut Seat> {
         self.seats.iter_mut().find(|s| s.car == car)
     }
 
-    /// What car `car` is called on the screen of the seat driving
-    /// `viewer`: `YOU`, its driver's name, or `CPU n` for the n-th car
-    /// that no person drives.
-    pub fn name(&self, car: CarId, viewer: CarId) -> String {
-        if car == viewer {
+    /// What car `car` is called on the screen of the person driving
+    /// `viewer` (none: a watcher with no car): `YOU`, its driver's name,
+    /// or `CPU n` for the n-th car that no person drives.
+    pub fn name(&self, car: CarId, viewer: Option<CarId>) -> String {
+        if Some(car) == viewer {
             return "YOU".to_string();
         }
         if let Some(name) = self.world.car(car).name.as_ref().filter(|n| !n.is_empty()) {
             return name.clone();
         }
-        let computers = (self.world.cars.iter()).filter(|e| self.seat(e.id).is_none());
+        let computers = (self.world.cars.iter()).filter(|e| !self.person(e.id));
         let n = computers.take_while(|e| e.id != car).count();
         format!("CPU {}", n + 1)
     }
@@ -214,12 +228,45 @@ impl Race {
     /// Moves the camera of the seat driving `car` after it, for a track
     /// view of `view` cells (columns, rows).
     pub fn follow(&mut self, car: CarId, view: (u16, u16)) {
-        let body = &self.world.car(car).car.state.body;
         let camera = self.seat(car).and_then(|s| s.camera);
-        let camera = Camera::follow(camera, &self.world.track, view, body.pos, body.vel);
+        let camera = self.camera_on(car, camera, view);
         if let Some(seat) = self.seat_mut(car) {
             seat.camera = Some(camera);
         }
+    }
+
+    /// The car the person driving `mine` (none: a watcher with no car)
+    /// follows, having chosen to watch `watch`: their own while they
+    /// race; once they finished, the car they chose if it is still in
+    /// the race, else none (their results), and none once the race is
+    /// over; with no car, the chosen one or the first seat's.
+    pub fn followed(&self, mine: Option<CarId>, watch: Option<CarId>) -> Option<CarId> {
+        let watch = watch.filter(|&c| self.seat(c).is_some());
+        match mine {
+            Some(_) if self.over() => None,
+            Some(c) if !self.finished(c) => Some(c),
+            Some(_) => watch,
+            None => watch.or(self.seats.first().map(|s| s.car)),
+        }
+    }
+
+    /// Moves the camera of the person at `session` (driving `mine`, if
+    /// any) after the car they follow ([`Race::followed`]): their own
+    /// seat's camera, or their watching camera.
+    pub fn move_camera(&mut self, mine: Option<CarId>, session: &mut Session) {
+        let view = crate::layout::track_view_size(session.size);
+        match self.followed(mine, session.watch) {
+            Some(c) if Some(c) == mine => self.follow(c, view),
+            Some(c) => session.camera = Some(self.camera_on(c, session.camera, view)),
+            None => {}
+        }
+    }
+
+    /// Camera `prev` moved after car `car`, for a track view of `view`
+    /// cells: a watcher's own camera ([`crate::session::Session::camera`]).
+    pub fn camera_on(&self, car: CarId, prev: Option<Camera>, view: (u16, u16)) -> Camera {
+        let body = &self.world.car(car).car.state.body;
+        Camera::follow(prev, &self.world.track, view, body.pos, body.vel)
     }
 
     /// Puts up to `n` computer cars of the player's model and car on the
@@ -254,8 +301,10 @@ impl Race {
         }
         let placed = rivals.len();
         for car in rivals {
-            self.world
+            let id = self
+                .world
                 .enter(car, Source::Driver(Box::new(driver.clone())));
+            self.seats.push(Seat::computer(id));
         }
         placed
     }
@@ -316,14 +365,14 @@ impl Race {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
-                for seat in &mut self.seats {
+                for seat in self.seats.iter_mut().filter(|s| s.is_person()) {
                     seat.on_grid(now);
                 }
                 return;
             }
             Phase::Running => {}
         }
-        for seat in &mut self.seats {
+        for seat in self.seats.iter_mut().filter(|s| s.is_person()) {
             // A car that finished is parked by a driver (`finishing`).
             let done = self.finishers.iter().any(|&(c, _)| c == seat.car);
             if !seat.is_replay() && !done {
@@ -353,7 +402,8 @@ impl Race {
             .collect();
         for car in done {
             self.finishers.push((car, tick));
-            let Some(seat) = self.seats.iter_mut().find(|s| s.car == car) else {
+            let seat = self.seats.iter_mut().find(|s| s.car == car);
+            let Some(seat) = seat.filter(|s| s.is_person()) else {
                 continue;
             };
             seat.held.release_all();

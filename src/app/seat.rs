@@ -1,8 +1,9 @@
-//! One person's place in a race: which car is theirs, their laps and
-//! splits, the controls their held keys give that car each tick, their
+//! One car's place in a race: which car, its laps and splits, and for a
+//! person's car the controls their held keys give it each tick, their
 //! recording, and what they see of the race (camera, ghost, banners). A
-//! race has a seat for each person in it: one in local play, one for each
-//! player in a server's room; a seat reading its race is a
+//! race has a seat for each car: the people's (one in local play, one for
+//! each player in a server's room), then the computer cars', which only
+//! keep laps for whoever watches them; a seat reading its race is a
 //! [`super::view::SeatView`].
 
 use std::collections::VecDeque;
@@ -16,7 +17,7 @@ use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
 use crate::world::{CarId, World};
 
-use super::camera::Camera;
+use crate::camera::Camera;
 
 /// Skid mark dots kept.
 const SKIDS: usize = 3000;
@@ -56,10 +57,25 @@ pub struct Standing {
     pub finish: Option<f64>,
 }
 
-/// One person's place in a race.
+/// Who drives a seat's car.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sitter {
+    /// A person, with their keys.
+    Keys,
+    /// A person's seat replaying a script from the start (it takes no
+    /// keys and sets no records).
+    Replay,
+    /// A computer driver: the seat only keeps the car's laps.
+    Computer,
+}
+
+/// One car's place in a race: a person's, or a computer car's (kept so
+/// that anyone may watch it with its laps and gauges).
 pub struct Seat {
     /// This seat's car.
     pub car: CarId,
+    /// Who drives the car.
+    pub(super) driver: Sitter,
     /// The keys its person holds, which drive the car.
     pub held: Held,
     /// Lap ends, splits, the best lap and its ghost.
@@ -72,8 +88,6 @@ pub struct Seat {
     pub(super) missed: Option<(u8, u64)>,
     pub skids: VecDeque<DVec2>,
     pub camera: Option<Camera>,
-    /// The seat replayed a script from the start.
-    pub(super) replays: bool,
     pub autostrafe: bool,
     /// The seat's inputs so far, as an input script.
     pub recording: Script,
@@ -92,6 +106,7 @@ impl Seat {
     pub fn new(car: CarId, record: Option<Lap>) -> Seat {
         Seat {
             car,
+            driver: Sitter::Keys,
             held: Held::new(),
             log: LapLog::against(record),
             show_ghost: true,
@@ -99,13 +114,25 @@ impl Seat {
             missed: None,
             skids: VecDeque::new(),
             camera: None,
-            replays: false,
             autostrafe: true,
             recording: Script::default(),
             pending: Controls::default(),
             kept: Kept::default(),
             last: Controls::default(),
         }
+    }
+
+    /// The seat of a computer car `car`: its laps kept, no keys.
+    pub fn computer(car: CarId) -> Seat {
+        Seat {
+            driver: Sitter::Computer,
+            ..Seat::new(car, None)
+        }
+    }
+
+    /// Whether a person drives this seat's car.
+    pub fn is_person(&self) -> bool {
+        self.driver != Sitter::Computer
     }
 
     /// Applies one of a seat's own commands to it and its car `car`:
@@ -132,7 +159,7 @@ impl Seat {
     /// sets no records). Said when the race starts: a replay that finished
     /// is parked by a computer driver, and is still a replay.
     pub fn is_replay(&self) -> bool {
-        self.replays
+        self.driver == Sitter::Replay
     }
 
     /// During the countdown: the throttle held on the grid revs the engine
@@ -218,7 +245,9 @@ impl Seat {
         let i = world.index(self.car).expect("a seat's car is in the race");
         let (event, entrant) = (world.events()[i], &world.cars[i]);
         let (c, at) = (entrant.last, entrant.along);
-        self.recording.push(&c);
+        if self.is_person() {
+            self.recording.push(&c);
+        }
         self.last = c;
         if let Some(Event::Missed(n)) = event {
             self.missed = Some((n, world.tick));

@@ -489,16 +489,16 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     // Names: each seat is YOU to itself, the cars no person drives are
     // CPU 1, 2... in grid order.
     let (cpu1, cpu2) = (CarId(2), CarId(3));
-    assert_eq!(race.name(cpu1, LOCAL), "CPU 1");
+    assert_eq!(race.name(cpu1, Some(LOCAL)), "CPU 1");
     race.world.car_mut(LOCAL).name = Some("ann".into());
     race.world.car_mut(other).name = Some("ben".into());
     assert_eq!(
         [
-            race.name(LOCAL, LOCAL),
-            race.name(other, LOCAL),
-            race.name(LOCAL, other),
-            race.name(cpu1, LOCAL),
-            race.name(cpu2, other)
+            race.name(LOCAL, Some(LOCAL)),
+            race.name(other, Some(LOCAL)),
+            race.name(LOCAL, Some(other)),
+            race.name(cpu1, Some(LOCAL)),
+            race.name(cpu2, Some(other))
         ],
         ["YOU", "ben", "ann", "CPU 1", "CPU 2"].map(String::from)
     );
@@ -507,12 +507,13 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     race.tick(now);
     let order = race.standings();
     race.leave(LOCAL);
-    assert_eq!(race.seats.len(), 1);
+    assert_eq!(race.people(), 1);
     assert_eq!(race.seats[0].car, other);
+    assert!(race.person(other) && !race.person(cpu1));
     assert_eq!(race.world.cars.len(), 3);
-    assert_eq!(race.name(other, other), "YOU");
-    assert_eq!(race.name(cpu1, other), "CPU 1");
-    assert_eq!(race.name(cpu2, other), "CPU 2");
+    assert_eq!(race.name(other, Some(other)), "YOU");
+    assert_eq!(race.name(cpu1, Some(other)), "CPU 1");
+    assert_eq!(race.name(cpu2, Some(other)), "CPU 2");
     let after: Vec<CarId> = race.standings().iter().map(|s| s.car).collect();
     let before: Vec<CarId> = (order.iter().map(|s| s.car))
         .filter(|&c| c != LOCAL)

@@ -3,6 +3,7 @@
 //! neither. Its own module so that the race holds seats and a seat knows
 //! nothing of the race it sits in.
 
+use crate::camera::Camera;
 use crate::input::{Action, Key};
 use crate::physics::{Car, ModelKind};
 use crate::race::{GHOST_EVERY, Lap, Laps};
@@ -12,12 +13,16 @@ use super::race::{Phase, Race};
 use super::seat::Seat;
 
 impl Race {
-    /// The seat driving car `car` reading this race. Panics if no seat
-    /// drives it: only a person's car has a view.
+    /// The seat driving car `car` reading this race, through that seat's
+    /// own camera. Every car has a seat ([`Race::seats`]); panics on a car
+    /// not in the race.
     pub fn view(&self, car: CarId) -> SeatView<'_> {
+        let seat = self.seat(car).expect("a seat drives the car viewed");
         SeatView {
             race: self,
-            seat: self.seat(car).expect("a seat drives the car viewed"),
+            seat,
+            camera: seat.camera,
+            viewer: Some(car),
         }
     }
 }
@@ -27,9 +32,26 @@ impl Race {
 pub struct SeatView<'a> {
     pub race: &'a Race,
     pub seat: &'a Seat,
+    /// The camera the screen draws the track through: the seat's own, or
+    /// a watcher's ([`SeatView::through`]); none before the first tick.
+    pub camera: Option<Camera>,
+    /// Whose screen it is: the car named YOU (the seat's own, or a
+    /// watcher's; none for a watcher with no car in the race).
+    pub viewer: Option<CarId>,
 }
 
 impl<'a> SeatView<'a> {
+    /// The same view on the screen of `viewer`, through their own
+    /// `camera`: a person following a car that is not theirs keeps a
+    /// camera fitted to their screen, and is still YOU in the standings.
+    pub fn watched_by(self, viewer: Option<CarId>, camera: Option<Camera>) -> SeatView<'a> {
+        SeatView {
+            camera,
+            viewer,
+            ..self
+        }
+    }
+
     /// The control `key` drives in this seat's car: A and D strafe in
     /// `strafe`, and steer in every other model.
     pub fn action(&self, key: Key) -> Action {

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 
 use ratatui::Frame;
-use ratatui::style::Style;
 
+use crate::camera::Camera;
 use crate::car::CarSpec;
 use crate::layout::too_small;
 use crate::session::Door;
-use crate::ui::{self, lobby, overlay, results, theme::THEME};
+use crate::ui::{self, lobby, overlay, results};
 
 use super::laps::Best;
 use super::offered::Offered;
@@ -31,6 +31,8 @@ pub struct View<'a> {
     pub leaving: bool,
     /// The car they chose to watch, done or watching (`Session::watch`).
     pub watch: Option<CarId>,
+    /// Their own camera on the car they watch (`Session::camera`).
+    pub camera: Option<Camera>,
     pub size: (u16, u16),
     pub rooms: &'a BTreeMap<u32, Room>,
     pub tracks: &'a [Offered],
@@ -65,34 +67,28 @@ impl View<'_> {
     }
 
     /// A running race: the player's own seat while they race; once done,
-    /// their results or the car they chose to watch; watching, that car
-    /// or the first seat's.
+    /// the car they chose to watch or their results; watching, that car
+    /// or the first seat's (`Race::followed`).
     fn race(&self, buf: &mut Buffer, area: Rect, run: &Running) {
-        let watched = self.watch.filter(|&c| run.race.seat(c).is_some());
-        match run.seat_of(self.id) {
-            Some(i) if run.race.view(i).finished() || run.over() => match watched {
-                Some(w) => {
-                    ui::race_screen(buf, area, run.race.view(w), false, true);
-                    let name = run.race.name(w, i);
-                    note(buf, area, &format!(" watching {name}  v next car "));
-                }
-                None => results::draw(buf, area, run.race.view(i), true),
-            },
-            Some(i) => {
+        let mine = run.seat_of(self.id);
+        match (mine, run.race.followed(mine, self.watch)) {
+            (Some(i), Some(c)) if c == i => {
                 ui::race_screen(buf, area, run.race.view(i), false, true);
                 if self.leaving {
-                    let ask = " leave the race? q or Esc again; any other key stays ";
-                    note(buf, area, ask);
+                    let ask = "leave the race? q or Esc again; any other key stays";
+                    overlay::note(buf, area, ask);
                 }
             }
-            None => {
-                let first = run.race.seats.first().map(|s| s.car);
-                if let Some(car) = watched.or(first) {
-                    ui::race_screen(buf, area, run.race.view(car), false, true);
-                }
-                let ask = " watching: you drive the next race  v next car  Esc leave ";
-                note(buf, area, ask);
+            (_, Some(c)) => {
+                let keys = match mine {
+                    Some(_) => "v next car",
+                    None => "you drive the next race  v next car  Esc leave",
+                };
+                let v = run.race.view(c).watched_by(mine, self.camera);
+                ui::watching(buf, area, v, keys, true);
             }
+            (Some(i), None) => results::draw(buf, area, run.race.view(i), true),
+            (None, None) => {}
         }
     }
 
@@ -152,10 +148,4 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
             }
         })
         .collect()
-}
-
-/// A line across the top of the screen, over the race.
-fn note(buf: &mut ratatui::buffer::Buffer, area: ratatui::layout::Rect, text: &str) {
-    let style = Style::new().fg(THEME.accent);
-    buf.set_stringn(area.x, area.y, text, area.width as usize, style);
 }

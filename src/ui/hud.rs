@@ -36,7 +36,7 @@ pub fn delta(d: f64) -> String {
 /// that did not finish. `P1 YOU     1:02.35 FIN`, `P2 CPU 1   +1.20s
 /// FIN`, `P3 ann     +12 m L2`, `P4 CPU 2      DNF`.
 pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
-    let name = v.race.name(s.car, v.seat.car);
+    let name = v.race.name(s.car, v.viewer);
     let winner = v.race.finishers.first().map(|&(car, _)| car);
     let first = winner.and_then(|car| v.race.finish_time(car));
     let (gap, lap) = match (s.finish, first) {

@@ -52,7 +52,14 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
         }
         Screen::Results => {
             if let Some(race) = &app.race {
-                results::draw(frame.buffer_mut(), area, race.view(LOCAL), app.color);
+                let buf = frame.buffer_mut();
+                match race.followed(Some(LOCAL), app.session.watch) {
+                    Some(c) if c != LOCAL => {
+                        let v = race.view(c).watched_by(Some(LOCAL), app.session.camera);
+                        watching(buf, area, v, "v next car  Enter menu", app.color);
+                    }
+                    _ => results::draw(buf, area, race.view(LOCAL), app.color),
+                }
             }
         }
     }
@@ -81,6 +88,15 @@ pub fn race_screen(buf: &mut Buffer, area: Rect, v: SeatView<'_>, paused: bool, 
         minimap::draw(buf, map, v);
     }
     overlay::race(buf, view, v, paused, color);
+}
+
+/// A race seen by a person not driving in it (done, or watching): the
+/// car `v` follows through their camera, a line at the top naming it and
+/// the keys `keys`.
+pub fn watching(buf: &mut Buffer, area: Rect, v: SeatView<'_>, keys: &str, color: bool) {
+    race_screen(buf, area, v, false, color);
+    let name = v.race.name(v.seat.car, v.viewer);
+    overlay::note(buf, area, &format!("watching {name}  {keys}"));
 }
 
 /// A buffer as plain text: one line per row, trailing spaces trimmed.

@@ -249,3 +249,16 @@ pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16), door: Door) {
         }
     }
 }
+
+/// A line across the top of `area`, over the race: `text` with a space
+/// either side.
+pub fn note(buf: &mut Buffer, area: Rect, text: &str) {
+    let style = Style::new().fg(THEME.accent);
+    buf.set_stringn(
+        area.x,
+        area.y,
+        format!(" {text} "),
+        area.width as usize,
+        style,
+    );
+}

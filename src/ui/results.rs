@@ -42,8 +42,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     // Live until the race is over: cars still racing move up the order.
     let order = v.race.standings();
     let order = order.as_slice();
+    // While others race on: the time left, and v to watch them.
+    let live = order.len() > 1 && !v.race.over();
     let order_rows = if order.len() > 1 {
-        order.len() as u16 + 2 + u16::from(!v.race.over())
+        order.len() as u16 + 2 + 2 * u16::from(live)
     } else {
         0
     };
@@ -53,12 +55,15 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     pieces.extend(finishing_order(v, order));
     // A race between people (`skid serve`): the host takes the room back
     // to its settings once everyone is done.
-    let keys = if v.race.door == Door::Local {
-        "Enter menu   r race again   q quit"
-    } else {
-        "Enter (host) back to the room   q leave"
+    let keys = match v.race.door {
+        Door::Local => "Enter menu   r race again   q quit",
+        Door::Served if v.race.people() == 1 => "Enter back to the room   r again   q leave",
+        Door::Served => "Enter (host) back to the room   q leave",
     };
     pieces.extend([Piece::Gap, column::line(keys, THEME.faint)]);
+    if live {
+        pieces.push(column::line("v watch the others race", THEME.faint));
+    }
     column::stack(buf, r, pieces);
 }
 

@@ -31,7 +31,8 @@ use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Painter, Shape};
 
 use super::theme::THEME;
-use crate::app::{Camera, SeatView};
+use crate::app::SeatView;
+use crate::camera::Camera;
 use crate::physics::ModelKind;
 use crate::track::{Mark, Obb, Track};
 
@@ -278,7 +279,7 @@ impl Shape for GhostShape<'_> {
 /// The race's camera for a view of `area` (before the first tick, the
 /// one the first tick will choose).
 pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
-    v.seat.camera.unwrap_or_else(|| {
+    v.camera.unwrap_or_else(|| {
         Camera::follow(
             None,
             &v.race.world.track,

@@ -86,6 +86,22 @@ impl TwoOnHub {
     /// joins it, Ann starts the race.
     pub fn one_lap(&mut self, rivals: usize) {
         use ratatui::crossterm::event::KeyCode;
+        self.room_of_one_lap(rivals);
+        self.press(2, KeyCode::Down, 0);
+        self.press(2, KeyCode::Enter, 0);
+        self.press(1, KeyCode::Enter, 0);
+    }
+
+    /// Ann makes a room of one lap with `rivals` computer cars and
+    /// starts it alone; Ben stays in the lobby.
+    pub fn alone(&mut self, rivals: usize) {
+        self.room_of_one_lap(rivals);
+        self.press(1, ratatui::crossterm::event::KeyCode::Enter, 0);
+    }
+
+    /// Ann makes a room and sets one lap and `rivals` computer cars.
+    fn room_of_one_lap(&mut self, rivals: usize) {
+        use ratatui::crossterm::event::KeyCode;
         self.press(1, KeyCode::Enter, 0);
         for _ in 0..4 {
             self.press(1, KeyCode::Down, 0);
@@ -98,9 +114,6 @@ impl TwoOnHub {
         for _ in 0..rivals {
             self.press(1, KeyCode::Right, 0);
         }
-        self.press(2, KeyCode::Down, 0);
-        self.press(2, KeyCode::Enter, 0);
-        self.press(1, KeyCode::Enter, 0);
     }
 
     /// The instant of physics tick `tick` at 120 Hz.

@@ -153,9 +153,18 @@ impl Hub {
             Some(run) if run.over() && cmd == Command::Enter && room.creator == id => {
                 room.running = None;
             }
+            // The only person racing: r starts the race again at once
+            // (anyone watching takes a seat in it).
+            Some(run)
+                if cmd == Command::Restart
+                    && run.race.people() == 1
+                    && run.seat_of(id).is_some() =>
+            {
+                return self.start_race(r);
+            }
             Some(run) if cmd == Command::NextCar => {
-                // Done or watching: the camera follows the next person's
-                // car; a player still racing watches their own.
+                // Done or watching: the camera follows the next car; a
+                // player still racing watches their own.
                 let mine = run.seat_of(id);
                 let done = run.over() || mine.is_none_or(|c| run.race.view(c).finished());
                 let cars: Vec<_> = (run.race.seats.iter())
@@ -172,36 +181,56 @@ impl Hub {
                 }
             }
             None if room.creator != id => {}
-            None if cmd == Command::Enter => {
-                let offered = &self.tracks[room.menu.track.min(tracks - 1)];
-                let setup = room.menu.setup(&offered.choice, &self.cars);
-                let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
-                let car_id = setup.spec.content_id();
-                room.start(
-                    &setup,
-                    &offered.line,
-                    hz,
-                    |d| {
-                        players
-                            .get(&d)
-                            .map(|p| p.session.held.clone())
-                            .unwrap_or_default()
-                    },
-                    |d| {
-                        let who = players.get(&d)?.identity.as_deref()?;
-                        keeper.best(who, &offered.id, setup.model, &car_id, hz)
-                    },
-                );
-                eprintln!(
-                    "skid serve: room {r} races on {} with {} players",
-                    offered.choice.name,
-                    room.running.as_ref().map_or(0, |run| run.drivers.len())
-                );
-            }
+            None if cmd == Command::Enter => return self.start_race(r),
             None => {
                 room.menu.apply(cmd, tracks, cars, own);
             }
         }
+        self.lobby_changed();
+    }
+
+    /// Starts room `r`'s race on its settings, each member who can seated
+    /// (a race already running there is dropped: a restart).
+    fn start_race(&mut self, r: u32) {
+        let Some(room) = self.rooms.get_mut(&r) else {
+            return;
+        };
+        let tracks = self.tracks.len();
+        let offered = &self.tracks[room.menu.track.min(tracks - 1)];
+        let setup = room.menu.setup(&offered.choice, &self.cars);
+        let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
+        let car_id = setup.spec.content_id();
+        // Each driver's keys (their terminal's repeat learned): from the
+        // race this one replaces, else from the room's screen.
+        let before = room.running.take();
+        let seat_held = |d| {
+            let run = before.as_ref()?;
+            Some(run.race.seat(run.seat_of(d)?)?.held.clone())
+        };
+        room.start(
+            &setup,
+            &offered.line,
+            hz,
+            |d| {
+                seat_held(d)
+                    .or_else(|| players.get(&d).map(|p| p.session.held.clone()))
+                    .unwrap_or_default()
+            },
+            |d| {
+                let who = players.get(&d)?.identity.as_deref()?;
+                keeper.best(who, &offered.id, setup.model, &car_id, hz)
+            },
+        );
+        for (m, _) in &room.members {
+            if let Some(p) = self.players.get_mut(m) {
+                p.session.stop_watching();
+            }
+        }
+        eprintln!(
+            "skid serve: room {r} races on {} with {} players",
+            offered.choice.name,
+            room.running.as_ref().map_or(0, |run| run.drivers.len())
+        );
         self.lobby_changed();
     }
 }

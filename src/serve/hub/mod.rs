@@ -226,12 +226,10 @@ impl Hub {
                     continue;
                 };
                 p.session.dirty = true;
-                // Each seat's camera follows its car in its player's view.
-                if let Some(run) = &mut room.running
-                    && let Some(i) = run.seat_of(*m)
-                {
-                    run.race
-                        .follow(i, crate::layout::track_view_size(p.session.size));
+                // Each member's camera follows the car they follow.
+                if let Some(run) = &mut room.running {
+                    let mine = run.seat_of(*m);
+                    run.race.move_camera(mine, &mut p.session);
                 }
             }
         }
@@ -286,6 +284,7 @@ impl Hub {
                     help: p.session.help,
                     leaving: p.session.leaving,
                     watch: p.session.watch,
+                    camera: p.session.camera,
                     size: p.session.size,
                     rooms: &self.rooms,
                     tracks: &self.tracks,

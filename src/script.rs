@@ -5,15 +5,17 @@
 //! Keys of a `[[hold]]`: `ticks` (required, 1 or more), `throttle` and
 //! `brake` 0..1, `steer` and `strafe` -1..1, `handbrake`, `jump` and
 //! `autostrafe` (true/false), `shift = "up" | "down"`,
-//! `gearbox = "manual" | "auto"` and `respawn = true` (back to the last
-//! mark passed), each taking effect once, at the hold's first tick. Keys left out are zero or false: a hold does not inherit
-//! from the one before. `gearbox` is there because a recording must be
-//! able to say when the player toggled manual gears.
+//! `gearbox = "manual" | "auto"`, `respawn = true` (back to the last
+//! mark passed) and `model = "tire"` (the physics model switched, with
+//! its own car where it fits), each taking effect once, at the hold's
+//! first tick. Keys left out are zero or false: a hold does not inherit
+//! from the one before. `gearbox` and `model` are there because a
+//! recording must be able to say when the player pressed c or m.
 
 use serde::{Deserialize, Serialize};
 
 use crate::diag::{self, Diagnostic, Diagnostics};
-use crate::physics::{Controls, Shift};
+use crate::physics::{Controls, ModelKind, Shift};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,6 +61,8 @@ pub struct Hold {
     pub gearbox: Option<Gearbox>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub respawn: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelKind>,
 }
 
 /// A whole script.
@@ -87,6 +91,7 @@ impl Hold {
             shift: self.shift.filter(|_| first),
             manual: self.gearbox.filter(|_| first).map(|g| g == Gearbox::Manual),
             respawn: self.respawn && first,
+            model: self.model.filter(|_| first),
         }
     }
 
@@ -106,6 +111,7 @@ impl Hold {
                 .manual
                 .map(|m| if m { Gearbox::Manual } else { Gearbox::Auto }),
             respawn: c.respawn,
+            model: c.model,
         }
     }
 }
@@ -181,7 +187,8 @@ impl Script {
     /// same (one-shot keys always start a hold of their own).
     pub fn push(&mut self, c: &Controls) {
         let tick = Hold::of(c);
-        let one_shot = tick.shift.is_some() || tick.gearbox.is_some() || tick.respawn;
+        let one_shot =
+            tick.shift.is_some() || tick.gearbox.is_some() || tick.respawn || tick.model.is_some();
         match self.hold.last_mut() {
             Some(last)
                 if !one_shot

@@ -165,15 +165,6 @@ impl World {
         self.marks.get_or_init(|| self.track.mark_lines())
     }
 
-    /// Car `id` switched to the physics model `kind` with `spec`
-    /// ([`Car::switch_to`]); returns whether the car changed too.
-    pub fn switch_car(&mut self, id: CarId, kind: ModelKind, spec: CarSpec) -> bool {
-        let Some(i) = self.index(id) else {
-            return false;
-        };
-        self.cars[i].car.switch_to(kind, spec, &self.track)
-    }
-
     /// Car `id`'s place in [`World::cars`] (and in [`World::events`]), if
     /// it is in the race.
     pub fn index(&self, id: CarId) -> Option<usize> {
@@ -214,6 +205,7 @@ impl World {
                     shift: c.shift.take(),
                     manual: c.manual.take(),
                     respawn: std::mem::take(&mut c.respawn),
+                    model: c.model.take(),
                     ..*c
                 },
                 Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
@@ -223,6 +215,9 @@ impl World {
                     ticks.next().unwrap_or_default()
                 }
             };
+            if let Some(kind) = c.model {
+                e.car.switch_to(kind, CarSpec::default_for(kind), track);
+            }
             if c.respawn {
                 let (pos, heading) = e.respawn_pose(marks.get_or_init(|| track.mark_lines()));
                 e.car = Car::new(e.car.spec().clone(), e.car.kind, pos, heading);

@@ -43,6 +43,8 @@ fn controls() -> impl Strategy<Value = (u64, Controls)> {
                         // A jump to another place: the properties here are
                         // of motion under the controls.
                         respawn: false,
+                        // The same car throughout.
+                        model: None,
                     },
                 )
             },

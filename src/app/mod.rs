@@ -399,6 +399,15 @@ impl App {
         race.tick(now);
         race.move_camera(Some(LOCAL), &mut self.session);
         let seat = race.view(LOCAL);
+        if let Some(kind) = seat.seat.last.model {
+            // The model switched; its own car where that fits.
+            let (own, car) = (CarSpec::default_for(kind).name, &seat.car().spec().name);
+            if *car != own {
+                let note = format!("the {own} does not fit here: {kind} with the {car}");
+                self.notices.push(note);
+            }
+        }
+        let seat = race.view(LOCAL);
         let lap_done = seat.seat.log.ends.len() > laps_before;
         let done = seat.finished() || seat.race.over();
         if lap_done {
@@ -492,15 +501,8 @@ impl App {
                 seat.held.release_all();
             }
             Command::Restart => self.start_race(),
-            Command::SwitchModel => {
-                let (kind, was) = (car.kind.next(), car.spec().name.clone());
-                let spec = CarSpec::default_for(kind);
-                let name = spec.name.clone();
-                if !race.world.switch_car(LOCAL, kind, spec) {
-                    let note = format!("the {name} does not fit here: {kind} with the {was}");
-                    self.notices.push(note);
-                }
-            }
+            // On the next tick, recorded with it (`World::step`).
+            Command::SwitchModel => seat.pending.model = Some(car.kind.next()),
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

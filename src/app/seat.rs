@@ -92,7 +92,7 @@ pub struct Seat {
     /// The seat's inputs so far, as an input script.
     pub recording: Script,
     /// The one-shot controls asked for (a shift, the gearbox, a
-    /// respawn), for the next tick.
+    /// respawn, a model switch), for the next tick.
     pub(super) pending: Controls,
     /// Which controls are on by a latch, not their key (the panel marks
     /// them; see [`crate::input`]).
@@ -209,6 +209,7 @@ impl Seat {
             shift: self.pending.shift.take(),
             manual: self.pending.manual.take(),
             respawn: std::mem::take(&mut self.pending.respawn),
+            model: self.pending.model.take(),
             ..Controls::default()
         };
         // In the rear-driven `dynamic`, a throttle kept on by steering eases

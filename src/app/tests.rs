@@ -380,23 +380,6 @@ fn a_too_small_terminal_pauses_the_race() {
 }
 
 #[test]
-fn m_switches_the_model_keeping_the_motion() {
-    let mut app = race_app(ModelKind::Arcade);
-    let mut now = 0.0;
-    go(&mut app, &mut now);
-    for _ in 0..60 {
-        now += 1.0 / 120.0;
-        app.press(Key::Up, now);
-        app.tick(now);
-    }
-    let body = app.race.as_ref().unwrap().view(LOCAL).car().state.body;
-    app.command(Command::SwitchModel);
-    let r = app.race.as_ref().unwrap();
-    assert_eq!(r.view(LOCAL).car().kind, ModelKind::Dynamic);
-    assert_eq!(r.view(LOCAL).car().state.body, body);
-}
-
-#[test]
 fn a_replayed_recording_drives_the_same_race() {
     let mut app = race_app(ModelKind::Dynamic);
     let mut now = 0.0;

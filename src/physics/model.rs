@@ -7,6 +7,7 @@
 use glam::DVec2;
 
 use crate::car::CarSpec;
+use crate::models::ModelKind;
 use crate::track::Surface;
 
 use super::drivetrain::{Drivetrain, Shift};
@@ -39,6 +40,9 @@ pub struct Controls {
     pub manual: Option<bool>,
     /// Back to the last mark passed, standing (`World::step`; one tick).
     pub respawn: bool,
+    /// Switch to this physics model with its own car, or with this car
+    /// where its own would stand in a wall (`World::step`; one tick).
+    pub model: Option<ModelKind>,
 }
 
 /// The rigid body every model moves: world frame, metres, radians.

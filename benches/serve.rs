@@ -1,13 +1,18 @@
 //! Load on `skid serve` (docs/SERVE.md, "Capacity and bandwidth"): the release
 //! binary as the server, N headless SSH clients (russh, a pty of 80x24)
-//! in rooms of 8 on `oval`, every one holding the throttle as a terminal
-//! without releases does and tapping the steering, for a while. Reports
-//! per player the interval between frames (p50, p99) and the bytes a
-//! second, and the server's CPU and peak memory.
+//! in rooms on `oval`, every one holding the throttle as a terminal
+//! without releases does and tapping the steering, for a while; and
+//! optionally watchers at 500x200 who join the first room's race and
+//! send nothing. Reports per racer the interval between frames (p50,
+//! p99) and the bytes a second, and the server's CPU and peak memory,
+//! and its memory after the watchers left.
 //!
-//! `cargo bench --bench serve`; `SKID_LOAD_PLAYERS` (64) and
-//! `SKID_LOAD_SECS` (30) change the load. Clients connect from
-//! 127.0.0.2, 127.0.0.3, ... four to an address, as the server allows.
+//! `cargo bench --bench serve`; the load: `SKID_LOAD_PLAYERS` (64),
+//! `SKID_LOAD_ROOM` (players a room, 8; 1 for one a room),
+//! `SKID_LOAD_WATCHERS` (0), `SKID_LOAD_SECS` (30); `SKID_LOAD_SERVER`
+//! runs another build of skid as the server (to compare before and after
+//! in one run). Clients connect from 127.0.0.2, 127.0.0.3, ... four to
+//! an address, as the server allows.
 #![cfg(feature = "serve")]
 
 #[path = "../tests/common/ssh.rs"]
@@ -52,7 +57,7 @@ impl Client {
     }
 }
 
-async fn connect(server: SocketAddr, from: IpAddr, user: &str) -> Client {
+async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32)) -> Client {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.bind(SocketAddr::new(from, 0)).unwrap();
     let stream = socket.connect(server).await.unwrap();
@@ -69,7 +74,7 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str) -> Client {
         client::KeyboardInteractiveAuthResponse::Success
     ));
     let ch = h.channel_open_session().await.unwrap();
-    ch.request_pty(true, "xterm", 80, 24, 0, 0, &[])
+    ch.request_pty(true, "xterm", size.0, size.1, 0, 0, &[])
         .await
         .unwrap();
     ch.request_shell(true).await.unwrap();
@@ -77,7 +82,11 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str) -> Client {
     let seen = Arc::new(Mutex::new(Seen {
         frames: Vec::new(),
         bytes: 0,
-        screen: Some(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0)),
+        screen: Some(vt100::Parser::new(
+            ssh::nz(size.1 as u16),
+            ssh::nz(size.0 as u16),
+            0,
+        )),
     }));
     let s = seen.clone();
     tokio::spawn(async move {
@@ -108,8 +117,9 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The process's CPU seconds (user + system) and peak resident memory.
-fn usage(pid: u32) -> (f64, u64) {
+/// The process's CPU seconds (user + system), peak and current resident
+/// memory (KB).
+fn usage(pid: u32) -> (f64, u64, u64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
     let f: Vec<&str> = after.split_whitespace().collect();
@@ -117,13 +127,14 @@ fn usage(pid: u32) -> (f64, u64) {
     // Fields 14 and 15 of stat, counted from the state (field 3) here.
     let cpu = (ticks(11) + ticks(12)) / 100.0;
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let hwm = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    (cpu, hwm)
+    let kb = |key: &str| {
+        (status.lines())
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (cpu, kb("VmHWM:"), kb("VmRSS:"))
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -136,7 +147,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// The release binary serving `oval` to `players` on a free port, its
 /// data in `dir`; and the address it listens on.
 fn start_server(players: usize, dir: &std::path::Path) -> (std::process::Child, SocketAddr) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_skid"))
+    let bin = std::env::var("SKID_LOAD_SERVER").unwrap_or(env!("CARGO_BIN_EXE_skid").into());
+    let mut server = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0", "--track", "oval"])
         .args(["--max-players", &(players + 8).to_string(), "--data-dir"])
         .arg(dir)
@@ -158,10 +170,10 @@ fn start_server(players: usize, dir: &std::path::Path) -> (std::process::Child, 
     (server, SocketAddr::from(([127, 0, 0, 1], port)))
 }
 
-/// Rooms of 8, made one after another so that room g is the lobby's row
-/// g + 1; then each room's host starts its race.
-async fn fill_rooms(clients: &[Client]) {
-    for (g, room) in clients.chunks(8).enumerate() {
+/// Rooms of `size`, made one after another so that room g is the
+/// lobby's row g + 1; then each room's host starts its race.
+async fn fill_rooms(clients: &[Client], size: usize) {
+    for (g, room) in clients.chunks(size).enumerate() {
         room[0].wait_for("Make a room").await;
         room[0].send(b"\r").await;
         room[0].wait_for(&format!("room {}", g + 1)).await;
@@ -175,7 +187,7 @@ async fn fill_rooms(clients: &[Client]) {
         }
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    for room in clients.chunks(8) {
+    for room in clients.chunks(size) {
         room[0].send(b"\r").await;
     }
 }
@@ -211,7 +223,7 @@ async fn drive(clients: &Arc<Vec<Client>>, t0: Instant, secs: u64) {
 
 /// Prints what the clients saw over `elapsed` seconds and what the
 /// server spent (`cpu` seconds, `hwm` KB at peak).
-fn report(clients: &[Client], elapsed: f64, cpu: f64, hwm: u64) {
+fn report(clients: &[Client], room: usize, elapsed: f64, cpu: f64, hwm: u64) {
     let players = clients.len();
     let mut p50s = Vec::new();
     let mut p99s = Vec::new();
@@ -235,7 +247,7 @@ fn report(clients: &[Client], elapsed: f64, cpu: f64, hwm: u64) {
         .sum();
     println!(
         "serve load: {players} players, {} rooms, {elapsed:.1} s driving",
-        players.div_ceil(8)
+        players.div_ceil(room)
     );
     println!(
         "  frame interval p50: median {:.1} ms, worst {:.1} ms; p99: median {:.1} ms, worst {:.1} ms",
@@ -260,12 +272,30 @@ fn report(clients: &[Client], elapsed: f64, cpu: f64, hwm: u64) {
     );
 }
 
+/// Watchers at 500x200, sending nothing, who join room 1 (its race
+/// running) from addresses of their own.
+async fn watchers(addr: SocketAddr, n: usize) -> Vec<Client> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let from = IpAddr::V4(Ipv4Addr::new(127, 1, (i / 4) as u8, 2 + (i % 4) as u8));
+        let c = connect(addr, from, &format!("w{i}"), (500, 200)).await;
+        c.wait_for("Make a room").await;
+        c.send(b"\x1b[B").await;
+        c.wait_for("› room 1").await;
+        c.send(b"\r").await;
+        out.push(c);
+    }
+    out
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the line.
     let players = env("SKID_LOAD_PLAYERS", 64) as usize;
+    let room = (env("SKID_LOAD_ROOM", 8) as usize).clamp(1, 8);
+    let watching = env("SKID_LOAD_WATCHERS", 0) as usize;
     let secs = env("SKID_LOAD_SECS", 30);
     let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
-    let (mut server, addr) = start_server(players, &dir);
+    let (mut server, addr) = start_server(players + watching, &dir);
     let pid = server.id();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -281,15 +311,16 @@ fn main() {
                 (i / 4 / 250) as u8,
                 2 + (i / 4 % 250) as u8,
             ));
-            clients.push(connect(addr, from, &format!("p{i}")).await);
+            clients.push(connect(addr, from, &format!("p{i}"), (80, 24)).await);
         }
-        fill_rooms(&clients).await;
-        // The countdown, then driving.
+        fill_rooms(&clients, room).await;
+        // The countdown, then the watchers, then driving.
         tokio::time::sleep(Duration::from_secs(3)).await;
+        let watchers = watchers(addr, watching).await;
         let clients = Arc::new(clients);
-        let (cpu0, _) = usage(pid);
+        let (cpu0, _, _) = usage(pid);
         let t0 = Instant::now();
-        for c in clients.iter() {
+        for c in clients.iter().chain(&watchers) {
             let mut s = c.seen.lock().unwrap();
             s.frames.clear();
             s.bytes = 0;
@@ -297,8 +328,24 @@ fn main() {
         }
         drive(&clients, t0, secs).await;
         let elapsed = t0.elapsed().as_secs_f64();
-        let (cpu1, hwm) = usage(pid);
-        report(&clients, elapsed, cpu1 - cpu0, hwm);
+        let (cpu1, hwm, _) = usage(pid);
+        report(&clients, room, elapsed, cpu1 - cpu0, hwm);
+        if watching > 0 {
+            let seen: usize = (watchers.iter())
+                .map(|w| w.seen.lock().unwrap().frames.len())
+                .sum();
+            println!(
+                "  {watching} watchers at 500x200: {:.1} frames a second each",
+                seen as f64 / (watching as f64 * elapsed)
+            );
+            drop(watchers);
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            let (_, _, rss) = usage(pid);
+            println!(
+                "  server memory 3 s after the watchers left: {:.0} MB",
+                rss as f64 / 1024.0
+            );
+        }
     });
     let _ = server.kill();
     let _ = server.wait();

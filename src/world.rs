@@ -30,7 +30,7 @@ pub enum Source {
     /// once the car has raced [`World::laps`] laps.
     Driver(Box<Driver>),
     /// An input script's ticks and how many are left; then no controls.
-    Script(Box<dyn Iterator<Item = Controls>>, u64),
+    Script(Box<dyn Iterator<Item = Controls> + Send + Sync>, u64),
 }
 
 impl Source {
@@ -113,7 +113,7 @@ pub struct World {
     /// The next car's id.
     next_id: u32,
     /// Each mark's middle and normal ([`World::mark_lines`]).
-    marks: std::cell::OnceCell<Vec<(DVec2, DVec2)>>,
+    marks: std::sync::OnceLock<Vec<(DVec2, DVec2)>>,
 }
 
 impl World {
@@ -129,7 +129,7 @@ impl World {
             dt: 1.0 / f64::from(hz),
             events: Vec::new(),
             next_id: 0,
-            marks: std::cell::OnceCell::new(),
+            marks: std::sync::OnceLock::new(),
         };
         world.enter(
             Car::new(spec, kind, pos, heading),

@@ -11,9 +11,9 @@
 
 mod cells;
 
-use std::cell::Cell;
 use std::io::{self, BufWriter, Write};
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ratatui::Terminal;
@@ -79,19 +79,28 @@ pub trait Console {
 /// A writer that keeps what it is given, shared with whoever takes it
 /// ([`Tap::take`]): where the server's hub draws a player's frames, and
 /// the tests' screens.
+/// Shared across threads: the hub draws players' frames on every core.
 #[derive(Clone, Default)]
-pub struct Tap(Rc<std::cell::RefCell<Vec<u8>>>);
+pub struct Tap(Arc<Mutex<Vec<u8>>>);
 
 impl Tap {
     /// Everything written since the last take.
     pub fn take(&self) -> Vec<u8> {
-        std::mem::take(&mut *self.0.borrow_mut())
+        std::mem::take(&mut *self.bytes())
+    }
+
+    /// The bytes, even if a thread panicked while writing (a frame that
+    /// failed is dropped with its player).
+    fn bytes(&self) -> std::sync::MutexGuard<'_, Vec<u8>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
 impl Write for Tap {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
+        self.bytes().extend_from_slice(buf);
         Ok(buf.len())
     }
 
@@ -103,14 +112,14 @@ impl Write for Tap {
 /// What the game loop and its frame writer share.
 #[derive(Debug, Default)]
 pub struct Wire {
-    bytes: Cell<u64>,
-    send: Cell<bool>,
+    bytes: AtomicU64,
+    send: AtomicBool,
 }
 
 impl Wire {
     /// Bytes written to the screen so far.
     pub fn bytes(&self) -> u64 {
-        self.bytes.get()
+        self.bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -120,12 +129,12 @@ impl Wire {
 /// output marker; this writer waits for [`commit`].
 pub struct FrameWriter<W: Write> {
     inner: BufWriter<W>,
-    wire: Rc<Wire>,
+    wire: Arc<Wire>,
 }
 
 impl<W: Write> FrameWriter<W> {
-    pub fn new(inner: W) -> (Self, Rc<Wire>) {
-        let wire = Rc::new(Wire::default());
+    pub fn new(inner: W) -> (Self, Arc<Wire>) {
+        let wire = Arc::new(Wire::default());
         let w = FrameWriter {
             inner: BufWriter::with_capacity(1 << 16, inner),
             wire: wire.clone(),
@@ -137,12 +146,12 @@ impl<W: Write> FrameWriter<W> {
 impl<W: Write> Write for FrameWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.wire.bytes.set(self.wire.bytes.get() + n as u64);
+        self.wire.bytes.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.wire.send.get() {
+        if self.wire.send.load(Ordering::Relaxed) {
             self.inner.flush()
         } else {
             Ok(())
@@ -152,9 +161,9 @@ impl<W: Write> Write for FrameWriter<W> {
 
 /// Sends everything written to the backend so far.
 pub fn commit<B: Write>(backend: &mut B, wire: &Wire) -> io::Result<()> {
-    wire.send.set(true);
+    wire.send.store(true, Ordering::Relaxed);
     let sent = backend.flush();
-    wire.send.set(false);
+    wire.send.store(false, Ordering::Relaxed);
     sent
 }
 
@@ -263,10 +272,7 @@ impl<W: Write> Backend for SizedBackend<W> {
 pub type FrameTerminal<W> = Terminal<SizedBackend<FrameWriter<W>>>;
 
 /// A screen of `size` writing to `out`, and what its writer counts.
-pub fn frame_terminal<W: Write>(
-    out: W,
-    size: Size,
-) -> io::Result<(FrameTerminal<W>, std::rc::Rc<Wire>)> {
+pub fn frame_terminal<W: Write>(out: W, size: Size) -> io::Result<(FrameTerminal<W>, Arc<Wire>)> {
     let (writer, wire) = FrameWriter::new(out);
     Ok((Terminal::new(SizedBackend::new(writer, size))?, wire))
 }

@@ -145,7 +145,7 @@ pub struct Footing<'a> {
 
 /// One physics model: advances a car's velocity and yaw rate by one step.
 /// Moving the car and its walls are done after, by the caller.
-pub trait Model {
+pub trait Model: Send + Sync {
     fn step(
         &mut self,
         car: &mut CarState,

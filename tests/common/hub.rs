@@ -135,14 +135,33 @@ impl TwoOnHub {
     }
 
     /// Draws the frames due at tick `tick` and reads them into the
-    /// screens.
-    pub fn frames(&mut self, tick: u64) {
+    /// screens; returns which players got one.
+    pub fn frames(&mut self, tick: u64) -> Vec<bool> {
         self.hub.frames(self.at(tick));
+        let mut got = Vec::new();
         for (rx, screen) in self.outs.iter_mut().zip(&mut self.screens) {
-            if let Ok(serve::hub::Out::Frame(bytes)) = rx.try_recv() {
-                screen.process(&bytes);
+            let frame = rx.try_recv();
+            if let Ok(serve::hub::Out::Frame(bytes)) = &frame {
+                screen.process(bytes);
             }
+            got.push(frame.is_ok());
         }
+        got
+    }
+
+    /// Player `id` (1 or 2) resizes their terminal to `cols` x `rows`.
+    pub fn resize(&mut self, id: u64, cols: u16, rows: u16) {
+        let at = self.start;
+        self.hub.apply(
+            serve::hub::ToHub::Resize {
+                id,
+                size: (cols, rows),
+            },
+            at,
+        );
+        self.screens[id as usize - 1]
+            .screen_mut()
+            .set_size(ssh::nz(rows), ssh::nz(cols));
     }
 
     /// Both race until the race is over or `ticks` have passed, each

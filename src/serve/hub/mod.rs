@@ -1,11 +1,14 @@
-//! The server's game: every connected player and every room, on one
-//! thread with a fixed-step clock, fed by the connections through a
+//! The server's game: every connected player and every room, owned by
+//! one thread with a fixed-step clock, fed by the connections through a
 //! channel (docs/SERVE.md, "Input and frames").
 //!
 //! Each turn takes the messages that came (players joining, their key
 //! events stamped with when they arrived, resizes, leaving), steps every
 //! room's race as many ticks as real time holds, and at up to `fps` draws
-//! each player's screen whose content changed. A frame goes to its
+//! each player's screen whose content changed. The races of a tick and
+//! the frames of a turn are spread over every core (rayon): rooms share
+//! nothing, and a frame only reads the hub, so the hub's thread still
+//! owns all of it and nothing is locked. A frame goes to its
 //! player's connection through a channel of one frame: when that is still
 //! full (a slow client), the frame is not drawn at all, so ratatui's last
 //! buffer stays what the player actually got and the next frame sent is
@@ -16,18 +19,21 @@
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::rc::Rc;
+use std::sync::Arc;
+
+use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
+
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc::Sender;
-use tokio::sync::mpsc::error::TrySendError;
 
 use crate::car::CarSpec;
 use crate::clock::Clock;
-use crate::console::{FrameTerminal, Tap, Wire, frame_terminal, redraw_all, send_frame};
+use crate::console::{FrameTerminal, Tap, Wire, frame_terminal};
 use crate::session::{Door, Session};
 
+mod frames;
 mod input;
 
 use super::laps::Keeper;
@@ -36,7 +42,6 @@ pub use super::messages::{Out, ToHub};
 use super::names::unique_name;
 pub use super::offered::Offered;
 use super::room::{self, Place, PlayerId, Room};
-use super::screen;
 
 /// How the hub runs.
 #[derive(Debug, Clone)]
@@ -60,10 +65,13 @@ pub struct Player {
     pub place: Place,
     out: Sender<Out>,
     terminal: FrameTerminal<Tap>,
-    wire: Rc<Wire>,
+    wire: Arc<Wire>,
     sink: Tap,
     last_key: Instant,
     clear: bool,
+    /// Frame turns to pass over before this screen's next frame: the
+    /// screen budget (`frames::stride`).
+    skip: u32,
 }
 
 /// Every player and room.
@@ -129,6 +137,7 @@ impl Hub {
                         sink,
                         last_key: now,
                         clear: true,
+                        skip: 0,
                     },
                 );
             }
@@ -139,8 +148,17 @@ impl Hub {
             }
             ToHub::Resize { id, size } => {
                 if let Some(p) = self.players.get_mut(&id) {
+                    let was = p.session.size;
                     p.session.size = size;
-                    p.terminal.backend_mut().set_size(to_size(size));
+                    // Fresh buffers at the new size (a terminal's resize
+                    // keeps the old ones' memory); drawn whole.
+                    let Ok((terminal, wire)) = frame_terminal(p.sink.clone(), to_size(size)) else {
+                        return true;
+                    };
+                    (p.terminal, p.wire) = (terminal, wire);
+                    if frames::huge(was) {
+                        frames::give_back_memory();
+                    }
                     p.clear = true;
                     p.session.dirty = true;
                     // The camera starts anew in the new view.
@@ -172,6 +190,10 @@ impl Hub {
                 let _ = p.out.try_send(Out::Close(why.to_string()));
             }
             eprintln!("skid serve: {} (player {id}) left", p.name);
+            if frames::huge(p.session.size) {
+                drop(p);
+                frames::give_back_memory();
+            }
         }
         self.lobby_changed();
     }
@@ -199,16 +221,18 @@ impl Hub {
         }
     }
 
-    /// One physics tick of every room's race, at `at`.
+    /// One physics tick of every room's race, at `at`: the races on every
+    /// core (rooms share nothing), then what they did, here.
     pub fn tick(&mut self, at: Instant) {
         let now = self.secs(at);
+        let ticked: Vec<(u32, Option<Vec<_>>)> = (self.rooms.par_iter_mut())
+            .filter(|(_, room)| room.running.is_some())
+            .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
+            .collect();
         let mut broken = Vec::new();
         let mut board_changed = false;
-        for (&r, room) in &mut self.rooms {
-            if room.running.is_none() {
-                continue;
-            }
-            let Ok(laps) = catch_unwind(AssertUnwindSafe(|| room.tick(now))) else {
+        for (r, laps) in ticked {
+            let Some(laps) = laps else {
                 broken.push(r);
                 continue;
             };
@@ -221,6 +245,9 @@ impl Hub {
                     board_changed = true;
                 }
             }
+            let Some(room) = self.rooms.get_mut(&r) else {
+                continue;
+            };
             for (m, _) in &room.members {
                 let Some(p) = self.players.get_mut(m) else {
                     continue;
@@ -246,63 +273,6 @@ impl Hub {
                 }
             }
             self.lobby_changed();
-        }
-    }
-
-    /// Draws and sends each player's frame whose screen changed, and
-    /// disconnects idle players and players whose connection is gone.
-    pub fn frames(&mut self, now: Instant) {
-        let mut gone = Vec::new();
-        let idle = self.settings.idle;
-        for (&id, p) in &mut self.players {
-            if now.saturating_duration_since(p.last_key) >= idle {
-                gone.push((id, Some("idle too long: disconnected")));
-                continue;
-            }
-            if !p.session.dirty {
-                continue;
-            }
-            let permit = match p.out.try_reserve() {
-                Ok(permit) => permit,
-                // Still sending the last frame: this one is drawn later.
-                Err(TrySendError::Full(())) => continue,
-                Err(TrySendError::Closed(())) => {
-                    gone.push((id, None));
-                    continue;
-                }
-            };
-            let drawn = catch_unwind(AssertUnwindSafe(|| {
-                if p.clear {
-                    redraw_all(&mut p.terminal, &p.wire)?;
-                    p.clear = false;
-                }
-                let view = screen::View {
-                    id,
-                    name: &p.name,
-                    keyed: p.identity.is_some(),
-                    place: p.place,
-                    help: p.session.help,
-                    leaving: p.session.leaving,
-                    watch: p.session.watch,
-                    camera: p.session.camera,
-                    size: p.session.size,
-                    rooms: &self.rooms,
-                    tracks: &self.tracks,
-                    cars: &self.cars,
-                    board: &self.keeper.board,
-                };
-                send_frame(&mut p.terminal, &p.wire, |f| view.draw(f))
-            }));
-            match drawn {
-                Ok(Ok(())) => {
-                    p.session.dirty = false;
-                    permit.send(Out::Frame(p.sink.take()));
-                }
-                _ => gone.push((id, Some("the server failed to draw your screen"))),
-            }
-        }
-        for (id, why) in gone {
-            self.drop_player(id, why);
         }
     }
 }

@@ -1,0 +1,159 @@
+//! Each player's frame: drawn on every core, each screen at a rate its
+//! size allows (the screen budget), sent through its connection's channel
+//! of one frame (docs/SERVE.md, "Input and frames").
+//!
+//! Drawing and diffing cost about the same for every cell of a screen, so
+//! one 500x200 watcher costs as much as 52 racers at 80x24. A screen of up
+//! to [`FULL_RATE_CELLS`] gets every frame; a larger one every `n`-th, `n`
+//! its cells over that (a 500x200 screen: every 9th, 3.3 frames a second
+//! at 30): whoever opens a huge terminal sees a slower picture, and
+//! nobody else does.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
+use tokio::sync::mpsc::error::TrySendError;
+
+use crate::car::CarSpec;
+use crate::console::{redraw_all, send_frame};
+
+use super::super::laps::Best;
+use super::super::offered::Offered;
+use super::super::room::{PlayerId, Room};
+use super::super::screen;
+use super::{Hub, Out, Player};
+
+/// The cells a screen may have and still get every frame: 200x60.
+pub const FULL_RATE_CELLS: u32 = 12_000;
+
+/// Frame turns per frame drawn for a screen of `size` (columns, rows):
+/// 1 up to [`FULL_RATE_CELLS`], then one more for each such share.
+pub fn stride(size: (u16, u16)) -> u32 {
+    let cells = u32::from(size.0) * u32::from(size.1);
+    cells.div_ceil(FULL_RATE_CELLS).max(1)
+}
+
+/// Whether a screen of `size` is past the budget's full rate: its
+/// buffers are large enough that their memory is worth giving back.
+pub fn huge(size: (u16, u16)) -> bool {
+    stride(size) > 1
+}
+
+/// Gives the memory freed by a huge screen's buffers (two 500x200 buffers
+/// are about 10 MB) back to the system: the allocator keeps freed memory
+/// for reuse otherwise, and a server would stay at its largest size.
+pub fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap memory to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// What every player's frame reads of the hub.
+struct Shared<'a> {
+    rooms: &'a BTreeMap<u32, Room>,
+    tracks: &'a [Offered],
+    cars: &'a [(String, CarSpec)],
+    board: &'a BTreeMap<String, Best>,
+    idle: Duration,
+}
+
+/// Why a player is taken off the server after a frame turn (none: their
+/// connection is gone, nothing to tell).
+type Gone = (PlayerId, Option<&'static str>);
+
+impl Hub {
+    /// Draws and sends each player's frame whose screen changed and whose
+    /// turn it is, on every core, and disconnects idle players and
+    /// players whose connection is gone.
+    pub fn frames(&mut self, now: Instant) {
+        let shared = Shared {
+            rooms: &self.rooms,
+            tracks: &self.tracks,
+            cars: &self.cars,
+            board: &self.keeper.board,
+            idle: self.settings.idle,
+        };
+        let players: Vec<(PlayerId, &mut Player)> =
+            self.players.iter_mut().map(|(&id, p)| (id, p)).collect();
+        let gone: Vec<Gone> = (players.into_par_iter())
+            .filter_map(|(id, p)| p.frame(id, now, &shared))
+            .collect();
+        for (id, why) in gone {
+            self.drop_player(id, why);
+        }
+    }
+}
+
+impl Player {
+    /// This player's frame turn: their frame drawn and sent if their
+    /// screen changed, their turn has come and their connection has room;
+    /// returns whether they are to go, and why.
+    fn frame(&mut self, id: PlayerId, now: Instant, hub: &Shared<'_>) -> Option<Gone> {
+        if now.saturating_duration_since(self.last_key) >= hub.idle {
+            return Some((id, Some("idle too long: disconnected")));
+        }
+        if !self.session.dirty {
+            return None;
+        }
+        if self.skip > 0 {
+            self.skip -= 1;
+            return None;
+        }
+        let permit = match self.out.try_reserve() {
+            Ok(permit) => permit,
+            // Still sending the last frame: this one is drawn later.
+            Err(TrySendError::Full(())) => return None,
+            Err(TrySendError::Closed(())) => return Some((id, None)),
+        };
+        let drawn = catch_unwind(AssertUnwindSafe(|| {
+            if self.clear {
+                redraw_all(&mut self.terminal, &self.wire)?;
+                self.clear = false;
+            }
+            let view = screen::View {
+                id,
+                name: &self.name,
+                keyed: self.identity.is_some(),
+                place: self.place,
+                help: self.session.help,
+                leaving: self.session.leaving,
+                watch: self.session.watch,
+                camera: self.session.camera,
+                size: self.session.size,
+                rooms: hub.rooms,
+                tracks: hub.tracks,
+                cars: hub.cars,
+                board: hub.board,
+            };
+            send_frame(&mut self.terminal, &self.wire, |f| view.draw(f))
+        }));
+        match drawn {
+            Ok(Ok(())) => {
+                self.session.dirty = false;
+                self.skip = stride(self.session.size) - 1;
+                permit.send(Out::Frame(self.sink.take()));
+                None
+            }
+            _ => Some((id, Some("the server failed to draw your screen"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_screen_gets_frames_at_a_rate_its_size_allows() {
+        assert_eq!(stride((80, 24)), 1);
+        assert_eq!(stride((200, 60)), 1);
+        assert_eq!(stride((201, 60)), 2);
+        assert_eq!(stride((500, 200)), 9);
+        assert_eq!(stride((0, 0)), 1);
+        assert_eq!(stride((u16::MAX, u16::MAX)), 357_904);
+    }
+}

@@ -169,6 +169,16 @@ impl LapLog {
         }
     }
 
+    /// The record found after the race began (read while it counted
+    /// down): the best to beat from now, unless this race has already set
+    /// a better lap. A lap of this race it beats is no longer new.
+    pub fn record_found(&mut self, record: Lap) {
+        if self.best.as_ref().is_none_or(|b| record.ticks <= b.ticks) {
+            self.best = Some(record);
+            self.improved = false;
+        }
+    }
+
     /// The one rule for which lap becomes a record: this run's best lap,
     /// once, if it was set in this run (not the record it started with),
     /// took some time, and the car's state stayed finite throughout (a run

@@ -29,6 +29,20 @@ use crate::race::{GHOST_EVERY, Lap};
 const MAX_TABLE: u64 = 16 << 20;
 /// The most one ghost file may hold (a lap of hours fits).
 const MAX_GHOST: u64 = 64 << 20;
+/// The longest line of a ghost file (`x,y,heading`, see `ghost_text`),
+/// with room to spare.
+const GHOST_LINE: u64 = 64;
+
+/// The most the ghost of a lap of `ticks` can hold: a line a pose, a
+/// pose every [`GHOST_EVERY`] ticks, and the header. A file longer than
+/// its lap can be is not read (a ghost that does not fit its record).
+fn ghost_cap(ticks: u64) -> u64 {
+    let poses = ticks.div_ceil(GHOST_EVERY).saturating_add(2);
+    poses
+        .saturating_mul(GHOST_LINE)
+        .saturating_add(GHOST_LINE)
+        .min(MAX_GHOST)
+}
 
 /// One best lap.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -317,7 +331,7 @@ impl Store {
             Some(r) => {
                 let read = |name: String| {
                     let path = self.dir.join("ghosts").join(name);
-                    crate::diag::read_capped(&path, MAX_GHOST, false)
+                    crate::diag::read_capped(&path, ghost_cap(r.ticks), false)
                         .ok()
                         .and_then(|b| String::from_utf8(b).ok())
                 };
@@ -435,6 +449,29 @@ mod tests {
             hz: 120,
             splits: vec![600, 1200],
         }
+    }
+
+    #[test]
+    fn a_ghost_longer_than_its_lap_can_be_is_not_read() {
+        let s = temp("ghost-cap");
+        // A 20 s lap: 600 poses; its own ghost, full length, is read.
+        let r = record(ModelKind::Arcade, 20.0);
+        let poses: Vec<[f64; 3]> = (0..=600)
+            .map(|i| [-8191.5, f64::from(i), -std::f64::consts::PI])
+            .collect();
+        s.save(r.clone(), &poses).unwrap();
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+        assert_eq!(best.unwrap().1.ghost.len(), 601);
+        // The same file grown to what a lap of hours would hold: the
+        // record stands, raced without a ghost, and nothing large is read.
+        let path = s.dir.join("ghosts").join(r.ghost_file());
+        let line = "1.000,2.000,0.5000\n".repeat(200_000);
+        fs::write(&path, line).unwrap();
+        let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+        let (record, lap) = best.unwrap();
+        assert_eq!(record.ticks, 2400);
+        assert!(lap.ghost.is_empty());
+        assert!(ghost_cap(2400) < 64 * 1024);
     }
 
     #[test]

@@ -4,13 +4,14 @@
 //! aside), found by their key's fingerprint, so their records follow the
 //! key. Guests, who have no key, keep none.
 //!
-//! Laps are written by a thread of their own, so the races never wait on
-//! the disk; the lobby's board of the best lap on each track is kept in
-//! memory, read from every player's store at start.
+//! Laps are written, and players' records read, by a thread of their own,
+//! so the races never wait on the disk (a record read arrives while the
+//! race counts down); the lobby's board of the best lap on each track is
+//! kept in memory, read from every player's store at start.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::models::ModelKind;
 use crate::race::Lap;
@@ -28,18 +29,40 @@ pub struct Best {
     pub car: String,
 }
 
-/// A lap to write.
-struct Job {
-    store: Store,
-    name: String,
-    record: Record,
-    ghost: Vec<[f64; 3]>,
+/// What the records' thread does, in the order asked (so a read after a
+/// save finds the lap saved).
+enum Job {
+    /// A lap to write.
+    Save {
+        store: Store,
+        name: String,
+        record: Record,
+        ghost: Vec<[f64; 3]>,
+    },
+    /// A player's record to read, answered through [`Keeper::answers`].
+    Read {
+        store: Store,
+        key: (String, ModelKind, String),
+        hz: u32,
+        ask: Ask,
+    },
+}
+
+/// Whose record a read is for: a player in a room's race (the room's
+/// count of races tells a restarted race from the one asked for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ask {
+    pub room: u32,
+    pub race: u64,
+    pub player: u64,
 }
 
 /// Where the players' records are, the writer and the lobby's board.
 pub struct Keeper {
     root: PathBuf,
     writer: Option<Sender<Job>>,
+    /// The records read, as the thread answers.
+    answers: Receiver<(Ask, Option<Lap>)>,
     /// The writer's thread: joined when the keeper goes, so laps sent are
     /// on disk before the server exits.
     thread: Option<std::thread::JoinHandle<()>>,
@@ -73,21 +96,29 @@ impl Keeper {
     pub fn new(root: &Path) -> Keeper {
         let root = root.join("players");
         let (writer, jobs) = channel::<Job>();
+        let (answer, answers) = channel();
         let thread = std::thread::Builder::new()
             .name("skid-records".into())
             .spawn(move || {
                 for job in jobs {
-                    let saved = job.store.save(job.record, &job.ghost);
-                    if let Ok((_, loaded)) = &saved {
-                        log_damage(loaded);
-                    }
-                    let named =
-                        write_atomic(&job.store.dir.join("name"), job.name.as_bytes(), || Ok(()));
-                    if let Err(e) = saved.map(|_| ()).and(named) {
-                        eprintln!(
-                            "skid serve: {}: cannot save a lap: {e}",
-                            job.store.dir.display()
-                        );
+                    match job {
+                        Job::Save {
+                            store,
+                            name,
+                            record,
+                            ghost,
+                        } => save(&store, &name, record, &ghost),
+                        Job::Read {
+                            store,
+                            key,
+                            hz,
+                            ask,
+                        } => {
+                            let lap = read(&store, &key, hz);
+                            if answer.send((ask, lap)).is_err() {
+                                return;
+                            }
+                        }
                     }
                 }
             })
@@ -95,6 +126,7 @@ impl Keeper {
         let mut keeper = Keeper {
             root,
             writer: Some(writer),
+            answers,
             thread,
             board: BTreeMap::new(),
         };
@@ -142,26 +174,31 @@ impl Keeper {
         Store::new(self.root.join(folder(identity)))
     }
 
-    /// The record lap (and ghost) of `identity` for a track, model and
-    /// car, at `hz`.
-    pub fn best(
-        &self,
-        identity: &str,
-        track_id: &str,
-        model: ModelKind,
-        car_id: &str,
-        hz: u32,
-    ) -> Option<Lap> {
-        let (best, loaded) = self.store(identity).best(track_id, model, car_id).ok()?;
-        log_damage(&loaded);
-        best.map(|(r, lap)| lap.at_rate(r.hz, hz))
+    /// Asks for the record lap (and ghost) of `identity` for a track,
+    /// model and car, at `hz`, for `ask`: read on the records' thread,
+    /// never the caller's, and answered through [`Keeper::answers`].
+    pub fn ask(&self, identity: &str, key: (String, ModelKind, String), hz: u32, ask: Ask) {
+        let store = self.store(identity);
+        if let Some(w) = &self.writer {
+            let _ = w.send(Job::Read {
+                store,
+                key,
+                hz,
+                ask,
+            });
+        }
+    }
+
+    /// The records read since the last call, with whom they are for.
+    pub fn answers(&self) -> Vec<(Ask, Option<Lap>)> {
+        self.answers.try_iter().collect()
     }
 
     /// A lap better than `identity`'s record: written (on the writer's
     /// thread), and on the board if it is the best on its track.
     pub fn save(&mut self, identity: &str, name: &str, record: Record, ghost: Vec<[f64; 3]>) {
         self.note(&record, name);
-        let job = Job {
+        let job = Job::Save {
             store: self.store(identity),
             name: name.to_string(),
             record,
@@ -171,6 +208,29 @@ impl Keeper {
             let _ = w.send(job);
         }
     }
+}
+
+/// Writes a lap and its driver's name (on the records' thread).
+fn save(store: &Store, name: &str, record: Record, ghost: &[[f64; 3]]) {
+    let saved = store.save(record, ghost);
+    if let Ok((_, loaded)) = &saved {
+        log_damage(loaded);
+    }
+    let named = write_atomic(&store.dir.join("name"), name.as_bytes(), || Ok(()));
+    if let Err(e) = saved.map(|_| ()).and(named) {
+        eprintln!(
+            "skid serve: {}: cannot save a lap: {e}",
+            store.dir.display()
+        );
+    }
+}
+
+/// The record lap for `key` (track id, model, car id) in `store`, at
+/// `hz` (on the records' thread).
+fn read(store: &Store, key: &(String, ModelKind, String), hz: u32) -> Option<Lap> {
+    let (best, loaded) = store.best(&key.0, key.1, &key.2).ok()?;
+    log_damage(&loaded);
+    best.map(|(r, lap)| lap.at_rate(r.hz, hz))
 }
 
 impl Drop for Keeper {
@@ -231,15 +291,25 @@ mod tests {
         assert_eq!(k.board["T"].name, "bob");
         assert_eq!(k.board["U"].name, "bob");
         // Alice's own record and ghost, for her key only.
-        let lap = k
-            .best(alice, "T", ModelKind::Arcade, "c", 120)
-            .expect("alice's lap");
+        let key = ("T".to_string(), ModelKind::Arcade, "c".to_string());
+        let ask = |player| Ask {
+            room: 1,
+            race: 1,
+            player,
+        };
+        k.ask(alice, key.clone(), 120, ask(1));
+        k.ask("SHA256:other", key, 120, ask(2));
+        let mut answers = Vec::new();
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while answers.len() < 2 {
+            assert!(std::time::Instant::now() < end, "no answer");
+            answers.extend(k.answers());
+        }
+        assert_eq!(answers[0].0, ask(1));
+        let lap = answers[0].1.as_ref().expect("alice's lap");
         assert_eq!(lap.ticks, 41 * 120);
         assert_eq!(lap.ghost.len(), 1);
-        assert!(
-            k.best("SHA256:other", "T", ModelKind::Arcade, "c", 120)
-                .is_none()
-        );
+        assert!(answers[1].1.is_none());
         assert!(!folder(alice).contains('/'));
         let _ = std::fs::remove_dir_all(&dir);
     }

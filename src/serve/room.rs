@@ -50,6 +50,8 @@ pub struct Running {
     pub race: Race,
     /// Which car each player racing drives.
     pub drivers: BTreeMap<PlayerId, CarId>,
+    /// Which of the room's races this is, from 1.
+    pub serial: u64,
 }
 
 impl Running {
@@ -103,6 +105,8 @@ pub struct Room {
     /// Everyone in the room with their name, in the order they came.
     pub members: Vec<(PlayerId, String)>,
     pub running: Option<Running>,
+    /// Races started so far.
+    races: u64,
 }
 
 impl Room {
@@ -113,6 +117,7 @@ impl Room {
             creator,
             members: vec![(creator, name)],
             running: None,
+            races: 0,
         }
     }
 
@@ -124,21 +129,14 @@ impl Room {
     /// Starts the race `setup` asks for: the first members (as many as
     /// the track has start slots) each on a seat, then the computer cars
     /// asked for on the slots left; `held` gives each member's held keys
-    /// (with their terminal's repeat learned), `record` their record.
-    /// The others watch.
-    pub fn start(
-        &mut self,
-        setup: &Setup,
-        line: &Line,
-        hz: u32,
-        held: impl Fn(PlayerId) -> Held,
-        record: impl Fn(PlayerId) -> Option<Lap>,
-    ) {
+    /// (with their terminal's repeat learned). The others watch. Records
+    /// come later ([`Room::record_found`]): they are read off the hub.
+    pub fn start(&mut self, setup: &Setup, line: &Line, hz: u32, held: impl Fn(PlayerId) -> Held) {
         let seated = &self.members[..self.members.len().min(Self::slots(&setup.track.track))];
         let people: Vec<Entry> = (seated.iter())
-            .map(|(id, name)| Entry {
+            .map(|(_, name)| Entry {
                 name: Some(name.clone()),
-                record: record(*id),
+                record: None,
             })
             .collect();
         let mut race = Race::start(
@@ -158,7 +156,24 @@ impl Room {
             seat.held.release_all();
             drivers.insert(*who, seat.car);
         }
-        self.running = Some(Running { race, drivers });
+        self.races += 1;
+        self.running = Some(Running {
+            race,
+            drivers,
+            serial: self.races,
+        });
+    }
+
+    /// `who`'s record, read for race number `serial`: raced against from
+    /// now, if that race still runs and they drive in it.
+    pub fn record_found(&mut self, serial: u64, who: PlayerId, record: Lap) {
+        let Some(run) = self.running.as_mut().filter(|run| run.serial == serial) else {
+            return;
+        };
+        let Some(car) = run.seat_of(who) else { return };
+        if let Some(seat) = run.race.seat_mut(car) {
+            seat.log.record_found(record);
+        }
     }
 
     /// `who` leaves the room (and its race); returns whether the room is

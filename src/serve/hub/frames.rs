@@ -59,6 +59,8 @@ struct Shared<'a> {
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
     idle: Duration,
+    /// Frame turns so far.
+    turn: u64,
 }
 
 /// Why a player is taken off the server after a frame turn (none: their
@@ -76,7 +78,9 @@ impl Hub {
             cars: &self.cars,
             board: &self.keeper.board,
             idle: self.settings.idle,
+            turn: self.turns,
         };
+        self.turns += 1;
         let players: Vec<(PlayerId, &mut Player)> =
             self.players.iter_mut().map(|(&id, p)| (id, p)).collect();
         let gone: Vec<Gone> = (players.into_par_iter())
@@ -99,8 +103,9 @@ impl Player {
         if !self.session.dirty {
             return None;
         }
-        if self.skip > 0 {
-            self.skip -= 1;
+        // A large screen's turns spread over the turns by its id, so that
+        // many of them never all draw at once.
+        if !(hub.turn + id).is_multiple_of(u64::from(stride(self.session.size))) {
             return None;
         }
         let permit = match self.out.try_reserve() {
@@ -134,7 +139,6 @@ impl Player {
         match drawn {
             Ok(Ok(())) => {
                 self.session.dirty = false;
-                self.skip = stride(self.session.size) - 1;
                 permit.send(Out::Frame(self.sink.take()));
                 None
             }

@@ -9,6 +9,7 @@ use ratatui::crossterm::event::Event;
 use crate::keys::Command;
 use crate::session::{self, Read};
 
+use super::super::laps::Ask;
 use super::super::room::{self, Place, PlayerId, Room};
 use super::Hub;
 
@@ -198,8 +199,7 @@ impl Hub {
         let tracks = self.tracks.len();
         let offered = &self.tracks[room.menu.track.min(tracks - 1)];
         let setup = room.menu.setup(&offered.choice, &self.cars);
-        let (players, keeper, hz) = (&self.players, &self.keeper, self.settings.hz);
-        let car_id = setup.spec.content_id();
+        let (players, hz) = (&self.players, self.settings.hz);
         // Each driver's keys (their terminal's repeat learned): from the
         // race this one replaces, else from the room's screen.
         let before = room.running.take();
@@ -207,20 +207,26 @@ impl Hub {
             let run = before.as_ref()?;
             Some(run.race.seat(run.seat_of(d)?)?.held.clone())
         };
-        room.start(
-            &setup,
-            &offered.line,
-            hz,
-            |d| {
-                seat_held(d)
-                    .or_else(|| players.get(&d).map(|p| p.session.held.clone()))
-                    .unwrap_or_default()
-            },
-            |d| {
-                let who = players.get(&d)?.identity.as_deref()?;
-                keeper.best(who, &offered.id, setup.model, &car_id, hz)
-            },
-        );
+        room.start(&setup, &offered.line, hz, |d| {
+            seat_held(d)
+                .or_else(|| players.get(&d).map(|p| p.session.held.clone()))
+                .unwrap_or_default()
+        });
+        // Each keyed driver's record, read off this thread.
+        if let Some(run) = &room.running {
+            let key = (offered.id.clone(), setup.model, setup.spec.content_id());
+            for &who in run.drivers.keys() {
+                let Some(identity) = players.get(&who).and_then(|p| p.identity.as_deref()) else {
+                    continue;
+                };
+                let ask = Ask {
+                    room: r,
+                    race: run.serial,
+                    player: who,
+                };
+                self.keeper.ask(identity, key.clone(), hz, ask);
+            }
+        }
         for (m, _) in &room.members {
             if let Some(p) = self.players.get_mut(m) {
                 p.session.stop_watching();

@@ -69,9 +69,6 @@ pub struct Player {
     sink: Tap,
     last_key: Instant,
     clear: bool,
-    /// Frame turns to pass over before this screen's next frame: the
-    /// screen budget (`frames::stride`).
-    skip: u32,
 }
 
 /// Every player and room.
@@ -86,6 +83,8 @@ pub struct Hub {
     next_room: u32,
     /// The fixed-step clock of every room's race.
     clock: Clock,
+    /// Frame turns so far ([`Hub::frames`]).
+    turns: u64,
 }
 
 impl Hub {
@@ -100,6 +99,7 @@ impl Hub {
             rooms: BTreeMap::new(),
             keeper,
             next_room: 1,
+            turns: 0,
         }
     }
 
@@ -137,7 +137,6 @@ impl Hub {
                         sink,
                         last_key: now,
                         clear: true,
-                        skip: 0,
                     },
                 );
             }
@@ -229,6 +228,12 @@ impl Hub {
             .filter(|(_, room)| room.running.is_some())
             .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
             .collect();
+        // Records read for races that started (on the records' thread).
+        for (ask, lap) in self.keeper.answers() {
+            if let (Some(room), Some(lap)) = (self.rooms.get_mut(&ask.room), lap) {
+                room.record_found(ask.race, ask.player, lap);
+            }
+        }
         let mut broken = Vec::new();
         let mut board_changed = false;
         for (r, laps) in ticked {

@@ -1,0 +1,176 @@
+//! The server's own cost, without SSH: a hub in this process with N
+//! players at 80x24, each alone in a room on `oval` (or in rooms of 8),
+//! racing with the throttle held by autorepeat, and optionally watchers
+//! at 500x200 in the first room. One turn is what the hub does for 1/30 s:
+//! four physics ticks at 120 Hz and a frame for every player whose turn
+//! it is. A turn under 33 ms keeps everyone at 30 frames a second.
+//!
+//! `cargo bench --bench hub` prints, for each load, the turn's median and
+//! 99th percentile on one thread and on every core (rayon's threads), and
+//! the CPU time a player costs (the one-thread median over the players).
+//! `SKID_HUB_PLAYERS=N` runs only the loads of N players. Where
+//! `benches/serve.rs` also pays for SSH and its clients on the same
+//! cores, this measures the hub alone.
+#![cfg(feature = "serve")]
+
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use skid::app::TrackChoice;
+use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
+use skid::serve::laps::Keeper;
+use skid::track::bundled;
+use tokio::sync::mpsc::{Receiver, channel};
+
+/// Frame turns measured, after those of the countdown.
+const TURNS: usize = 150;
+
+struct Load {
+    players: usize,
+    room: usize,
+    watchers: usize,
+}
+
+fn key(hub: &mut Hub, id: u64, code: KeyCode, at: Instant) {
+    let events = vec![Event::Key(KeyEvent::from(code))];
+    hub.apply(ToHub::Input { id, events, at }, at);
+}
+
+/// A hub with `load`'s players in their rooms, every race started.
+fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
+    let tracks = vec![Offered::new(TrackChoice {
+        name: "oval".into(),
+        track: bundled::load_raceable("oval").unwrap(),
+    })];
+    let settings = Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_hours(1),
+    };
+    let dir = std::env::temp_dir().join(format!("skid-hub-bench-{}", std::process::id()));
+    let mut hub = Hub::new(tracks, settings, Keeper::new(&dir), start);
+    let mut outs = Vec::new();
+    let everyone = load.players + load.watchers;
+    for i in 0..everyone {
+        let (out, rx) = channel(1);
+        outs.push(rx);
+        let size = if i < load.players {
+            (80, 24)
+        } else {
+            (500, 200)
+        };
+        let join = ToHub::Join {
+            id: i as u64 + 1,
+            name: format!("p{i}"),
+            identity: None,
+            size,
+            out,
+        };
+        hub.apply(join, start);
+    }
+    for (g, room) in (1..=load.players as u64)
+        .collect::<Vec<_>>()
+        .chunks(load.room)
+        .enumerate()
+    {
+        key(&mut hub, room[0], KeyCode::Enter, start);
+        for &m in &room[1..] {
+            for _ in 0..=g {
+                key(&mut hub, m, KeyCode::Down, start);
+            }
+            key(&mut hub, m, KeyCode::Enter, start);
+        }
+    }
+    for room in (1..=load.players as u64)
+        .collect::<Vec<_>>()
+        .chunks(load.room)
+    {
+        key(&mut hub, room[0], KeyCode::Enter, start);
+    }
+    for w in load.players..everyone {
+        key(&mut hub, w as u64 + 1, KeyCode::Down, start);
+        key(&mut hub, w as u64 + 1, KeyCode::Enter, start);
+    }
+    (hub, outs)
+}
+
+/// The turns' times in ms, median and 99th percentile, and the median
+/// of their physics ticks alone.
+fn run(load: &Load) -> (f64, f64, f64) {
+    let start = Instant::now();
+    let (mut hub, mut outs) = hub_with(load, start);
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let mut times = Vec::new();
+    let mut ticks = Vec::new();
+    let countdown = 4 * 30;
+    for turn in 0..(countdown + TURNS) as u64 {
+        let t0 = Instant::now();
+        for i in 1..=4 {
+            hub.tick(at(turn * 4 + i));
+        }
+        let ticked = t0.elapsed().as_secs_f64() * 1000.0;
+        // Every racer's W repeats, as a terminal without releases sends.
+        for id in 1..=load.players as u64 {
+            key(&mut hub, id, KeyCode::Char('w'), at(turn * 4 + 4));
+        }
+        hub.frames(at(turn * 4 + 4));
+        if turn >= countdown as u64 {
+            times.push(t0.elapsed().as_secs_f64() * 1000.0);
+            ticks.push(ticked);
+        }
+        for rx in &mut outs {
+            while rx.try_recv().is_ok() {}
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    ticks.sort_by(f64::total_cmp);
+    let at = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    (at(&times, 0.5), at(&times, 0.99), at(&ticks, 0.5))
+}
+
+fn main() {
+    // (players, players a room, watchers at 500x200)
+    let loads = [
+        (64, 1, 0),
+        (256, 1, 0),
+        (512, 1, 0),
+        (1000, 8, 0),
+        (16, 8, 16),
+    ]
+    .map(|(players, room, watchers)| Load {
+        players,
+        room,
+        watchers,
+    });
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    println!(
+        "| players | rooms | watchers 500x200 | turn, 1 thread (p50, p99; ticks) | turn, {cores} threads (p50, p99) | CPU a player |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    // SKID_HUB_PLAYERS=N measures only the loads of N players (to profile).
+    let only: Option<usize> = std::env::var("SKID_HUB_PLAYERS")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    for load in loads.iter().filter(|l| only.is_none_or(|n| n == l.players)) {
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        };
+        let one = pool(1).install(|| run(load));
+        let all = pool(cores).install(|| run(load));
+        println!(
+            "| {} | {} | {} | {:.1} ms, {:.1} ms; {:.1} ms | {:.1} ms, {:.1} ms | {:.3}% of a core |",
+            load.players,
+            load.players.div_ceil(load.room),
+            load.watchers,
+            one.0,
+            one.1,
+            one.2,
+            all.0,
+            all.1,
+            100.0 * one.0 / 33.3 / load.players as f64,
+        );
+    }
+}

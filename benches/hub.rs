@@ -8,7 +8,8 @@
 //! `cargo bench --bench hub` prints, for each load, the turn's median and
 //! 99th percentile on one thread and on every core (rayon's threads), and
 //! the CPU time a player costs (the one-thread median over the players).
-//! `SKID_HUB_PLAYERS=N` runs only the loads of N players. Where
+//! `SKID_HUB_PLAYERS=N` runs only the loads of N players, and
+//! `SKID_HUB_TURNS` (150) sets the turns measured. Where
 //! `benches/serve.rs` also pays for SSH and its clients on the same
 //! cores, this measures the hub alone.
 #![cfg(feature = "serve")]
@@ -22,8 +23,13 @@ use skid::serve::laps::Keeper;
 use skid::track::bundled;
 use tokio::sync::mpsc::{Receiver, channel};
 
-/// Frame turns measured, after those of the countdown.
-const TURNS: usize = 150;
+/// Frame turns measured, after those of the countdown
+/// (`SKID_HUB_TURNS`).
+fn turns() -> usize {
+    (std::env::var("SKID_HUB_TURNS").ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150)
+}
 
 struct Load {
     players: usize,
@@ -103,7 +109,7 @@ fn run(load: &Load) -> (f64, f64, f64) {
     let mut times = Vec::new();
     let mut ticks = Vec::new();
     let countdown = 4 * 30;
-    for turn in 0..(countdown + TURNS) as u64 {
+    for turn in 0..(countdown + turns()) as u64 {
         let t0 = Instant::now();
         for i in 1..=4 {
             hub.tick(at(turn * 4 + i));

@@ -42,6 +42,20 @@ fn race(model: ModelKind, opponents: usize, skill: f64, replay: Option<Script>) 
     app
 }
 
+/// A one-lap race in `kinematic` the player has just finished first
+/// (replaying the computer's own fastest lap) while `rivals` at half
+/// skill race on; and the tick it is at.
+fn finished_first(rivals: usize) -> (App, u64) {
+    let lap = common::computer_run("pocket", ModelKind::Kinematic, Some(1));
+    let mut app = race(ModelKind::Kinematic, rivals, 0.5, Some(lap));
+    let mut k = 0;
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 120, "the player's lap ends");
+    }
+    (app, k)
+}
+
 /// One tick at tick `k`'s time.
 fn tick(app: &mut App, k: &mut u64) {
     *k += 1;
@@ -102,23 +116,7 @@ fn the_race_ends_30_seconds_after_the_first_finish_and_the_rest_did_not_finish()
 
 #[test]
 fn a_player_who_finished_sees_the_order_change_as_the_others_come_in() {
-    // The player replays the computer's own fastest lap; the rivals, at
-    // half skill, come in later.
-    let mut app = race(
-        ModelKind::Kinematic,
-        3,
-        0.5,
-        Some(common::computer_run(
-            "pocket",
-            ModelKind::Kinematic,
-            Some(1),
-        )),
-    );
-    let mut k = 0;
-    while app.screen == Screen::Race {
-        tick(&mut app, &mut k);
-        assert!(k < 120 * 120, "the player's lap ends");
-    }
+    let (mut app, mut k) = finished_first(3);
     let first = screen(&app);
     assert!(first.contains("FINISHED 1st OF 4"), "{first}");
     assert!(first.contains("ENDS IN"), "{first}");
@@ -152,21 +150,7 @@ fn a_player_who_finished_sees_the_order_change_as_the_others_come_in() {
 
 #[test]
 fn a_player_who_finished_follows_each_car_still_racing_with_v() {
-    let mut app = race(
-        ModelKind::Kinematic,
-        2,
-        0.5,
-        Some(common::computer_run(
-            "pocket",
-            ModelKind::Kinematic,
-            Some(1),
-        )),
-    );
-    let mut k = 0;
-    while app.screen == Screen::Race {
-        tick(&mut app, &mut k);
-        assert!(k < 120 * 120, "the player's lap ends");
-    }
+    let (mut app, mut k) = finished_first(2);
     assert!(screen(&app).contains("v watch the others race"));
     for cpu in ["CPU 1", "CPU 2"] {
         app.command(Command::NextCar);
@@ -176,27 +160,11 @@ fn a_player_who_finished_follows_each_car_still_racing_with_v() {
         assert!(text.contains("LAP   1/1"), "{text}");
         let you = text.lines().find(|l| l.contains(" YOU "));
         assert!(you.is_some_and(|l| l.contains("FIN")), "{text}");
-        let before = app
-            .race
-            .as_ref()
-            .unwrap()
-            .view(app_car(&app, cpu))
-            .car()
-            .state
-            .body
-            .pos;
+        let before = car_at(&app, cpu);
         for _ in 0..120 {
             tick(&mut app, &mut k);
         }
-        let after = app
-            .race
-            .as_ref()
-            .unwrap()
-            .view(app_car(&app, cpu))
-            .car()
-            .state
-            .body
-            .pos;
+        let after = car_at(&app, cpu);
         assert!(before.distance(after) > 1.0, "{cpu} drives on");
     }
     // After the last car, the results again.
@@ -216,11 +184,11 @@ fn a_player_who_finished_follows_each_car_still_racing_with_v() {
     assert!(!screen(&app).contains("watching"));
 }
 
-/// The car the screen calls `name` (`CPU n`).
-fn app_car(app: &App, name: &str) -> skid::world::CarId {
+/// Where the car the screen calls `name` (`CPU n`) is.
+fn car_at(app: &App, name: &str) -> glam::DVec2 {
     let race = app.race.as_ref().unwrap();
-    (race.world.cars.iter())
-        .map(|e| e.id)
-        .find(|&c| race.name(c, Some(skid::app::LOCAL)) == name)
-        .unwrap()
+    let e = (race.world.cars.iter())
+        .find(|e| race.name(e.id, Some(skid::app::LOCAL)) == name)
+        .unwrap();
+    e.car.state.body.pos
 }

@@ -12,6 +12,8 @@
 #[path = "../tests/common/maps.rs"]
 mod maps;
 
+use std::fmt::Write;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::track::{bundled, laps, parse};
 use std::hint::black_box;
@@ -53,6 +55,16 @@ fn bench(c: &mut Criterion) {
     let wide = wide_map();
     c.bench_function("parse 8000x60 generated", |b| {
         b.iter(|| parse("wide", black_box(wide.as_bytes())).unwrap());
+    });
+    // A front matter of 32,000 wrong legend keys: errors stop at the cap,
+    // and finding each one's position costs nothing past it.
+    let mut keys = String::new();
+    for i in 0..32_000 {
+        let _ = writeln!(keys, "\"k{i}\" = \"ice\"");
+    }
+    let flood = format!("+++\n[legend]\n{keys}+++\n#####\n#>=.#\n#####\n");
+    c.bench_function("32,000 wrong legend keys", |b| {
+        b.iter(|| parse("flood", black_box(flood.as_bytes())).unwrap_err());
     });
     let field = parse("field", maps::field(8192, 8192, 1..4096, None).as_bytes()).unwrap();
     let serpentine = maps::serpentine(8192);

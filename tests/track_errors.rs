@@ -2,6 +2,7 @@
 //! exact `path:line:col:` it is reported at.
 
 use skid::track::{Dir, Mark, parse};
+use std::fmt::Write;
 
 /// The diagnostics for `src`, one string each.
 fn errors(src: &str) -> Vec<String> {
@@ -283,4 +284,35 @@ fn a_flood_of_errors_is_cut_short() {
             .unwrap()
             .ends_with("too many errors; stopping here")
     );
+}
+
+/// A generated front matter of `n` sections or keys, each wrong, over a
+/// good map.
+fn flood_of_front_matter(n: usize, legend: bool) -> String {
+    let mut body = String::new();
+    for i in 0..n {
+        let _ = if legend {
+            writeln!(body, "\"k{i}\" = \"ice\"")
+        } else {
+            writeln!(body, "[surfaces.\"bad name {i}\"]\ngrip = 0.5")
+        };
+    }
+    let table = if legend { "[legend]\n" } else { "" };
+    format!("+++\n{table}{body}")
+        + "+++\n##########\n#........#\n#.>..=...#\n#........#\n##########\n"
+}
+
+#[test]
+fn a_flood_of_front_matter_errors_is_cut_short_too() {
+    for legend in [true, false] {
+        let e = errors(&flood_of_front_matter(32_000, legend));
+        assert_eq!(e.len(), 51, "{:?}", &e[..3]);
+        let first = if legend {
+            "t.track:3:1: legend key \"k0\" must be exactly one printable character"
+        } else {
+            "t.track:2:11: surface name \"bad name 0\" must be a word of letters, digits, '-' or '_' (and not \"wall\")"
+        };
+        assert_eq!(e[0], first);
+        assert!(e[50].ends_with("too many errors; stopping here"));
+    }
 }

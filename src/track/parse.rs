@@ -280,6 +280,12 @@ fn surfaces(t: &Toml, fm: &FrontMatter, track: &mut Track, report: &mut Report) 
         .map(|(i, s)| (s.name.clone(), i))
         .collect();
     for (name, o) in &fm.surfaces {
+        // Past the errors' cap nothing more is said (and the file fails):
+        // finding where each further problem is would cost the file's
+        // length again for each.
+        if report.full() {
+            break;
+        }
         let n = name.get_ref();
         if !plain_word(n) || n == "wall" {
             report.error(
@@ -316,6 +322,9 @@ fn surfaces(t: &Toml, fm: &FrontMatter, track: &mut Track, report: &mut Report) 
 fn legend(t: &Toml, fm: &FrontMatter, track: &Track, report: &mut Report) -> HashMap<char, Glyph> {
     let mut legend = HashMap::new();
     for (key, value) in &fm.legend {
+        if report.full() {
+            break;
+        }
         let mut chars = key.get_ref().chars();
         let c = match (chars.next(), chars.next()) {
             (Some(c), None) if !c.is_control() => c,

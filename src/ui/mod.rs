@@ -4,6 +4,7 @@
 
 pub mod charts;
 pub mod column;
+pub mod dots;
 pub mod gauges;
 pub mod hud;
 pub mod lobby;

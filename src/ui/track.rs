@@ -1,7 +1,8 @@
-//! The top-down track in braille (ratatui `Canvas`, `Marker::Braille`).
+//! The top-down track in braille ([`super::dots`], as ratatui's braille
+//! `Canvas` draws it; the ground painted once per camera).
 //!
-//! The canvas's bounds are its dot grid (`0..2 * cols` by `0..4 * rows`),
-//! so the shapes here paint exact dots: a track cell is one terminal cell
+//! The shapes here paint exact dots of the grid (`0..2 * cols` by
+//! `0..4 * rows`): a track cell is one terminal cell
 //! (2 x 4 dots) at zoom 1, and dots are square because a track cell is 1:2
 //! like a terminal cell. Each surface has its own dot pattern, so the map
 //! reads in monochrome too; colour, per terminal cell, only helps.
@@ -26,10 +27,8 @@ use glam::DVec2;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::symbols::Marker;
-use ratatui::widgets::Widget;
-use ratatui::widgets::canvas::{Canvas, Painter, Shape};
 
+use super::dots::Dots;
 use super::theme::THEME;
 use crate::app::SeatView;
 use crate::camera::Camera;
@@ -86,14 +85,14 @@ impl View {
         [c0, r0, c1, r1]
     }
 
-    fn paint(&self, painter: &mut Painter, x: i64, y: i64, c: Color) {
+    fn paint(&self, painter: &mut Dots, x: i64, y: i64, c: Color) {
         if x >= 0 && y >= 0 && (x as usize) < self.dots.0 && (y as usize) < self.dots.1 {
             painter.paint(x as usize, y as usize, c);
         }
     }
 
     /// A box's outline; `dashed`, every other dot.
-    fn outline(&self, painter: &mut Painter, b: &Obb, c: Color, dashed: bool) {
+    fn outline(&self, painter: &mut Dots, b: &Obb, c: Color, dashed: bool) {
         let corners = b.corners();
         for i in 0..4 {
             self.dots_between(painter, corners[i], corners[(i + 1) % 4], c, dashed);
@@ -101,12 +100,12 @@ impl View {
     }
 
     /// A straight line of dots (Bresenham) between two world points.
-    fn line(&self, painter: &mut Painter, a: DVec2, b: DVec2, c: Color) {
+    fn line(&self, painter: &mut Dots, a: DVec2, b: DVec2, c: Color) {
         self.dots_between(painter, a, b, c, false);
     }
 
     /// A line, or with `dashed` every other dot of it.
-    fn dots_between(&self, painter: &mut Painter, a: DVec2, b: DVec2, c: Color, dashed: bool) {
+    fn dots_between(&self, painter: &mut Dots, a: DVec2, b: DVec2, c: Color, dashed: bool) {
         let (a, b) = (self.dot(a), self.dot(b));
         if !(a.is_finite() && b.is_finite()) {
             return;
@@ -178,8 +177,8 @@ fn pattern(track: &Track, col: i64, row: i64, next: u8) -> Option<(Pattern, Colo
     }
 }
 
-impl Shape for Ground<'_> {
-    fn draw(&self, painter: &mut Painter) {
+impl Ground<'_> {
+    fn draw(&self, painter: &mut Dots) {
         let v = self.view;
         let z = i64::from(v.cam.zoom);
         let (cols, rows) = ((v.dots.0 / 2) as i64, (v.dots.1 / 4) as i64);
@@ -212,8 +211,8 @@ struct Skids<'a> {
     view: View,
 }
 
-impl Shape for Skids<'_> {
-    fn draw(&self, painter: &mut Painter) {
+impl Skids<'_> {
+    fn draw(&self, painter: &mut Dots) {
         for p in self.points {
             let d = self.view.dot(*p);
             self.view
@@ -232,8 +231,8 @@ struct CarShape<'a> {
     view: View,
 }
 
-impl Shape for CarShape<'_> {
-    fn draw(&self, painter: &mut Painter) {
+impl CarShape<'_> {
+    fn draw(&self, painter: &mut Dots) {
         let car = self.car;
         let b = &car.state.body;
         let (f, r) = b.axes();
@@ -265,8 +264,8 @@ struct GhostShape<'a> {
     view: View,
 }
 
-impl Shape for GhostShape<'_> {
-    fn draw(&self, painter: &mut Painter) {
+impl GhostShape<'_> {
+    fn draw(&self, painter: &mut Dots) {
         let Some([x, y, heading]) = self.v.ghost_pose() else {
             return;
         };
@@ -303,37 +302,40 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
         cell: track.cell_size(),
         dots,
     };
-    Canvas::default()
-        .marker(Marker::Braille)
-        .x_bounds([0.0, dots.0 as f64 - 1.0])
-        .y_bounds([0.0, dots.1 as f64 - 1.0])
-        .paint(|ctx| {
-            ctx.draw(&Ground {
-                track,
-                view,
-                next: v.next_mark(),
-            });
-            ctx.draw(&Skids {
-                points: &v.seat.skids,
-                view,
-            });
-            ctx.draw(&GhostShape { v, view });
-            for car in v.rivals() {
-                ctx.draw(&CarShape {
-                    car,
-                    color: THEME.rival,
-                    view,
-                });
-            }
-            ctx.draw(&CarShape {
-                car: v.car(),
-                color: THEME.you,
-                view,
-            });
-        })
-        .render(area, buf);
-    // The next checkpoint's number on its line, so it reads without colour.
+    // The ground is the same while the camera stays: painted once.
     let next = v.next_mark();
+    let key = (
+        track.id,
+        track.width,
+        track.height,
+        cam.zoom,
+        cam.origin,
+        dots,
+        next,
+    );
+    let mut grid = Dots::cached(key, dots, |g| Ground { track, view, next }.draw(g));
+    Skids {
+        points: &v.seat.skids,
+        view,
+    }
+    .draw(&mut grid);
+    GhostShape { v, view }.draw(&mut grid);
+    for car in v.rivals() {
+        CarShape {
+            car,
+            color: THEME.rival,
+            view,
+        }
+        .draw(&mut grid);
+    }
+    CarShape {
+        car: v.car(),
+        color: THEME.you,
+        view,
+    }
+    .draw(&mut grid);
+    grid.render(area, buf);
+    // The next checkpoint's number on its line, so it reads without colour.
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let style = Style::new()
             .fg(THEME.next_mark)

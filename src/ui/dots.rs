@@ -1,0 +1,186 @@
+//! A braille dot grid drawn straight into a buffer: what ratatui's
+//! `Canvas` with `Marker::Braille` draws, dot for dot and colour for
+//! colour (a cell's colour is its last dot's; a cell without dots keeps
+//! what the buffer had), without its per-frame layer; and a grid can be
+//! kept and copied. The track's ground is the same from frame to frame
+//! while the camera stays put, so it is painted once per camera, view and
+//! next mark, kept per thread ([`Dots::cached`]), and only the moving
+//! things are painted over a copy of it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::symbols::braille::BRAILLE;
+
+/// Cells of grids kept per thread (8 bytes each): a server's thread
+/// draws many players, whose cameras stand still most of the time; 2
+/// million cells are a thousand views of 80x24, or 20 of 500x200.
+const KEPT_CELLS: usize = 2_000_000;
+
+/// A grid of braille cells, each 2 x 4 dots.
+#[derive(Clone, PartialEq)]
+pub struct Dots {
+    /// Cells a row.
+    width: usize,
+    /// Each cell's dots (bit `x + 2 y`) and colour.
+    cells: Vec<(u8, Option<Color>)>,
+}
+
+/// What a kept grid was painted for: the track (its content hash and
+/// size), the camera's zoom and origin, the grid's size in dots, and a
+/// number the painter adds (the next mark).
+pub type Key = (u64, usize, usize, u32, (i64, i64), (usize, usize), u8);
+
+/// The grids a thread keeps, each with when it was last used.
+#[derive(Default)]
+struct Kept {
+    grids: HashMap<Key, (u64, Dots)>,
+    uses: u64,
+    /// Cells of all the grids kept.
+    cells: usize,
+}
+
+thread_local! {
+    static KEPT_GRIDS: RefCell<Kept> = RefCell::new(Kept::default());
+}
+
+impl Dots {
+    /// A blank grid of `dots` (columns, rows of dots).
+    pub fn new(dots: (usize, usize)) -> Dots {
+        let width = dots.0.div_ceil(2);
+        Dots {
+            width,
+            cells: vec![(0, None); width * dots.1.div_ceil(4)],
+        }
+    }
+
+    /// The grid `paint` makes for `key`, painted once and kept (this
+    /// thread keeps the latest used, [`KEPT_CELLS`] cells in all).
+    pub fn cached(key: Key, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
+        KEPT_GRIDS.with(|kept| {
+            let kept = &mut *kept.borrow_mut();
+            kept.uses += 1;
+            if let Some((used, grid)) = kept.grids.get_mut(&key) {
+                *used = kept.uses;
+                return grid.clone();
+            }
+            let mut grid = Dots::new(dots);
+            paint(&mut grid);
+            while kept.cells + grid.cells.len() > KEPT_CELLS {
+                let oldest = (kept.grids.iter()).min_by_key(|(_, (used, _))| *used);
+                let Some(&k) = oldest.map(|(k, _)| k) else {
+                    break;
+                };
+                if let Some((_, gone)) = kept.grids.remove(&k) {
+                    kept.cells -= gone.cells.len();
+                }
+            }
+            if grid.cells.len() <= KEPT_CELLS {
+                kept.cells += grid.cells.len();
+                kept.grids.insert(key, (kept.uses, grid.clone()));
+            }
+            grid
+        })
+    }
+
+    /// Dot `(x, y)` on, in `color`; a dot past the grid's cells is not
+    /// drawn.
+    pub fn paint(&mut self, x: usize, y: usize, color: Color) {
+        if x / 2 >= self.width {
+            return;
+        }
+        if let Some(cell) = self.cells.get_mut(y / 4 * self.width + x / 2) {
+            cell.0 |= 1 << (x % 2 + 2 * (y % 4));
+            cell.1 = Some(color);
+        }
+    }
+
+    /// Draws the grid into `area` of `buf` as `Canvas` does: the area's
+    /// background reset, each cell with dots its braille character in its
+    /// colour.
+    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+        buf.set_style(area, Style::default().bg(Color::Reset));
+        for (i, &(dots, color)) in self.cells.iter().enumerate() {
+            if dots == 0 {
+                continue;
+            }
+            let (x, y) = ((i % self.width) as u16, (i / self.width) as u16);
+            if x >= area.width || y >= area.height {
+                continue;
+            }
+            let cell = &mut buf[(area.x + x, area.y + y)];
+            cell.set_char(BRAILLE[usize::from(dots)]);
+            if let Some(c) = color {
+                cell.set_fg(c);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::widgets::Widget;
+    use ratatui::widgets::canvas::Canvas;
+
+    /// Dot for dot what ratatui's braille canvas draws, overlapping dots
+    /// and colours included, on a buffer that already holds text.
+    #[test]
+    fn the_grid_draws_what_the_braille_canvas_draws() {
+        let area = Rect::new(2, 1, 7, 3);
+        let dots = (14, 12);
+        let points: Vec<(usize, usize, Color)> = (0..60)
+            .map(|i| {
+                let c = [Color::Red, Color::Green, Color::Blue][i % 3];
+                ((i * 7) % 14, (i * 5 + i / 3) % 12, c)
+            })
+            .collect();
+        let mut want = Buffer::empty(Rect::new(0, 0, 10, 5));
+        want.set_string(0, 2, "under the dots", Style::new().fg(Color::Yellow));
+        let mut got = want.clone();
+        Canvas::default()
+            .marker(ratatui::symbols::Marker::Braille)
+            .x_bounds([0.0, 13.0])
+            .y_bounds([0.0, 11.0])
+            .paint(|ctx| {
+                ctx.draw(&Points(&points));
+            })
+            .render(area, &mut want);
+        let mut grid = Dots::new(dots);
+        for &(x, y, c) in &points {
+            grid.paint(x, y, c);
+        }
+        grid.render(area, &mut got);
+        assert_eq!(got, want);
+    }
+
+    struct Points<'a>(&'a [(usize, usize, Color)]);
+
+    impl ratatui::widgets::canvas::Shape for Points<'_> {
+        fn draw(&self, painter: &mut ratatui::widgets::canvas::Painter) {
+            for &(x, y, c) in self.0 {
+                painter.paint(x, y, c);
+            }
+        }
+    }
+
+    #[test]
+    fn a_kept_grid_is_painted_once_per_key() {
+        let key = |n| (7, 3, 3, 1, (0, 0), (6, 8), n);
+        let mut painted = 0;
+        for n in [1, 2, 1, 1, 2] {
+            Dots::cached(key(n), (6, 8), |g| {
+                painted += 1;
+                g.paint(usize::from(n), 0, Color::Red);
+            });
+        }
+        assert_eq!(painted, 2);
+        let one = Dots::cached(key(1), (6, 8), |_| unreachable!());
+        let mut want = Dots::new((6, 8));
+        want.paint(1, 0, Color::Red);
+        assert!(one == want);
+    }
+}

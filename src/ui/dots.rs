@@ -15,9 +15,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::symbols::braille::BRAILLE;
 
-/// Cells of grids kept per thread (8 bytes each): a server's thread
-/// draws many players, whose cameras stand still most of the time; 2
-/// million cells are a thousand views of 80x24, or 20 of 500x200.
+/// Cells of grids kept per thread (5 bytes each, so 10 MB at most): a
+/// server's thread draws many players, whose cameras stand still most of
+/// the time; 2 million cells are a thousand views of 80x24, or 20 of
+/// 500x200.
 const KEPT_CELLS: usize = 2_000_000;
 
 /// A grid of braille cells, each 2 x 4 dots.

@@ -6,6 +6,7 @@
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
+use crate::camera::Camera;
 use crate::physics::{Car, Controls};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
@@ -15,7 +16,6 @@ use crate::world::{CarId, Source, World};
 use super::menu::{MAX_CARS, Setup};
 use super::planner::race_line;
 use super::seat::{Seat, Sitter, Standing};
-use crate::camera::Camera;
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;

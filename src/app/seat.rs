@@ -11,13 +11,12 @@ use std::collections::VecDeque;
 use glam::DVec2;
 
 use crate::ai::Line;
+use crate::camera::Camera;
 use crate::input::{Action, Held, Latch};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
 use crate::world::{CarId, World};
-
-use crate::camera::Camera;
 
 /// Skid mark dots kept.
 const SKIDS: usize = 3000;

@@ -29,12 +29,15 @@ pub struct Camera {
     pub origin: (i64, i64),
     /// Whether the whole track fits (the camera never moves then).
     pub fixed: bool,
+    /// The view (columns, rows) it frames: a camera for another size is
+    /// not followed from, so a resized screen frames its track anew.
+    pub view: (u16, u16),
 }
 
 impl Camera {
     /// The camera for a view of `cols` x `rows` terminal cells with the car
-    /// at `car` moving at `vel` (m/s), moving from `prev` as little as the
-    /// dead zone allows.
+    /// at `car` moving at `vel` (m/s), moving from `prev` (if it framed the
+    /// same view) as little as the dead zone allows.
     pub fn follow(
         prev: Option<Camera>,
         track: &Track,
@@ -49,6 +52,7 @@ impl Camera {
                 zoom: zoom as u32,
                 origin: (-(cols / zoom - w) / 2, -(rows / zoom - h) / 2),
                 fixed: true,
+                view,
             };
         }
         let cs = track.cell_size();
@@ -77,11 +81,12 @@ impl Camera {
             within(target.0 - cols / 2, cols, w),
             within(target.1 - rows / 2, rows, h),
         );
-        let Some(prev) = prev.filter(|p| !p.fixed && p.zoom == 1) else {
+        let Some(prev) = prev.filter(|p| !p.fixed && p.zoom == 1 && p.view == view) else {
             return Camera {
                 zoom: 1,
                 origin: centred,
                 fixed: false,
+                view,
             };
         };
         let (x, y) = (target.0 - prev.origin.0, target.1 - prev.origin.1);
@@ -90,6 +95,7 @@ impl Camera {
             zoom: 1,
             origin: if inside { prev.origin } else { centred },
             fixed: false,
+            view,
         }
     }
 

@@ -162,7 +162,7 @@ impl World {
     /// finish line's first: found once, for the race's marks and every
     /// respawn.
     pub fn mark_lines(&self) -> &[(DVec2, DVec2)] {
-        self.marks.get_or_init(|| self.track.mark_lines())
+        mark_lines(&self.marks, &self.track)
     }
 
     /// Car `id`'s place in [`World::cars`] (and in [`World::events`]), if
@@ -219,7 +219,7 @@ impl World {
                 e.car.switch_to(kind, CarSpec::default_for(kind), track);
             }
             if c.respawn {
-                let (pos, heading) = e.respawn_pose(marks.get_or_init(|| track.mark_lines()));
+                let (pos, heading) = e.respawn_pose(mark_lines(marks, track));
                 e.car = Car::new(e.car.spec().clone(), e.car.kind, pos, heading);
             }
             let from = e.car.state.body.pos;
@@ -298,6 +298,15 @@ fn fixed(out: &mut String, v: f64, decimals: usize) {
     if out[start..].starts_with('-') && out[start + 1..].bytes().all(|c| c == b'0' || c == b'.') {
         out.remove(start);
     }
+}
+
+/// `track`'s mark lines, found once into `marks` ([`World::mark_lines`];
+/// a function of the two fields, for the step that borrows the cars).
+fn mark_lines<'a>(
+    marks: &'a std::sync::OnceLock<Vec<(DVec2, DVec2)>>,
+    track: &Track,
+) -> &'a [(DVec2, DVec2)] {
+    marks.get_or_init(|| track.mark_lines())
 }
 
 #[cfg(test)]

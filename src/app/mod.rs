@@ -311,12 +311,10 @@ impl App {
         racing && !self.paused && !self.session.help && !self.session.too_small()
     }
 
+    /// The terminal is now `w` x `h` (each camera frames its new view on
+    /// the next tick: `Camera::view`).
     pub fn resize(&mut self, w: u16, h: u16) {
         self.session.size = (w, h);
-        if let Some(seat) = self.race.as_mut().and_then(|r| r.seat_mut(LOCAL)) {
-            seat.camera = None;
-        }
-        self.session.camera = None;
         self.session.dirty = true;
     }
 
@@ -445,13 +443,8 @@ impl App {
             (Screen::Results, Command::Enter | Command::Back) => self.back_to_menu(),
             (Screen::Results, Command::Restart) => self.start_race(),
             (Screen::Results, Command::NextCar) => {
-                // While the others race on: follow the next car, then
-                // back to the results.
-                if let Some(race) = self.race.as_ref().filter(|r| !r.over()) {
-                    let cars: Vec<_> = (race.seats.iter().map(|s| s.car))
-                        .filter(|&c| c != LOCAL)
-                        .collect();
-                    self.session.next_car(&cars);
+                if let Some(race) = &self.race {
+                    race.watch_next(Some(LOCAL), &mut self.session);
                 }
             }
             (Screen::Results, _) => {}

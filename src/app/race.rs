@@ -250,6 +250,19 @@ impl Race {
         }
     }
 
+    /// `v` from the person at `session`, driving `mine` if any: once they
+    /// are done (or if they have no car), the camera follows the next
+    /// other car, then their own choice again.
+    pub fn watch_next(&self, mine: Option<CarId>, session: &mut Session) {
+        if mine.is_some_and(|c| !self.over() && !self.finished(c)) {
+            return;
+        }
+        let cars: Vec<CarId> = (self.seats.iter().map(|s| s.car))
+            .filter(|&c| Some(c) != mine)
+            .collect();
+        session.next_car(&cars);
+    }
+
     /// Moves the camera of the person at `session` (driving `mine`, if
     /// any) after the car they follow ([`Race::followed`]): their own
     /// seat's camera, or their watching camera.

@@ -1,23 +1,24 @@
 //! What a player on the server sees: the lobby, their room, the race from
-//! their own seat (or the first seat's, watching), their results. It
-//! reads the hub's state and draws with [`crate::ui`]; it changes nothing.
+//! their own seat (or, done or watching, the car they follow), their
+//! results. It reads the hub's state and draws with [`crate::ui`]; it
+//! changes nothing.
 
 use std::collections::BTreeMap;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 use crate::camera::Camera;
 use crate::car::CarSpec;
 use crate::layout::too_small;
 use crate::session::Door;
 use crate::ui::{self, lobby, overlay, results};
+use crate::world::CarId;
 
 use super::laps::Best;
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room, Running};
-use crate::world::CarId;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 
 /// One player's screen, read from the hub.
 pub struct View<'a> {

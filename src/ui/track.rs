@@ -275,10 +275,11 @@ impl GhostShape<'_> {
     }
 }
 
-/// The race's camera for a view of `area` (before the first tick, the
-/// one the first tick will choose).
+/// The race's camera for a view of `area` (before the first tick, or
+/// the first after a resize, the one that tick will choose).
 pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
-    v.camera.unwrap_or_else(|| {
+    let view = (area.width, area.height);
+    v.camera.filter(|c| c.view == view).unwrap_or_else(|| {
         Camera::follow(
             None,
             &v.race.world.track,

@@ -164,16 +164,8 @@ impl Hub {
                 return self.start_race(r);
             }
             Some(run) if cmd == Command::NextCar => {
-                // Done or watching: the camera follows the next car; a
-                // player still racing watches their own.
-                let mine = run.seat_of(id);
-                let done = run.over() || mine.is_none_or(|c| run.race.view(c).finished());
-                let cars: Vec<_> = (run.race.seats.iter())
-                    .map(|s| s.car)
-                    .filter(|&c| Some(c) != mine)
-                    .collect();
-                if let Some(p) = self.players.get_mut(&id).filter(|_| done) {
-                    p.session.next_car(&cars);
+                if let Some(p) = self.players.get_mut(&id) {
+                    run.race.watch_next(run.seat_of(id), &mut p.session);
                 }
             }
             Some(run) => {

@@ -41,7 +41,7 @@ use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::unique_name;
 pub use super::offered::Offered;
-use super::room::{self, Place, PlayerId, Room};
+use super::room::{Place, PlayerId, Room};
 
 /// How the hub runs.
 #[derive(Debug, Clone)]
@@ -160,12 +160,6 @@ impl Hub {
                     }
                     p.clear = true;
                     p.session.dirty = true;
-                    // The camera starts anew in the new view.
-                    if let Some((car, run)) = room::running_mut(&mut self.rooms, p.place, id)
-                        && let Some(seat) = run.race.seat_mut(car)
-                    {
-                        seat.camera = None;
-                    }
                 }
             }
             ToHub::Leave { id } => self.drop_player(id, None),

@@ -15,6 +15,7 @@ pub mod game;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod medals;
 pub mod models;
 pub mod physics;
 pub mod race;

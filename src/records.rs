@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::medals::{Medal, Medals};
 use crate::physics::ModelKind;
 use crate::race::{GHOST_EVERY, Lap};
 
@@ -67,6 +68,10 @@ pub struct Record {
     pub hz: u32,
     /// Checkpoint splits in ticks from the lap's start.
     pub splits: Vec<u64>,
+    /// The medal the lap earned (`crate::medals`), if the targets were
+    /// known when it was set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub medal: Option<Medal>,
 }
 
 impl Record {
@@ -88,6 +93,15 @@ impl Record {
             ticks: best.ticks,
             hz: (1.0 / dt).round() as u32,
             splits: best.splits.clone(),
+            medal: None,
+        }
+    }
+
+    /// The record with the medal it earns against `medals`.
+    pub fn with_medals(self, medals: Option<Medals>) -> Record {
+        Record {
+            medal: medals.and_then(|m| m.earned(self.time)),
+            ..self
         }
     }
 
@@ -448,6 +462,7 @@ mod tests {
             ticks: (time * 120.0) as u64,
             hz: 120,
             splits: vec![600, 1200],
+            medal: None,
         }
     }
 

@@ -57,12 +57,14 @@ fn check_names_an_unreadable_file() {
 }
 
 #[test]
-fn tracks_lists_every_bundled_track_with_size_laps_and_surfaces() {
-    let out = skid(&["tracks"]);
+fn tracks_lists_every_bundled_track_with_size_laps_surfaces_and_medals() {
+    let dir = std::env::temp_dir().join(format!("skid-tracks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = skid(&["tracks", "--data-dir", dir.to_str().unwrap()]);
     assert!(out.status.success());
     let s = text(&out.stdout);
     let lines: Vec<&str> = s.lines().collect();
-    assert_eq!(lines.len(), 1 + 6, "{s}");
+    assert_eq!(lines.len(), 1 + 6 + 1, "{s}");
     assert!(lines[0].starts_with("name"));
     // pocket: 53 columns of 2 m and 19 rows of 4 m, five laps.
     assert!(
@@ -73,6 +75,32 @@ fn tracks_lists_every_bundled_track_with_size_laps_and_surfaces() {
         s.contains("rally") && s.contains("asphalt, grass, gravel, ice"),
         "{s}"
     );
+    // Each track's medal times, the author's fastest, for the default.
+    assert_eq!(lines[7], "medal times for arcade, hatch");
+    for line in &lines[1..7] {
+        let times: Vec<f64> = line.split_whitespace().rev().take(4).map(seconds).collect();
+        assert!(times.windows(2).all(|w| w[0] > w[1]), "{line}");
+    }
+    // Worked out once, then kept; another model's are its own.
+    assert!(dir.join("medals.toml").exists());
+    let again = skid(&["tracks", "--data-dir", dir.to_str().unwrap()]);
+    assert_eq!(text(&again.stdout), s);
+    let tire = skid(&[
+        "tracks",
+        "--model",
+        "tire",
+        "--data-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(text(&tire.stdout).ends_with("medal times for tire, iforce2d\n"));
+    assert_ne!(text(&tire.stdout).lines().nth(1), Some(lines[1]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `1:23.45` in seconds.
+fn seconds(clock: &str) -> f64 {
+    let (m, s) = clock.split_once(':').unwrap();
+    m.parse::<f64>().unwrap() * 60.0 + s.parse::<f64>().unwrap()
 }
 
 #[test]
@@ -93,7 +121,7 @@ fn names_from_files_are_printed_escaped_and_bidi_refused() {
     let lines: Vec<&str> = s.lines().collect();
     assert_eq!(
         lines[0].find("best lap").map(|i| i + 8),
-        Some(lines[1].len()),
+        lines[1].find("0:41.50").map(|i| i + 7),
         "{s}"
     );
     assert_eq!(lines[0].find("model"), lines[1].find("arcade"), "{s}");

@@ -157,6 +157,7 @@ fn record(car: &str, time: f64) -> skid::records::Record {
         ticks: (time * 120.0) as u64,
         hz: 120,
         splits: vec![],
+        medal: None,
     }
 }
 

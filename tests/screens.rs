@@ -59,6 +59,14 @@
 //! Re-blessed 2026-11-26: `results_positions_80x24` gains one line under
 //! the keys, `v watch the others race`, shown while others still race
 //! (v follows their cars); nothing else moved.
+//!
+//! Re-blessed 2026-11-26 for medals (`skid::medals`): `title_*` gains a
+//! line (the box one row taller) with gold, silver and bronze for pocket
+//! in `arcade`, and the author time beside the record; `lap_banner_*`
+//! says the medal the lap earned (AUTHOR: the lap is the computer's own);
+//! `results_*` gain a line under BEST with the medal and the next one to
+//! chase, the table one row taller. `help_80x24` lists v (watch the
+//! next car), which local play has on the results too.
 
 mod common;
 

@@ -36,6 +36,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
             ticks: 1481,
             hz: 120,
             splits: Vec::new(),
+            medal: None,
         };
         keeper.save("SHA256:ann", "ann", record, vec![[30.0, 10.0, 0.0]; 371]);
     }

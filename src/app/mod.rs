@@ -7,14 +7,17 @@
 mod menu;
 pub mod planner;
 mod race;
+mod records;
 mod seat;
 mod view;
 
 use crate::ai::Line;
 use crate::car::CarSpec;
 use crate::input::{Action, Held, Key};
+use crate::medals::book::{Book, Lookup};
+use crate::medals::{self, Medal};
 use crate::physics::ModelKind;
-use crate::records::{Loaded, Record, Store};
+use crate::records::Store;
 use crate::script::Script;
 use crate::session::{Door, Session};
 use crate::track::{Raceable, bundled};
@@ -56,6 +59,10 @@ pub struct Options {
     /// Computer cars in a race, and their skill (0.5 to 1).
     pub opponents: usize,
     pub skill: f64,
+    /// Whether slow work (a large track's racing line, a medal table) is
+    /// done on a thread while the game goes on (the game) or at once
+    /// (headless runs, tests).
+    pub background: bool,
 }
 
 // The game's switches (paused, quit, colour...) are independent of one
@@ -86,14 +93,21 @@ pub struct App {
     pub races: u64,
     /// The racing line of the last track raced, by its content id.
     line: Option<(String, Line)>,
-    /// Whether a racing line not yet known is computed on a thread while
-    /// the game goes on (the game) or at once (headless runs, tests).
+    /// [`Options::background`].
     pub background: bool,
     /// The line being computed for the race the player asked for.
     pub planner: Option<Planner>,
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
+    /// The medal tables known and being worked out.
+    medal_book: Book,
+    /// The medals of the menu's selection, and the medal the record
+    /// there earned.
+    pub menu_medals: (Lookup, Option<Medal>),
+    /// Which medal table the race started with (set on the race when the
+    /// book learns it).
+    race_medals: Option<medals::book::Key>,
 }
 
 impl App {
@@ -153,37 +167,20 @@ impl App {
             color: opts.color,
             hz: opts.hz.max(1),
             replay: opts.replay,
-            records: opts.records,
+            records: opts.records.clone(),
             skill: opts.skill,
             notices: Vec::new(),
             menu_best: None,
             races: 0,
             line: None,
-            background: false,
+            background: opts.background,
             planner: None,
+            medal_book: Book::open(opts.records.as_ref().map(|s| s.dir.clone())),
+            menu_medals: (Lookup::Working, None),
+            race_medals: None,
         };
         app.refresh_best();
         app
-    }
-
-    /// Reads the record for the menu's selection from the records file.
-    fn refresh_best(&mut self) {
-        let Some(store) = &self.records else { return };
-        let track = self.choices[self.menu.track].track.content_id();
-        let spec = self.setup().spec;
-        self.menu_best = match store.load() {
-            Ok(loaded) => {
-                self.notices.extend(loaded.notice());
-                loaded
-                    .records
-                    .iter()
-                    .find(|r| {
-                        r.key() == (track.as_str(), self.menu.model, spec.content_id().as_str())
-                    })
-                    .map(|r| r.time)
-            }
-            Err(_) => None,
-        };
     }
 
     /// What the menu's selection means.
@@ -246,6 +243,15 @@ impl App {
             self.replay.as_ref(),
             self.skill,
         );
+        let key = medals::book::key(&setup.track.track, &setup.spec, setup.model);
+        let lookup = (self.medal_book).ask(
+            &setup.track.track,
+            &setup.spec,
+            setup.model,
+            self.background,
+        );
+        race.set_medals(lookup.medals());
+        self.race_medals = Some(key);
         if let Some((placed, asked)) = race.short_of {
             let note = format!(
                 "{}: room on the grid for {placed} of the {asked} opponents asked for",
@@ -266,38 +272,6 @@ impl App {
         self.screen = Screen::Race;
         self.paused = false;
         self.session.dirty = true;
-    }
-
-    fn notice_damage(&mut self, loaded: &Loaded) {
-        self.notices.extend(loaded.notice());
-    }
-
-    /// Saves the race's best lap if it beat the record.
-    /// A replay never sets records or ghosts: it is not a lap driven now.
-    fn save_record(&mut self) {
-        if self.replay.is_some() {
-            return;
-        }
-        let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
-            return;
-        };
-        let world = &race.world;
-        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
-            return;
-        };
-        let car = world.car(LOCAL);
-        let Some(best) = seat.log.new_record(car.finite) else {
-            return;
-        };
-        let record = Record::of(&world.track, &car.car, world.dt, best);
-        let saved = store.save(record, &best.ghost);
-        match saved {
-            Ok((_, loaded)) => self.notice_damage(&loaded),
-            Err(e) => self.notices.push(format!(
-                "{}: cannot save the record: {e}",
-                store.dir.display()
-            )),
-        }
     }
 
     /// Whether physics ticks advance now: in the race, and on the results
@@ -367,6 +341,9 @@ impl App {
     /// Starts the race the player is waiting for if its racing line is
     /// done (see [`planner`]); the game calls this every turn of its loop.
     pub fn poll(&mut self) {
+        if self.medal_book.poll() {
+            self.medals_learnt();
+        }
         let Some(planner) = &self.planner else { return };
         match planner.poll() {
             Planned::Waiting => {}
@@ -502,5 +479,7 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod medal_tests;
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,8 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::camera::Camera;
-use crate::physics::{Car, Controls};
+use crate::medals::Medals;
+use crate::physics::{Car, Controls, ModelKind};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
 use crate::session::{Door, Session};
@@ -63,6 +64,25 @@ pub struct Race {
     /// Each car that has run the race's laps, in finishing order, with
     /// the tick it finished on.
     pub finishers: Vec<(CarId, u64)>,
+    /// The medals of the track for the model and car the race started
+    /// with: none until known ([`crate::medals::book`]).
+    pub medals: Option<RaceMedals>,
+}
+
+/// A race's medals, with the model and car (by name) they are for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RaceMedals {
+    pub kind: ModelKind,
+    pub car: String,
+    pub medals: Medals,
+}
+
+impl RaceMedals {
+    /// The medals, if they are `car`'s as it is now (a car switched to
+    /// another model or car has none).
+    pub fn of(&self, car: &Car) -> Option<Medals> {
+        (car.kind == self.kind && car.spec().name == self.car).then_some(self.medals)
+    }
 }
 
 impl Race {
@@ -103,6 +123,7 @@ impl Race {
             seats: vec![seat],
             door: Door::Local,
             finishers: Vec::new(),
+            medals: None,
             world,
         }
     }
@@ -141,6 +162,22 @@ impl Race {
             race.short_of = Some((placed, asked));
         }
         race
+    }
+
+    /// The medals `medals` of the race's model and car, as they become
+    /// known (a car switched to another model or car has none).
+    pub fn set_medals(&mut self, medals: Option<Medals>) {
+        let first = &self.world.cars[0].car;
+        self.medals = medals.map(|medals| RaceMedals {
+            kind: first.kind,
+            car: first.spec().name.clone(),
+            medals,
+        });
+    }
+
+    /// The medals for `car` as it is now, if known.
+    pub fn medals_for(&self, car: &Car) -> Option<Medals> {
+        self.medals.as_ref()?.of(car)
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new

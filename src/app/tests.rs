@@ -4,6 +4,7 @@ use super::*;
 use crate::car;
 use crate::physics::Car;
 use crate::race::Lap;
+use crate::records::Record;
 use crate::track::Track;
 use crate::world::CarId;
 use crate::world::World;
@@ -29,6 +30,7 @@ fn arcade_record(track: &Track, time: f64, ticks: u64, splits: Vec<u64>) -> Reco
         ticks,
         hz: 120,
         splits,
+        medal: None,
     }
 }
 

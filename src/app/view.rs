@@ -5,6 +5,7 @@
 
 use crate::camera::Camera;
 use crate::input::{Action, Key};
+use crate::medals::Medals;
 use crate::physics::{Car, ModelKind};
 use crate::race::{GHOST_EVERY, Lap, Laps};
 use crate::world::CarId;
@@ -113,6 +114,11 @@ impl<'a> SeatView<'a> {
     pub fn best_time(&self) -> Option<f64> {
         let best = self.seat.log.best.as_ref()?;
         Some(best.ticks as f64 * self.race.world.dt)
+    }
+
+    /// The medals of the track for this car, if known.
+    pub fn medals(&self) -> Option<Medals> {
+        self.race.medals_for(self.car())
     }
 
     /// The latest split's difference to the best lap's, seconds.

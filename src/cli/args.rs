@@ -39,8 +39,21 @@ pub enum Command {
         #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
         hz: u32,
     },
-    /// List the bundled tracks: name, size, laps and surfaces.
-    Tracks,
+    /// List the bundled tracks: name, size, laps, surfaces and the medal
+    /// times for a model and car.
+    Tracks {
+        /// The model the medals are for (default: the car's own, or
+        /// arcade).
+        #[arg(long, value_name = "M")]
+        model: Option<ModelKind>,
+        /// The car the medals are for (default: the model's preset).
+        #[arg(long, value_name = "C")]
+        car: Option<String>,
+        /// Where worked-out medals are kept (default: the user's data
+        /// directory).
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<String>,
+    },
     /// Be an SSH server where people race each other: `ssh -p 2222
     /// NAME@host` lands in the lobby (no install, no account).
     #[cfg(feature = "serve")]

@@ -14,7 +14,7 @@ use ratatui::backend::TestBackend;
 
 use crate::ai::Driver;
 use crate::app::{App, LOCAL, Options};
-use crate::car::{self, CarSpec};
+use crate::car::CarSpec;
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
 use crate::physics::{DEFAULT_HZ, ModelKind};
@@ -27,6 +27,8 @@ use crate::ui;
 use crate::world::{Source, TRACE_HEADER, World};
 
 mod args;
+mod listings;
+use listings::{cars, records, tracks};
 mod load;
 #[cfg(feature = "serve")]
 mod serve;
@@ -59,7 +61,11 @@ pub fn main() -> ExitCode {
             tick,
             hz,
         }) => render(&setup, &inputs, size, tick, hz),
-        Some(Command::Tracks) => tracks(),
+        Some(Command::Tracks {
+            model,
+            car,
+            data_dir,
+        }) => tracks(model, car, data_dir.as_deref()),
         #[cfg(feature = "serve")]
         Some(Command::Serve(s)) => serve::serve(s),
         Some(Command::Check { files }) => check(&files),
@@ -117,62 +123,6 @@ impl Setup {
     }
 }
 
-/// Prints rows under a header in columns as wide as their widest cell (in
-/// terminal columns), two spaces apart; the columns `right` names are
-/// right-aligned. Every cell is printed with control characters escaped.
-fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
-    use unicode_width::UnicodeWidthStr;
-    let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(ToString::to_string).collect())
-        .chain(
-            rows.iter()
-                .map(|r| r.iter().map(|c| diag::printable(c)).collect()),
-        )
-        .collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0))
-        .collect();
-    let mut out = std::io::stdout().lock();
-    for row in &rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i] - cell.width());
-            let last = i + 1 == row.len();
-            if right.contains(&i) {
-                line.push_str(&pad);
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                if !last {
-                    line.push_str(&pad);
-                }
-            }
-            if !last {
-                line.push_str("  ");
-            }
-        }
-        let _ = writeln!(out, "{line}");
-    }
-}
-
-fn cars(show: Option<&str>) -> Outcome {
-    let mut out = std::io::stdout().lock();
-    if let Some(name) = show {
-        let _ = write!(out, "{}", load_car(name)?.to_toml());
-        return Ok(());
-    }
-    let mut rows = Vec::new();
-    for (name, _) in car::PRESETS {
-        let spec = load_car(name)?;
-        rows.push(vec![
-            name.to_string(),
-            spec.model.to_string(),
-            spec.description,
-        ]);
-    }
-    table(&["name", "model", "description"], &rows, &[]);
-    Ok(())
-}
-
 /// Reads and validates an input script.
 fn load_script(path: &str) -> Result<Script, Diagnostics> {
     let bytes = diag::read_file(path)?;
@@ -204,6 +154,7 @@ fn game_options(
         hz,
         replay,
         color: colour(),
+        background: false,
     })
 }
 
@@ -233,6 +184,9 @@ fn play(p: Play) -> Outcome {
     opts.records = store(p.data_dir.as_deref()).ok();
     opts.opponents = p.opponents as usize;
     opts.skill = p.difficulty.skill();
+    // A large map's racing line and medals take a while: the game draws
+    // and answers keys meanwhile.
+    opts.background = true;
     // The recording's file is made now: a path that cannot be written is
     // an error before the game takes the terminal.
     let mut recorder = match &p.record {
@@ -245,9 +199,6 @@ fn play(p: Play) -> Outcome {
         None => None,
     };
     let mut app = App::new(opts);
-    // The racing line of a large map takes a while: the game draws and
-    // answers keys meanwhile.
-    app.background = true;
     if !p.menu {
         app.start_race();
     }
@@ -316,35 +267,6 @@ fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
             "no data directory: set HOME or XDG_DATA_HOME, or give --data-dir",
         ))),
     }
-}
-
-fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
-    let store = store(dir)?;
-    let id = track.map(load_track).transpose()?.map(|t| t.content_id());
-    let loaded = store.load().map_err(|e| {
-        Diagnostics::from(Diagnostic::file(
-            &store.dir.display().to_string(),
-            format!("cannot read the records: {e}"),
-        ))
-    })?;
-    if let Some(notice) = loaded.notice() {
-        eprintln!("skid: {notice}");
-    }
-    let rows: Vec<Vec<String>> = loaded
-        .records
-        .iter()
-        .filter(|r| id.as_ref().is_none_or(|i| *i == r.track_id))
-        .map(|r| {
-            vec![
-                r.track.clone(),
-                r.model.to_string(),
-                r.car.clone(),
-                crate::ui::hud::clock(Some(r.time)),
-            ]
-        })
-        .collect();
-    table(&["track", "model", "car", "best lap"], &rows, &[3]);
-    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -434,27 +356,6 @@ fn sim(
             eprintln!("skid: {notice}");
         }
     }
-    Ok(())
-}
-
-fn tracks() -> Outcome {
-    let mut rows = Vec::new();
-    for (name, _) in bundled::TRACKS {
-        let t = load_track(name)?;
-        let m = t.size_m();
-        rows.push(vec![
-            name.to_string(),
-            format!("{}x{}", t.width, t.height),
-            format!("{:.0}x{:.0}", m.x, m.y),
-            t.laps.to_string(),
-            t.surfaces_used().join(", "),
-        ]);
-    }
-    table(
-        &["name", "cells", "metres", "laps", "surfaces"],
-        &rows,
-        &[3],
-    );
     Ok(())
 }
 

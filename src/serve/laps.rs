@@ -92,6 +92,11 @@ fn log_damage(loaded: &crate::records::Loaded) {
 }
 
 impl Keeper {
+    /// The data directory the players' records are under.
+    pub fn data_dir(&self) -> &Path {
+        self.root.parent().unwrap_or(&self.root)
+    }
+
     /// Records under `root/players`, the board read from them.
     pub fn new(root: &Path) -> Keeper {
         let root = root.join("players");
@@ -257,6 +262,7 @@ mod tests {
             ticks: (time * 120.0) as u64,
             hz: 120,
             splits: vec![],
+            medal: None,
         }
     }
 

@@ -8,12 +8,15 @@ use std::collections::BTreeMap;
 use crate::ai::Line;
 use crate::app::{Entry, Menu, Race, Setup};
 use crate::input::{Held, Key};
+use crate::medals::book::{Book, Lookup};
 use crate::physics::ModelKind;
 use crate::race::Lap;
 use crate::records::Record;
 use crate::session::Door;
 use crate::track::Track;
 use crate::world::CarId;
+
+use super::offered::Offered;
 
 /// A player's number on the server, for as long as they are connected.
 pub type PlayerId = u64;
@@ -107,6 +110,11 @@ pub struct Room {
     pub running: Option<Running>,
     /// Races started so far.
     races: u64,
+    /// The medals of the room's settings, as the hub's book knows them.
+    pub medals: Lookup,
+    /// The settings (track, model, car) and book generation `medals` was
+    /// looked up for.
+    medals_of: Option<(usize, ModelKind, usize, u64)>,
 }
 
 impl Room {
@@ -118,6 +126,35 @@ impl Room {
             members: vec![(creator, name)],
             running: None,
             races: 0,
+            medals: Lookup::Working,
+            medals_of: None,
+        }
+    }
+
+    /// Looks the medals of the room's settings up in `book` (asking for
+    /// them if new) when the settings or what the book knows changed.
+    pub fn refresh_medals(
+        &mut self,
+        book: &mut Book,
+        offered: &Offered,
+        cars: &[(String, crate::car::CarSpec)],
+    ) {
+        let now = Some((
+            self.menu.track,
+            self.menu.model,
+            self.menu.car,
+            book.generation,
+        ));
+        if self.medals_of == now {
+            return;
+        }
+        self.medals_of = now;
+        let setup = self.menu.setup(&offered.choice, cars);
+        self.medals = book.ask(&offered.choice.track, &setup.spec, setup.model, true);
+        if let Some(run) = &mut self.running
+            && run.race.medals.is_none()
+        {
+            run.race.set_medals(self.medals.medals());
         }
     }
 
@@ -157,6 +194,7 @@ impl Room {
             drivers.insert(*who, seat.car);
         }
         self.races += 1;
+        race.set_medals(self.medals.medals());
         self.running = Some(Running {
             race,
             drivers,
@@ -211,7 +249,8 @@ impl Room {
             };
             let car = world.car(id);
             if let Some(best) = seat.log.new_record(car.finite) {
-                let record = Record::of(&world.track, &car.car, world.dt, best);
+                let medals = run.race.medals.as_ref().and_then(|m| m.of(&car.car));
+                let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
                 laps.push((who, record, best.ghost.clone()));
             }
         }

@@ -129,6 +129,7 @@ impl View<'_> {
             slots: Room::slots(&offered.choice.track),
             members: room.members.iter().map(|m| m.1.clone()).collect(),
             host: room.creator == self.id,
+            medals: room.medals,
         }
     }
 }

@@ -12,6 +12,7 @@ use super::menu::centred;
 use super::selector;
 use super::theme::THEME;
 use crate::app::Row;
+use crate::medals::book::Lookup;
 
 /// One room as the lobby lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +38,8 @@ pub struct RoomScreen {
     pub members: Vec<String>,
     /// Whether the one looking is the host (who changes and starts).
     pub host: bool,
+    /// The medals of the settings.
+    pub medals: Lookup,
 }
 
 fn style(selected: bool) -> Style {
@@ -129,15 +132,24 @@ fn hint_line(buf: &mut Buffer, inner: Rect, hint: &str) {
 }
 
 /// A room waiting for its race: the settings (the host's cursor on
-/// them), who is in, and what the keys do.
+/// them) and their medals, who is in, and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
-    let inner = panel(buf, area, 18, &format!(" skid · room {} ", s.id));
+    let inner = panel(buf, area, 20, &format!(" skid · room {} ", s.id));
     let mut pieces: Vec<Piece> = (s.rows.iter())
         .map(|(row, label, value)| {
             let (text, style) = selector::row(label, value, s.host && s.row == *row, s.host);
             Piece::Line(text, style)
         })
         .collect();
+    // The settings' medals, under them.
+    let author = s.medals.medals().map_or_else(String::new, |m| {
+        let t = super::hud::clock(Some(m.time(crate::medals::Medal::Author)));
+        format!("author {t}: the computer's lap")
+    });
+    pieces.extend(
+        [super::medals::targets(s.medals), author]
+            .map(|t| column::line(format!("   {t}"), THEME.dim)),
+    );
     if s.host {
         let (text, style) = selector::start(s.row == Row::Start);
         pieces.push(Piece::Line(text.into(), style));

@@ -31,11 +31,11 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// the record lap for the selection, and the selected track's outline at
 /// the box's right), the key hint under it.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
-    let r = centred(area, 50, 20);
+    let r = centred(area, 50, 21);
     logo(buf, Rect { height: 5, ..r }.intersection(r));
-    // Five rows, two lines about them, a gap and Start, in a border.
+    // Five rows, three lines about them, a gap and Start, in a border.
     let top = (r.y + 6).min(r.bottom());
-    let box_area = Rect::new(r.x, top, r.width, 11.min(r.bottom() - top));
+    let box_area = Rect::new(r.x, top, r.width, 12.min(r.bottom() - top));
     Block::bordered()
         .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);
@@ -69,19 +69,21 @@ fn logo(buf: &mut Buffer, area: Rect) {
     column::stack(buf, below, [column::line(sub, THEME.dim)]);
 }
 
-/// The menu's rows, under them (indented) the model's feel and the
-/// record, then Start.
+/// The menu's rows, under them (indented) the model's feel, the record
+/// and the medals, then Start.
 fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
     let rows = (setup.rows().into_iter()).map(|(row, label, value)| {
         let (text, style) = super::selector::row(label, &value, app.menu.row == row, true);
         Piece::Line(text, style)
     });
     let y = column::stack(buf, area, rows);
-    let best = match app.menu_best {
-        Some(t) => format!("record {}", super::hud::clock(Some(t))),
-        None => "no record yet".into(),
-    };
-    let about = [app.menu.model.feel().to_string(), best].map(|t| column::line(t, THEME.dim));
+    let (lookup, kept) = app.menu_medals;
+    let about = [
+        app.menu.model.feel().to_string(),
+        super::medals::record(app.menu_best, kept, lookup.medals()),
+        super::medals::targets(lookup),
+    ]
+    .map(|t| column::line(t, THEME.dim));
     let notes = Rect::new(
         area.x + 2,
         y,

@@ -8,6 +8,7 @@ pub mod dots;
 pub mod gauges;
 pub mod hud;
 pub mod lobby;
+pub mod medals;
 pub mod menu;
 pub mod minimap;
 pub mod overlay;

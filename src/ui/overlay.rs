@@ -62,7 +62,8 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 }
 
 /// What the race says over the track now: the lights, a lap's time and
-/// delta (and NEW RECORD), a missed checkpoint, WRONG WAY.
+/// delta (and NEW RECORD, and the medal it earned), a missed checkpoint,
+/// WRONG WAY.
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
@@ -90,6 +91,12 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
                 THEME.bad,
             ),
             None => (format!("LAP {n}  {}", clock(Some(time))), THEME.text),
+        };
+        // The medal the lap earned, if any.
+        let medal = v.medals().and_then(|m| m.earned(time));
+        let text = match medal {
+            Some(m) => format!("{text}  {}", super::medals::shout(m)),
+            None => text,
         };
         lines.push((text, Style::new().fg(c).add_modifier(Modifier::BOLD)));
     }
@@ -209,6 +216,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
             pair(&GHOST, &REDRAW),
             pair(&PAUSE, &HELP),
             pair(&QUIT, &RESPAWN),
+            FOLLOW.entry(),
         ]);
     }
     let notes = [

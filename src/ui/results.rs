@@ -49,8 +49,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     } else {
         0
     };
-    let shown = (times.len()).min(area.height.saturating_sub(9 + order_rows) as usize);
-    let r = centred(area, 40, shown as u16 + 9 + order_rows);
+    let medal_row = u16::from(v.medals().is_some());
+    let rows = 9 + order_rows + medal_row;
+    let shown = (times.len()).min(area.height.saturating_sub(rows) as usize);
+    let r = centred(area, 40, shown as u16 + rows);
     let mut pieces = lap_table(v, &times, shown);
     pieces.extend(finishing_order(v, order));
     // A race between people (`skid serve`): the host takes the room back
@@ -85,7 +87,8 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 }
 
 /// RESULTS, the track, model and car, then `shown` of the laps with
-/// their deltas to the best, and the best and total times.
+/// their deltas to the best, the best and total times, and the medal the
+/// best earned.
 fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
     let car = v.car();
@@ -120,6 +123,13 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
         clock(Some(total))
     );
     pieces.extend([Piece::Gap, Piece::Line(sum, bold(THEME.good))]);
+    if let Some(m) = v.medals() {
+        let best = best.is_finite().then_some(best);
+        pieces.push(Piece::Line(
+            super::medals::earned(m, best),
+            bold(THEME.accent),
+        ));
+    }
     pieces
 }
 

@@ -31,6 +31,7 @@ use tokio::sync::mpsc::Sender;
 use crate::car::CarSpec;
 use crate::clock::Clock;
 use crate::console::{FrameTerminal, Tap, Wire, frame_terminal};
+use crate::medals::book::Book;
 use crate::session::{Door, Session};
 
 mod frames;
@@ -80,6 +81,9 @@ pub struct Hub {
     pub rooms: BTreeMap<u32, Room>,
     /// The players' records and the lobby's board of best laps.
     pub keeper: Keeper,
+    /// The medal tables known (kept in the data directory) and being
+    /// worked out.
+    pub medals: Book,
     next_room: u32,
     /// The fixed-step clock of every room's race.
     clock: Clock,
@@ -97,6 +101,7 @@ impl Hub {
             settings,
             players: BTreeMap::new(),
             rooms: BTreeMap::new(),
+            medals: Book::open(Some(keeper.data_dir().to_path_buf())),
             keeper,
             next_room: 1,
             turns: 0,
@@ -218,6 +223,7 @@ impl Hub {
     /// core (rooms share nothing), then what they did, here.
     pub fn tick(&mut self, at: Instant) {
         let now = self.secs(at);
+        self.refresh_medals();
         let ticked: Vec<(u32, Option<Vec<_>>)> = (self.rooms.par_iter_mut())
             .filter(|(_, room)| room.running.is_some())
             .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
@@ -272,6 +278,21 @@ impl Hub {
                 }
             }
             self.lobby_changed();
+        }
+    }
+}
+
+impl Hub {
+    /// Each room's medals, for its settings: asked of the book when they
+    /// changed, learnt when the book has worked them out.
+    fn refresh_medals(&mut self) {
+        if self.medals.poll() {
+            self.lobby_changed();
+        }
+        let tracks = self.tracks.len();
+        for room in self.rooms.values_mut() {
+            let offered = &self.tracks[room.menu.track.min(tracks - 1)];
+            room.refresh_medals(&mut self.medals, offered, &self.cars);
         }
     }
 }

@@ -1,0 +1,84 @@
+//! The app's records and medals: the record and medals the menu shows
+//! for its selection, a race's best lap saved with the medal it earned,
+//! and medal tables taken in as the book works them out.
+
+use super::{App, LOCAL};
+use crate::medals::book::Lookup;
+use crate::records::{Loaded, Record};
+
+impl App {
+    /// Reads the record for the menu's selection from the records file,
+    /// and asks for its medals.
+    pub(super) fn refresh_best(&mut self) {
+        let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
+        let lookup = (self.medal_book).ask(
+            &setup.track.track,
+            &setup.spec,
+            setup.model,
+            self.background,
+        );
+        let Some(store) = &self.records else {
+            self.menu_medals = (lookup, None);
+            return;
+        };
+        let track = setup.track.track.content_id();
+        let key = (track.as_str(), setup.model, setup.spec.content_id());
+        let found = match store.load() {
+            Ok(loaded) => {
+                self.notices.extend(loaded.notice());
+                (loaded.records.into_iter()).find(|r| r.key() == (key.0, key.1, key.2.as_str()))
+            }
+            Err(_) => None,
+        };
+        self.menu_best = found.as_ref().map(|r| r.time);
+        self.menu_medals = (lookup, found.and_then(|r| r.medal));
+    }
+
+    pub(super) fn notice_damage(&mut self, loaded: &Loaded) {
+        self.notices.extend(loaded.notice());
+    }
+
+    /// Saves the race's best lap if it beat the record.
+    /// A replay never sets records or ghosts: it is not a lap driven now.
+    pub(super) fn save_record(&mut self) {
+        if self.replay.is_some() {
+            return;
+        }
+        let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
+            return;
+        };
+        let medals = race.medals_for(&race.world.car(LOCAL).car);
+        let world = &race.world;
+        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
+            return;
+        };
+        let car = world.car(LOCAL);
+        let Some(best) = seat.log.new_record(car.finite) else {
+            return;
+        };
+        let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
+        let saved = store.save(record, &best.ghost);
+        match saved {
+            Ok((_, loaded)) => self.notice_damage(&loaded),
+            Err(e) => self.notices.push(format!(
+                "{}: cannot save the record: {e}",
+                store.dir.display()
+            )),
+        }
+    }
+
+    /// The book learnt medal tables: the menu's and the race's, if they
+    /// were among them.
+    pub(super) fn medals_learnt(&mut self) {
+        self.session.dirty = true;
+        if let Lookup::Working = self.menu_medals.0 {
+            self.refresh_best();
+        }
+        let (Some(race), Some(key)) = (&mut self.race, &self.race_medals) else {
+            return;
+        };
+        if race.medals.is_none() {
+            race.set_medals(self.medal_book.get(key).medals());
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The listing commands: `skid tracks` (with medal times), `skid
+//! records` and `skid cars`, each a table of columns.
+
+use std::io::Write;
+
+use super::{Outcome, Setup, load_car, load_track, store};
+use crate::car;
+use crate::diag::{self, Diagnostic, Diagnostics};
+use crate::medals::Medal;
+use crate::medals::book::Book;
+use crate::physics::ModelKind;
+use crate::track::bundled;
+use crate::ui;
+
+/// Prints rows under a header in columns as wide as their widest cell (in
+/// terminal columns), two spaces apart; the columns `right` names are
+/// right-aligned. Every cell is printed with control characters escaped.
+fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
+    use unicode_width::UnicodeWidthStr;
+    let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(ToString::to_string).collect())
+        .chain(
+            rows.iter()
+                .map(|r| r.iter().map(|c| diag::printable(c)).collect()),
+        )
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|r| r[i].width()).max().unwrap_or(0))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    for row in &rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.width());
+            let last = i + 1 == row.len();
+            if right.contains(&i) {
+                line.push_str(&pad);
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                if !last {
+                    line.push_str(&pad);
+                }
+            }
+            if !last {
+                line.push_str("  ");
+            }
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+pub(super) fn cars(show: Option<&str>) -> Outcome {
+    let mut out = std::io::stdout().lock();
+    if let Some(name) = show {
+        let _ = write!(out, "{}", load_car(name)?.to_toml());
+        return Ok(());
+    }
+    let mut rows = Vec::new();
+    for (name, _) in car::PRESETS {
+        let spec = load_car(name)?;
+        rows.push(vec![
+            name.to_string(),
+            spec.model.to_string(),
+            spec.description,
+        ]);
+    }
+    table(&["name", "model", "description"], &rows, &[]);
+    Ok(())
+}
+
+pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
+    let store = store(dir)?;
+    let id = track.map(load_track).transpose()?.map(|t| t.content_id());
+    let loaded = store.load().map_err(|e| {
+        Diagnostics::from(Diagnostic::file(
+            &store.dir.display().to_string(),
+            format!("cannot read the records: {e}"),
+        ))
+    })?;
+    if let Some(notice) = loaded.notice() {
+        eprintln!("skid: {notice}");
+    }
+    let rows: Vec<Vec<String>> = loaded
+        .records
+        .iter()
+        .filter(|r| id.as_ref().is_none_or(|i| *i == r.track_id))
+        .map(|r| {
+            vec![
+                r.track.clone(),
+                r.model.to_string(),
+                r.car.clone(),
+                crate::ui::hud::clock(Some(r.time)),
+                r.medal.map_or_else(|| "-".into(), |m| m.to_string()),
+            ]
+        })
+        .collect();
+    table(&["track", "model", "car", "best lap", "medal"], &rows, &[3]);
+    Ok(())
+}
+
+/// The bundled tracks, with the medal times for `model` and `car` (worked
+/// out once, then kept in the data directory).
+pub(super) fn tracks(model: Option<ModelKind>, car: Option<String>, dir: Option<&str>) -> Outcome {
+    let setup = Setup {
+        track: bundled::DEFAULT.into(),
+        model,
+        car,
+    };
+    let (_, spec, kind) = setup.resolve()?;
+    let mut book = Book::open(store(dir).ok().map(|s| s.dir));
+    let mut rows = Vec::new();
+    for (name, _) in bundled::TRACKS {
+        let t = load_track(name)?;
+        let m = t.size_m();
+        let medals = book.ask(&t, &spec, kind, false).medals();
+        let times = Medal::ALL.map(|medal| ui::hud::clock(medals.map(|m| m.time(medal))));
+        let mut row = vec![
+            name.to_string(),
+            format!("{}x{}", t.width, t.height),
+            format!("{:.0}x{:.0}", m.x, m.y),
+            t.laps.to_string(),
+            t.surfaces_used().join(", "),
+        ];
+        row.extend(times);
+        rows.push(row);
+    }
+    table(
+        &[
+            "name", "cells", "metres", "laps", "surfaces", "author", "gold", "silver", "bronze",
+        ],
+        &rows,
+        &[3, 5, 6, 7, 8],
+    );
+    println!("medal times for {kind}, {}", spec.name);
+    Ok(())
+}

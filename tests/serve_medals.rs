@@ -1,0 +1,93 @@
+//! Medals on `skid serve`: a room's settings show the medals of the
+//! track, model and car (worked out off the hub's thread), and a keyed
+//! player's record keeps the medal its lap earned.
+#![cfg(feature = "serve")]
+
+#[path = "common/ssh.rs"]
+mod ssh;
+
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use skid::app::TrackChoice;
+use skid::medals::Medal;
+use skid::medals::book::Lookup;
+use skid::race::Lap;
+use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
+use skid::serve::laps::Keeper;
+use skid::track::bundled;
+
+#[test]
+fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-medals-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start = Instant::now();
+    let tracks = vec![Offered::new(TrackChoice {
+        name: "pocket".into(),
+        track: bundled::load_raceable("pocket").unwrap(),
+    })];
+    let settings = Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let mut hub = Hub::new(tracks, settings, Keeper::new(&dir), start);
+    let (out, mut rx) = tokio::sync::mpsc::channel(1);
+    let join = ToHub::Join {
+        id: 1,
+        name: "ann".into(),
+        identity: Some("SHA256:ann".into()),
+        size: (80, 24),
+        out,
+    };
+    hub.apply(join, start);
+    let key = |hub: &mut Hub, code| {
+        let events = vec![Event::Key(KeyEvent::from(code))];
+        hub.apply(
+            ToHub::Input {
+                id: 1,
+                events,
+                at: start,
+            },
+            start,
+        );
+    };
+    key(&mut hub, KeyCode::Enter); // a new room, at its settings
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let mut tick = 0;
+    // The medals are worked out on a thread of their own: the hub goes on.
+    while hub.rooms[&1].medals == Lookup::Working {
+        tick += 1;
+        assert!(tick < 3000, "the medals were never worked out");
+        hub.tick(at(tick));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    hub.frames(at(tick));
+    if let Ok(Out::Frame(bytes)) = rx.try_recv() {
+        screen.process(&bytes);
+    }
+    let medals = hub.rooms[&1].medals.medals().expect("pocket has medals");
+    let text = screen.screen().contents();
+    let gold = skid::ui::hud::clock(Some(medals.time(Medal::Gold)));
+    assert!(text.contains(&format!("gold {gold}")), "{text}");
+    // A race, and a lap of it just under silver.
+    key(&mut hub, KeyCode::Enter);
+    let run = hub.rooms.get_mut(&1).unwrap().running.as_mut().unwrap();
+    let silver = medals.time(Medal::Silver);
+    let seat = &mut run.race.seats[0];
+    seat.log.best = Some(Lap {
+        ticks: (silver * 120.0).floor() as u64,
+        ..Lap::default()
+    });
+    seat.log.improved = true;
+    hub.tick(at(tick + 1));
+    drop(hub); // the records' thread writes what it was given, then ends
+    let players = std::fs::read_dir(dir.join("players")).unwrap();
+    let tables: Vec<String> = players
+        .filter_map(|d| std::fs::read_to_string(d.ok()?.path().join("records.toml")).ok())
+        .collect();
+    assert_eq!(tables.len(), 1, "ann's records");
+    assert!(tables[0].contains("medal = \"silver\""), "{}", tables[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

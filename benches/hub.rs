@@ -54,7 +54,7 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
         idle: Duration::from_hours(1),
     };
     let dir = std::env::temp_dir().join(format!("skid-hub-bench-{}", std::process::id()));
-    let mut hub = Hub::new(tracks, settings, Keeper::new(&dir), start);
+    let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);
     let mut outs = Vec::new();
     let everyone = load.players + load.watchers;
     for i in 0..everyone {

@@ -37,7 +37,7 @@ const GHOST_LINE: u64 = 64;
 /// The most the ghost of a lap of `ticks` can hold: a line a pose, a
 /// pose every [`GHOST_EVERY`] ticks, and the header. A file longer than
 /// its lap can be is not read (a ghost that does not fit its record).
-fn ghost_cap(ticks: u64) -> u64 {
+pub fn ghost_cap(ticks: u64) -> u64 {
     let poses = ticks.div_ceil(GHOST_EVERY).saturating_add(2);
     poses
         .saturating_mul(GHOST_LINE)
@@ -102,6 +102,17 @@ impl Record {
         Record {
             medal: medals.and_then(|m| m.earned(self.time)),
             ..self
+        }
+    }
+
+    /// The record's lap, to race against, with its ghost `ghost`.
+    pub fn lap(&self, ghost: Vec<[f64; 3]>) -> Lap {
+        let trace = trace_of(&ghost, GHOST_EVERY as f64 / f64::from(self.hz.max(1)));
+        Lap {
+            ticks: self.ticks,
+            splits: self.splits.clone(),
+            ghost,
+            trace,
         }
     }
 
@@ -353,13 +364,7 @@ impl Store {
                     .or_else(|| read(r.legacy_ghost_file()))
                     .map(|t| parse_ghost(&t))
                     .unwrap_or_default();
-                let trace = trace_of(&ghost, GHOST_EVERY as f64 / f64::from(r.hz.max(1)));
-                let lap = Lap {
-                    ticks: r.ticks,
-                    splits: r.splits.clone(),
-                    ghost,
-                    trace,
-                };
+                let lap = r.lap(ghost);
                 Some((r, lap))
             }
             None => None,
@@ -421,7 +426,8 @@ fn trace_of(ghost: &[[f64; 3]], dt: f64) -> Vec<[f64; 3]> {
     out
 }
 
-fn ghost_text(ghost: &[[f64; 3]]) -> String {
+/// A ghost as text: a line `x,y,heading` a pose, under a header.
+pub fn ghost_text(ghost: &[[f64; 3]]) -> String {
     let mut s = format!("# x,y,heading every {GHOST_EVERY} ticks\n");
     for [x, y, h] in ghost {
         let _ = writeln!(s, "{x:.3},{y:.3},{h:.4}");
@@ -431,7 +437,7 @@ fn ghost_text(ghost: &[[f64; 3]]) -> String {
 
 /// Reads a ghost file; lines that do not parse are skipped (a damaged
 /// ghost only shortens the ghost).
-fn parse_ghost(text: &str) -> Vec<[f64; 3]> {
+pub fn parse_ghost(text: &str) -> Vec<[f64; 3]> {
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| {

@@ -1,6 +1,7 @@
-//! Medals on `skid serve`: a room's settings show the medals of the
-//! track, model and car (worked out off the hub's thread), and a keyed
-//! player's record keeps the medal its lap earned.
+//! Medals and boards on `skid serve`: a room's settings show the medals
+//! of the track, model and car (worked out off the hub's thread); a keyed
+//! player's lap goes on the room's board within a second, and their
+//! record keeps the medal it earned.
 #![cfg(feature = "serve")]
 
 #[path = "common/ssh.rs"]
@@ -13,15 +14,15 @@ use skid::app::TrackChoice;
 use skid::medals::Medal;
 use skid::medals::book::Lookup;
 use skid::race::Lap;
+use skid::serve::db::Db;
 use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
+use tokio::sync::mpsc::Receiver;
 
-#[test]
-fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
-    let dir = std::env::temp_dir().join(format!("skid-serve-medals-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let start = Instant::now();
+/// A hub offering pocket, its records in `dir`, with Ann (keyed) in its
+/// lobby at 80x24; the receiver of her frames.
+fn ann_on_a_hub(dir: &std::path::Path, start: Instant) -> (Hub, Receiver<Out>) {
     let tracks = vec![Offered::new(TrackChoice {
         name: "pocket".into(),
         track: bundled::load_raceable("pocket").unwrap(),
@@ -31,8 +32,8 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
         fps: 30,
         idle: Duration::from_mins(5),
     };
-    let mut hub = Hub::new(tracks, settings, Keeper::new(&dir), start);
-    let (out, mut rx) = tokio::sync::mpsc::channel(1);
+    let mut hub = Hub::new(tracks, settings, Keeper::open(dir).unwrap(), start);
+    let (out, rx) = tokio::sync::mpsc::channel(1);
     let join = ToHub::Join {
         id: 1,
         name: "ann".into(),
@@ -41,6 +42,15 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
         out,
     };
     hub.apply(join, start);
+    (hub, rx)
+}
+
+#[test]
+fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-medals-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start = Instant::now();
+    let (mut hub, mut rx) = ann_on_a_hub(&dir, start);
     let key = |hub: &mut Hub, code| {
         let events = vec![Event::Key(KeyEvent::from(code))];
         hub.apply(
@@ -82,12 +92,27 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     });
     seat.log.improved = true;
     hub.tick(at(tick + 1));
+    // The room's board has it within a second (the records' thread reads
+    // the database's changes every quarter second).
+    let key = hub.rooms[&1].board.clone().expect("the room's board");
+    let saved = Instant::now();
+    let mut tick = tick + 1;
+    while hub.keeper.boards.get(&key).is_none_or(|b| b.top.is_empty()) {
+        assert!(
+            saved.elapsed() < Duration::from_secs(1),
+            "the board did not change"
+        );
+        tick += 1;
+        hub.tick(at(tick));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let board = &hub.keeper.boards[&key];
+    assert_eq!(board.top[0].name, "ann");
+    assert_eq!(board.top[0].medal, Some(Medal::Silver));
+    assert_eq!(board.places[0].0, 1, "ann's own place");
     drop(hub); // the records' thread writes what it was given, then ends
-    let players = std::fs::read_dir(dir.join("players")).unwrap();
-    let tables: Vec<String> = players
-        .filter_map(|d| std::fs::read_to_string(d.ok()?.path().join("records.toml")).ok())
-        .collect();
-    assert_eq!(tables.len(), 1, "ann's records");
-    assert!(tables[0].contains("medal = \"silver\""), "{}", tables[0]);
+    let db = Db::open(&dir.join("skid.db")).unwrap();
+    let (record, _) = db.best("SHA256:ann", &key).unwrap().expect("ann's record");
+    assert_eq!(record.medal, Some(Medal::Silver));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -25,7 +25,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let track_id = pocket.track().content_id();
     // Ann's record on pocket, from an earlier run of the server.
     {
-        let mut keeper = Keeper::new(&dir);
+        let mut keeper = Keeper::open(&dir).unwrap();
         let record = Record {
             track: "pocket".into(),
             track_id: track_id.clone(),
@@ -50,7 +50,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
         fps: 30,
         idle: Duration::from_mins(5),
     };
-    let mut hub = Hub::new(tracks, settings, Keeper::new(&dir), start);
+    let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);
     let (out, mut rx) = tokio::sync::mpsc::channel(1);
     let join = ToHub::Join {
         id: 1,

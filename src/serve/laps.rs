@@ -1,24 +1,41 @@
-//! The server's records (docs/SERVE.md, "Records"): best laps per track,
-//! model, car and player, each player's in a [`Store`] of their own (the
-//! same safe store as local play: atomic writes, a lock, damage moved
-//! aside), found by their key's fingerprint, so their records follow the
-//! key. Guests, who have no key, keep none.
+//! The server's records (docs/SERVE.md, "Records"): each keyed player's
+//! best laps per track, model and car, with their ghosts, and the boards
+//! made of them, in the laps' database ([`super::db`]), found by the
+//! player's key fingerprint, so their records follow the key. Guests, who
+//! have no key, keep none.
 //!
-//! Laps are written, and players' records read, by a thread of their own,
-//! so the races never wait on the disk (a record read arrives while the
-//! race counts down); the lobby's board of the best lap on each track is
-//! kept in memory, read from every player's store at start.
+//! The database is the records' thread's alone: the hub hands it laps to
+//! keep and asks it for records and boards, and takes its answers each
+//! tick ([`Keeper::poll`]), so a race never waits on the disk. Laps are
+//! written in batches, a transaction each; while the database fails, they
+//! wait in a bounded queue (the log says so, and again once they are
+//! written). Every quarter second the thread reads the database's log of
+//! changes, by this server or another sharing it, and says which boards
+//! changed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
 
+use super::db::{self, Board, Db};
 use crate::models::ModelKind;
 use crate::race::Lap;
-use crate::records::{Record, Store, write_atomic};
+use crate::records::{Record, Store};
 
-/// Players' folders read at start, at the most.
+pub use super::db::Key;
+
+/// How often the thread reads the log of changes.
+const CHANGES_EVERY: Duration = Duration::from_millis(250);
+/// Laps waiting for a database that fails, at the most; one more is lost,
+/// with a line in the log.
+const MAX_WAITING: usize = 10_000;
+/// Places on a board.
+pub const BOARD_TOP: usize = 10;
+/// Players' folders imported at the first start, at the most.
 const MAX_PLAYERS_READ: usize = 100_000;
+/// The database's note that the players' record files were imported.
+const IMPORTED: &str = "imported-player-files";
 
 /// The best lap on one track, for the lobby.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,20 +49,29 @@ pub struct Best {
 /// What the records' thread does, in the order asked (so a read after a
 /// save finds the lap saved).
 enum Job {
-    /// A lap to write.
-    Save {
-        store: Store,
-        name: String,
-        record: Record,
-        ghost: Vec<[f64; 3]>,
-    },
-    /// A player's record to read, answered through [`Keeper::answers`].
+    Save(db::Lap),
+    /// A player's record to read, answered as [`Answer::Record`].
     Read {
-        store: Store,
-        key: (String, ModelKind, String),
+        identity: String,
+        key: Key,
         hz: u32,
         ask: Ask,
     },
+    /// A board, with where the players `who` stand on it.
+    Board {
+        key: Key,
+        who: Vec<String>,
+    },
+}
+
+/// What the records' thread says.
+enum Answer {
+    Record(Ask, Option<Lap>),
+    Board(Key, Board),
+    /// The best lap on a track changed.
+    Best(String, Best),
+    /// These boards changed.
+    Changed(Vec<Key>),
 }
 
 /// Whose record a read is for: a player in a room's race (the room's
@@ -57,266 +83,346 @@ pub struct Ask {
     pub player: u64,
 }
 
-/// Where the players' records are, the writer and the lobby's board.
+/// What the records' thread said since the last [`Keeper::poll`].
+#[derive(Debug, Default)]
+pub struct Polled {
+    /// Records read, with whom they are for.
+    pub records: Vec<(Ask, Option<Lap>)>,
+    /// Boards changed: whoever shows one asks for it again.
+    pub changed: Vec<Key>,
+    /// Whether a board or the lobby's best laps changed.
+    pub news: bool,
+}
+
+/// The hub's side of the records: what to ask of the thread, and what it
+/// has answered so far.
 pub struct Keeper {
-    root: PathBuf,
-    writer: Option<Sender<Job>>,
-    /// The records read, as the thread answers.
-    answers: Receiver<(Ask, Option<Lap>)>,
-    /// The writer's thread: joined when the keeper goes, so laps sent are
-    /// on disk before the server exits.
+    dir: PathBuf,
+    jobs: Option<Sender<Job>>,
+    answers: Receiver<Answer>,
+    /// The thread: joined when the keeper goes, so laps handed over are
+    /// in the database before the server exits.
     thread: Option<std::thread::JoinHandle<()>>,
     /// The best lap by track content id.
     pub board: BTreeMap<String, Best>,
-}
-
-/// A fingerprint (`SHA256:` and base64) as a folder name: base64's `+`
-/// made `-`, and `/`, `:` (and anything else) `_`.
-fn folder(identity: &str) -> String {
-    identity
-        .chars()
-        .map(|c| match c {
-            '+' => '-',
-            c if c.is_ascii_alphanumeric() || c == '=' => c,
-            _ => '_',
-        })
-        .collect()
-}
-
-/// A line in the server's log for a damaged records table that loading
-/// moved aside (`records::Loaded`), naming where it went.
-fn log_damage(loaded: &crate::records::Loaded) {
-    if let Some(notice) = loaded.notice() {
-        eprintln!("skid serve: {notice}");
-    }
+    /// The boards asked for, as last read.
+    pub boards: HashMap<Key, Board>,
 }
 
 impl Keeper {
-    /// The data directory the players' records are under.
-    pub fn data_dir(&self) -> &Path {
-        self.root.parent().unwrap_or(&self.root)
-    }
-
-    /// Records under `root/players`, the board read from them.
-    pub fn new(root: &Path) -> Keeper {
-        let root = root.join("players");
-        let (writer, jobs) = channel::<Job>();
-        let (answer, answers) = channel();
+    /// The records in the database `DIR/skid.db` (made if new; the
+    /// players' record files under `DIR/players/` imported into it at the
+    /// first start and left in place).
+    pub fn open(dir: &Path) -> Result<Keeper, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut db = Db::open(&dir.join("skid.db"))?;
+        if db.note(IMPORTED)?.is_none() {
+            let n = import(&dir.join("players"), &mut db)?;
+            db.set_note(IMPORTED, &n.to_string())?;
+            if n > 0 {
+                eprintln!(
+                    "skid serve: {n} laps imported from {}",
+                    dir.join("players").display()
+                );
+            }
+        }
+        let mut board = BTreeMap::new();
+        for (track, e, model, car) in db.best_per_track()? {
+            board.insert(track, best(e, model, car));
+        }
+        let (jobs, rx) = channel::<Job>();
+        let (tx, answers) = channel();
         let thread = std::thread::Builder::new()
             .name("skid-records".into())
-            .spawn(move || {
-                for job in jobs {
-                    match job {
-                        Job::Save {
-                            store,
-                            name,
-                            record,
-                            ghost,
-                        } => save(&store, &name, record, &ghost),
-                        Job::Read {
-                            store,
-                            key,
-                            hz,
-                            ask,
-                        } => {
-                            let lap = read(&store, &key, hz);
-                            if answer.send((ask, lap)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            })
-            .ok();
-        let mut keeper = Keeper {
-            root,
-            writer: Some(writer),
+            .spawn(move || work(db, &rx, &tx))
+            .map_err(|e| format!("{}: cannot start the records' thread: {e}", dir.display()))?;
+        Ok(Keeper {
+            dir: dir.to_path_buf(),
+            jobs: Some(jobs),
             answers,
-            thread,
-            board: BTreeMap::new(),
-        };
-        keeper.read_board();
-        keeper
+            thread: Some(thread),
+            board,
+            boards: HashMap::new(),
+        })
     }
 
-    fn read_board(&mut self) {
-        let Ok(dirs) = std::fs::read_dir(&self.root) else {
-            return;
-        };
-        for dir in dirs.flatten().take(MAX_PLAYERS_READ) {
-            let store = Store::new(dir.path());
-            let name = crate::diag::read_capped(&dir.path().join("name"), 256, false)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .map_or_else(|| "?".into(), |n| super::names::display_name(&n));
-            if let Ok(loaded) = store.load() {
-                log_damage(&loaded);
-                for r in loaded.records {
-                    self.note(&r, &name);
-                }
-            }
+    /// The data directory the database is in.
+    pub fn data_dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(job);
         }
-    }
-
-    /// Puts `r`, driven by `name`, on the board if it is the best there.
-    fn note(&mut self, r: &Record, name: &str) {
-        let best = Best {
-            time: r.time,
-            name: name.to_string(),
-            model: r.model,
-            car: r.car.clone(),
-        };
-        match self.board.get(&r.track_id) {
-            Some(b) if b.time <= r.time => {}
-            _ => {
-                self.board.insert(r.track_id.clone(), best);
-            }
-        }
-    }
-
-    /// The store of the player with key `identity`.
-    pub fn store(&self, identity: &str) -> Store {
-        Store::new(self.root.join(folder(identity)))
     }
 
     /// Asks for the record lap (and ghost) of `identity` for a track,
     /// model and car, at `hz`, for `ask`: read on the records' thread,
-    /// never the caller's, and answered through [`Keeper::answers`].
-    pub fn ask(&self, identity: &str, key: (String, ModelKind, String), hz: u32, ask: Ask) {
-        let store = self.store(identity);
-        if let Some(w) = &self.writer {
-            let _ = w.send(Job::Read {
-                store,
-                key,
-                hz,
-                ask,
-            });
-        }
+    /// never the caller's, and answered through [`Keeper::poll`].
+    pub fn ask(&self, identity: &str, key: Key, hz: u32, ask: Ask) {
+        let identity = identity.to_string();
+        self.send(Job::Read {
+            identity,
+            key,
+            hz,
+            ask,
+        });
     }
 
-    /// The records read since the last call, with whom they are for.
-    pub fn answers(&self) -> Vec<(Ask, Option<Lap>)> {
-        self.answers.try_iter().collect()
+    /// Asks for the board of `key`, with where `who` (players' key
+    /// fingerprints) stand on it: in [`Keeper::boards`] once read.
+    pub fn ask_board(&self, key: Key, who: Vec<String>) {
+        self.send(Job::Board { key, who });
     }
 
-    /// A lap better than `identity`'s record: written (on the writer's
-    /// thread), and on the board if it is the best on its track.
+    /// A lap better than `identity`'s record, to keep (on the records'
+    /// thread): on the lobby's board at once if it is the best on its
+    /// track.
     pub fn save(&mut self, identity: &str, name: &str, record: Record, ghost: Vec<[f64; 3]>) {
-        self.note(&record, name);
-        let job = Job::Save {
-            store: self.store(identity),
+        if self
+            .board
+            .get(&record.track_id)
+            .is_none_or(|b| record.time < b.time)
+        {
+            let best = Best {
+                time: record.time,
+                name: name.to_string(),
+                model: record.model,
+                car: record.car.clone(),
+            };
+            self.board.insert(record.track_id.clone(), best);
+        }
+        self.send(Job::Save(db::Lap {
+            identity: identity.to_string(),
             name: name.to_string(),
             record,
             ghost,
-        };
-        if let Some(w) = &self.writer {
-            let _ = w.send(job);
+        }));
+    }
+
+    /// Takes what the records' thread said: boards and best laps are
+    /// kept here, records read and boards changed handed on.
+    pub fn poll(&mut self) -> Polled {
+        let mut polled = Polled::default();
+        for answer in self.answers.try_iter() {
+            match answer {
+                Answer::Record(ask, lap) => polled.records.push((ask, lap)),
+                Answer::Board(key, board) => {
+                    self.boards.insert(key, board);
+                    polled.news = true;
+                }
+                Answer::Best(track, best) => {
+                    self.board.insert(track, best);
+                    polled.news = true;
+                }
+                Answer::Changed(keys) => polled.changed.extend(keys),
+            }
         }
+        polled
     }
-}
-
-/// Writes a lap and its driver's name (on the records' thread).
-fn save(store: &Store, name: &str, record: Record, ghost: &[[f64; 3]]) {
-    let saved = store.save(record, ghost);
-    if let Ok((_, loaded)) = &saved {
-        log_damage(loaded);
-    }
-    let named = write_atomic(&store.dir.join("name"), name.as_bytes(), || Ok(()));
-    if let Err(e) = saved.map(|_| ()).and(named) {
-        eprintln!(
-            "skid serve: {}: cannot save a lap: {e}",
-            store.dir.display()
-        );
-    }
-}
-
-/// The record lap for `key` (track id, model, car id) in `store`, at
-/// `hz` (on the records' thread).
-fn read(store: &Store, key: &(String, ModelKind, String), hz: u32) -> Option<Lap> {
-    let (best, loaded) = store.best(&key.0, key.1, &key.2).ok()?;
-    log_damage(&loaded);
-    best.map(|(r, lap)| lap.at_rate(r.hz, hz))
 }
 
 impl Drop for Keeper {
     fn drop(&mut self) {
-        self.writer = None;
+        self.jobs = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(track_id: &str, time: f64) -> Record {
-        Record {
-            track: "t".into(),
-            track_id: track_id.into(),
-            model: ModelKind::Arcade,
-            car: "hatch".into(),
-            car_id: "c".into(),
-            time,
-            ticks: (time * 120.0) as u64,
-            hz: 120,
-            splits: vec![],
-            medal: None,
-        }
-    }
-
-    #[test]
-    fn laps_follow_the_key_and_the_board_survives_a_restart() {
-        let dir = std::env::temp_dir().join(format!("skid-keeper-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let alice = "SHA256:ab/cd+ef";
-        let bob = "SHA256:zz/yy+xx";
-        {
-            let mut k = Keeper::new(&dir);
-            k.save(alice, "alice", record("T", 41.0), vec![[1.0, 2.0, 0.5]]);
-            k.save(bob, "bob", record("T", 40.0), vec![]);
-            k.save(bob, "bob", record("U", 50.0), vec![]);
-            assert_eq!(k.board["T"].name, "bob");
-            // The writer's thread ends with the keeper; wait for its files.
-            let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
-            while !(dir.join("players").join(folder(bob)).join("name").exists()
-                && dir
-                    .join("players")
-                    .join(folder(alice))
-                    .join("name")
-                    .exists())
-            {
-                assert!(std::time::Instant::now() < end, "laps not written");
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        let k = Keeper::new(&dir);
-        assert_eq!(k.board["T"].time, 40.0);
-        assert_eq!(k.board["T"].name, "bob");
-        assert_eq!(k.board["U"].name, "bob");
-        // Alice's own record and ghost, for her key only.
-        let key = ("T".to_string(), ModelKind::Arcade, "c".to_string());
-        let ask = |player| Ask {
-            room: 1,
-            race: 1,
-            player,
-        };
-        k.ask(alice, key.clone(), 120, ask(1));
-        k.ask("SHA256:other", key, 120, ask(2));
-        let mut answers = Vec::new();
-        let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while answers.len() < 2 {
-            assert!(std::time::Instant::now() < end, "no answer");
-            answers.extend(k.answers());
-        }
-        assert_eq!(answers[0].0, ask(1));
-        let lap = answers[0].1.as_ref().expect("alice's lap");
-        assert_eq!(lap.ticks, 41 * 120);
-        assert_eq!(lap.ghost.len(), 1);
-        assert!(answers[1].1.is_none());
-        assert!(!folder(alice).contains('/'));
-        let _ = std::fs::remove_dir_all(&dir);
+fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
+    Best {
+        time: e.time,
+        name: e.name,
+        model,
+        car,
     }
 }
+
+/// The records' thread: jobs as they come, in batches; the log of
+/// changes every [`CHANGES_EVERY`]; laps that could not be written kept
+/// and tried again.
+fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
+    let mut waiting: VecDeque<db::Lap> = VecDeque::new();
+    let mut failing = false;
+    let mut next_changes = Instant::now();
+    loop {
+        let first = match jobs.recv_timeout(CHANGES_EVERY) {
+            Ok(job) => Some(job),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                write(&mut db, &mut waiting, &mut failing);
+                return;
+            }
+        };
+        let mut asks = Vec::new();
+        for job in first.into_iter().chain(jobs.try_iter()) {
+            match job {
+                Job::Save(lap) if waiting.len() >= MAX_WAITING => eprintln!(
+                    "skid serve: {}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
+                    db.path().display(),
+                    lap.name,
+                    lap.record.track
+                ),
+                Job::Save(lap) => waiting.push_back(lap),
+                other => asks.push(other),
+            }
+        }
+        write(&mut db, &mut waiting, &mut failing);
+        for job in asks {
+            if answer(&db, job, answers).is_err() {
+                return;
+            }
+        }
+        if Instant::now() >= next_changes {
+            next_changes = Instant::now() + CHANGES_EVERY;
+            if changes(&mut db, answers).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Writes the laps waiting, all in one transaction; on failure they go on
+/// waiting, and the log says so once, and again when they are written.
+fn write(db: &mut Db, waiting: &mut VecDeque<db::Lap>, failing: &mut bool) {
+    if waiting.is_empty() {
+        return;
+    }
+    let laps = waiting.make_contiguous();
+    match db.save(laps, now_ms()) {
+        Ok(_) => {
+            if *failing {
+                eprintln!(
+                    "skid serve: {}: {} laps waiting written",
+                    db.path().display(),
+                    laps.len()
+                );
+                *failing = false;
+            }
+            waiting.clear();
+        }
+        Err(e) if !*failing => {
+            eprintln!(
+                "skid serve: {e}; {} laps wait and are tried again",
+                laps.len()
+            );
+            *failing = true;
+        }
+        Err(_) => {}
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Answers a read or a board; errs when the hub is gone.
+fn answer(db: &Db, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
+    let said = match job {
+        Job::Read {
+            identity,
+            key,
+            hz,
+            ask,
+        } => {
+            let found = db.best(&identity, &key).unwrap_or_else(|e| {
+                eprintln!("skid serve: {e}");
+                None
+            });
+            let lap = found.map(|(r, ghost)| r.lap(ghost).at_rate(r.hz, hz));
+            Answer::Record(ask, lap)
+        }
+        Job::Board { key, who } => match db.board(&key, BOARD_TOP, &who) {
+            Ok(board) => Answer::Board(key, board),
+            Err(e) => {
+                eprintln!("skid serve: {e}");
+                return Ok(());
+            }
+        },
+        Job::Save(_) => return Ok(()),
+    };
+    answers.send(said).map_err(|_| ())
+}
+
+/// Says which boards changed since the last look, and the best laps of
+/// their tracks; errs when the hub is gone.
+fn changes(db: &mut Db, answers: &Sender<Answer>) -> Result<(), ()> {
+    let keys = match db.changes() {
+        Ok(keys) if keys.is_empty() => return Ok(()),
+        Ok(keys) => keys,
+        Err(e) => {
+            eprintln!("skid serve: {e}");
+            return Ok(());
+        }
+    };
+    let mut tracks: Vec<&String> = keys.iter().map(|k| &k.0).collect();
+    tracks.dedup();
+    for track in tracks {
+        if let Ok(Some((e, model, car))) = db.best_of_track(track) {
+            answers
+                .send(Answer::Best(track.clone(), best(e, model, car)))
+                .map_err(|_| ())?;
+        }
+    }
+    answers.send(Answer::Changed(keys)).map_err(|_| ())
+}
+
+/// A player's key fingerprint from the folder their record files are in
+/// (`SHA256:` and base64, its `+` made `-` and `/` and `:` made `_`).
+fn identity_of(folder: &str) -> String {
+    let rest = folder.strip_prefix("SHA256_").unwrap_or(folder);
+    let rest: String = rest
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    format!("SHA256:{rest}")
+}
+
+/// Imports every player's record files under `players` (as servers before
+/// the database kept them); returns how many laps. The files stay.
+fn import(players: &Path, db: &mut Db) -> Result<usize, String> {
+    let Ok(dirs) = std::fs::read_dir(players) else {
+        return Ok(0);
+    };
+    let mut laps = Vec::new();
+    for dir in dirs.flatten().take(MAX_PLAYERS_READ) {
+        let identity = identity_of(&dir.file_name().to_string_lossy());
+        let store = Store::new(dir.path());
+        let name = crate::diag::read_capped(&dir.path().join("name"), 256, false)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .map_or_else(|| "?".into(), |n| super::names::display_name(&n));
+        let Ok(loaded) = store.load() else { continue };
+        if let Some(notice) = loaded.notice() {
+            eprintln!("skid serve: {notice}");
+        }
+        for r in loaded.records {
+            let ghost = (store.best(&r.track_id, r.model, &r.car_id).ok())
+                .and_then(|(best, _)| best)
+                .map(|(_, lap)| lap.ghost)
+                .unwrap_or_default();
+            laps.push(db::Lap {
+                identity: identity.clone(),
+                name: name.clone(),
+                record: r,
+                ghost,
+            });
+        }
+    }
+    for chunk in laps.chunks(1000) {
+        db.save(chunk, now_ms())?;
+    }
+    Ok(laps.len())
+}
+
+#[cfg(test)]
+mod tests;

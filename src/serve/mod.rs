@@ -10,6 +10,7 @@
 //! simulation never waits on the network.
 
 pub mod admission;
+pub mod db;
 pub mod hub;
 mod keyboard;
 pub mod laps;
@@ -229,7 +230,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         idle: opts.idle,
     };
     let (to_hub, from_conns) = mpsc::channel();
-    let keeper = laps::Keeper::new(&opts.data_dir);
+    let keeper = laps::Keeper::open(&opts.data_dir).map_err(io::Error::other)?;
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {

@@ -16,6 +16,7 @@ use crate::session::Door;
 use crate::track::Track;
 use crate::world::CarId;
 
+use super::laps::{self, Keeper};
 use super::offered::Offered;
 
 /// A player's number on the server, for as long as they are connected.
@@ -115,6 +116,10 @@ pub struct Room {
     /// The settings (track, model, car) and book generation `medals` was
     /// looked up for.
     medals_of: Option<(usize, ModelKind, usize, u64)>,
+    /// The board of the room's settings (track, model and car ids).
+    pub board: Option<laps::Key>,
+    /// The settings and members `board` was asked for with.
+    board_of: Option<(usize, ModelKind, usize, usize)>,
 }
 
 impl Room {
@@ -128,7 +133,37 @@ impl Room {
             races: 0,
             medals: Lookup::Working,
             medals_of: None,
+            board: None,
+            board_of: None,
         }
+    }
+
+    /// The board of the room's settings, asked of `keeper` (with where
+    /// the members `who` stand) when the settings or the members changed,
+    /// or when `changed` says the board did.
+    pub fn refresh_board(
+        &mut self,
+        keeper: &Keeper,
+        offered: &Offered,
+        cars: &[(String, crate::car::CarSpec)],
+        who: impl FnOnce(&[(PlayerId, String)]) -> Vec<String>,
+        changed: &[laps::Key],
+    ) {
+        let now = Some((
+            self.menu.track,
+            self.menu.model,
+            self.menu.car,
+            self.members.len(),
+        ));
+        let stale = self.board.as_ref().is_some_and(|k| changed.contains(k));
+        if self.board_of == now && !stale {
+            return;
+        }
+        self.board_of = now;
+        let setup = self.menu.setup(&offered.choice, cars);
+        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
+        keeper.ask_board(key.clone(), who(&self.members));
+        self.board = Some(key);
     }
 
     /// Looks the medals of the room's settings up in `book` (asking for

@@ -3,7 +3,7 @@
 //! results. It reads the hub's state and draws with [`crate::ui`]; it
 //! changes nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -16,7 +16,8 @@ use crate::session::Door;
 use crate::ui::{self, lobby, overlay, results};
 use crate::world::CarId;
 
-use super::laps::Best;
+use super::db::Board;
+use super::laps::{Best, Key};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room, Running};
 
@@ -40,6 +41,10 @@ pub struct View<'a> {
     pub cars: &'a [(String, CarSpec)],
     /// The best lap on each track, by its content id.
     pub board: &'a BTreeMap<String, Best>,
+    /// The boards the rooms asked for.
+    pub boards: &'a HashMap<Key, Board>,
+    /// The player's key fingerprint, if they came with one.
+    pub identity: Option<&'a str>,
 }
 
 impl View<'_> {
@@ -130,7 +135,33 @@ impl View<'_> {
             members: room.members.iter().map(|m| m.1.clone()).collect(),
             host: room.creator == self.id,
             medals: room.medals,
+            board: self.room_board(room),
         }
+    }
+
+    /// The server's board for a room's settings: a heading with the
+    /// viewer's place (a guest has none), then the best laps.
+    fn room_board(&self, room: &Room) -> Vec<String> {
+        let Some(board) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
+            return Vec::new();
+        };
+        let clock = |t| ui::hud::clock(Some(t));
+        let mine =
+            (self.identity).and_then(|me| board.places.iter().find(|(_, e)| e.identity == me));
+        let you = match (mine, self.identity) {
+            (Some((place, e)), _) => format!("you {place} of {}, {}", board.total, clock(e.time)),
+            (None, Some(_)) => "no lap of yours yet".into(),
+            (None, None) => "a guest's laps are not kept".into(),
+        };
+        let mut lines = vec![format!("BOARD  ·  {you}")];
+        lines.extend(board.top.iter().enumerate().map(|(i, e)| {
+            let medal = e.medal.map_or(String::new(), |m| format!("  {m}"));
+            format!("{:>2}. {}  {}{medal}", i + 1, clock(e.time), e.name)
+        }));
+        if board.top.is_empty() {
+            lines.push("nobody has a lap here yet".into());
+        }
+        lines
     }
 }
 

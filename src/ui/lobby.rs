@@ -40,6 +40,9 @@ pub struct RoomScreen {
     pub host: bool,
     /// The medals of the settings.
     pub medals: Lookup,
+    /// The server's board for the settings: a heading (with the viewer's
+    /// place), then its best laps, as many as fit.
+    pub board: Vec<String>,
 }
 
 fn style(selected: bool) -> Style {
@@ -132,9 +135,11 @@ fn hint_line(buf: &mut Buffer, inner: Rect, hint: &str) {
 }
 
 /// A room waiting for its race: the settings (the host's cursor on
-/// them) and their medals, who is in, and what the keys do.
+/// them) and their medals, who is in, the server's best laps for the
+/// settings (as many as fit), and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
-    let inner = panel(buf, area, 20, &format!(" skid · room {} ", s.id));
+    let h = 20 + (s.board.len() as u16 + 1).min(12);
+    let inner = panel(buf, area, h, &format!(" skid · room {} ", s.id));
     let mut pieces: Vec<Piece> = (s.rows.iter())
         .map(|(row, label, value)| {
             let (text, style) = selector::row(label, value, s.host && s.row == *row, s.host);
@@ -170,7 +175,22 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         };
         column::line(format!("  {m}{note}"), THEME.text)
     }));
-    column::stack(buf, inner, pieces);
+    if let Some((heading, laps)) = s.board.split_first() {
+        pieces.extend([Piece::Gap, column::line(heading.clone(), THEME.accent)]);
+        pieces.extend(
+            laps.iter()
+                .map(|l| column::line(format!("  {l}"), THEME.text)),
+        );
+    }
+    // The last row is the hint's.
+    column::stack(
+        buf,
+        Rect {
+            height: inner.height.saturating_sub(1),
+            ..inner
+        },
+        pieces,
+    );
     let hint = if s.host {
         "↑↓ choose  ←→ change  Enter start  Esc leave"
     } else {

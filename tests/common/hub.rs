@@ -23,7 +23,7 @@ pub fn hub(
         fps: 30,
         idle: Duration::from_mins(5),
     };
-    let keeper = serve::laps::Keeper::new(&temp_dir(name));
+    let keeper = serve::laps::Keeper::open(&temp_dir(name)).unwrap();
     serve::hub::Hub::new(tracks, settings, keeper, start)
 }
 
@@ -42,9 +42,12 @@ pub fn guest(
     }
 }
 
-/// A fresh directory for a hub's records.
+/// A fresh directory for a hub's records, its own even where tests in one
+/// process give the same name.
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("skid-hub-{name}-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("skid-hub-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

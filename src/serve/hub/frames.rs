@@ -9,7 +9,7 @@
 //! at 30): whoever opens a huge terminal sees a slower picture, and
 //! nobody else does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,8 @@ use tokio::sync::mpsc::error::TrySendError;
 use crate::car::CarSpec;
 use crate::console::{redraw_all, send_frame};
 
-use super::super::laps::Best;
+use super::super::db::Board;
+use super::super::laps::{Best, Key};
 use super::super::offered::Offered;
 use super::super::room::{PlayerId, Room};
 use super::super::screen;
@@ -58,6 +59,7 @@ struct Shared<'a> {
     tracks: &'a [Offered],
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
+    boards: &'a HashMap<Key, Board>,
     idle: Duration,
     /// Frame turns so far.
     turn: u64,
@@ -77,6 +79,7 @@ impl Hub {
             tracks: &self.tracks,
             cars: &self.cars,
             board: &self.keeper.board,
+            boards: &self.keeper.boards,
             idle: self.settings.idle,
             turn: self.turns,
         };
@@ -133,6 +136,8 @@ impl Player {
                 tracks: hub.tracks,
                 cars: hub.cars,
                 board: hub.board,
+                boards: hub.boards,
+                identity: self.identity.as_deref(),
             };
             send_frame(&mut self.terminal, &self.wire, |f| view.draw(f))
         }));

@@ -229,10 +229,15 @@ impl Hub {
             .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
             .collect();
         // Records read for races that started (on the records' thread).
-        for (ask, lap) in self.keeper.answers() {
+        let polled = self.keeper.poll();
+        for (ask, lap) in polled.records {
             if let (Some(room), Some(lap)) = (self.rooms.get_mut(&ask.room), lap) {
                 room.record_found(ask.race, ask.player, lap);
             }
+        }
+        self.refresh_boards(&polled.changed);
+        if polled.news {
+            self.lobby_changed();
         }
         let mut broken = Vec::new();
         let mut board_changed = false;
@@ -283,6 +288,22 @@ impl Hub {
 }
 
 impl Hub {
+    /// Each room's board, asked for when its settings or members changed
+    /// or the board did (`changed`).
+    fn refresh_boards(&mut self, changed: &[super::laps::Key]) {
+        let tracks = self.tracks.len();
+        for room in self.rooms.values_mut() {
+            let offered = &self.tracks[room.menu.track.min(tracks - 1)];
+            let players = &self.players;
+            let who = |members: &[(PlayerId, String)]| {
+                (members.iter())
+                    .filter_map(|(m, _)| players.get(m)?.identity.clone())
+                    .collect()
+            };
+            room.refresh_board(&self.keeper, offered, &self.cars, who, changed);
+        }
+    }
+
     /// Each room's medals, for its settings: asked of the book when they
     /// changed, learnt when the book has worked them out.
     fn refresh_medals(&mut self) {

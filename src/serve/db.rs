@@ -1,0 +1,444 @@
+//! The server's laps in a database (docs/SERVE.md, "Records"): each keyed
+//! player's best lap per track, model and car with its ghost, the boards
+//! made of them, and a log of changes that every server sharing the
+//! database reads, so that a lap set through one shows on the others'
+//! boards.
+//!
+//! SQLite (rusqlite, the library built in): one file, `DIR/skid.db`, in
+//! WAL mode with full syncs, so a lap committed survives kill -9 and a
+//! power cut. Only the records' thread ([`super::laps`]) touches it: the
+//! hub never waits on it. The schema is versioned ([`MIGRATIONS`]): a
+//! database of a newer version than this build knows is refused, never
+//! written.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use crate::medals::Medal;
+use crate::models::ModelKind;
+use crate::records::{Record, ghost_text, parse_ghost};
+
+/// A board's key: the track's content id, the model, the car's content id.
+pub type Key = (String, ModelKind, String);
+
+/// A record with its ghost.
+pub type Kept = (Record, Vec<[f64; 3]>);
+
+/// The schema, one step a version: step `n` takes a database at version
+/// `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &["
+    CREATE TABLE laps (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time REAL NOT NULL,
+        ticks INTEGER NOT NULL,
+        hz INTEGER NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at INTEGER NOT NULL,
+        ghost TEXT NOT NULL,
+        PRIMARY KEY (identity, track_id, model, car_id)
+    );
+    CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at);
+    CREATE TABLE changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL
+    );
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"];
+
+/// Changes kept in the log: a server further behind than this reads
+/// every board afresh.
+const CHANGES_KEPT: i64 = 100_000;
+
+/// One place on a board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The driver's key fingerprint (never shown).
+    pub identity: String,
+    /// Their name as the server showed it when they set the lap.
+    pub name: String,
+    pub time: f64,
+    pub medal: Option<Medal>,
+}
+
+/// A board: its best laps, how many there are, and where some players
+/// stand on it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Board {
+    /// The best laps, the best first (ties: who set it first).
+    pub top: Vec<Entry>,
+    /// Laps on the board.
+    pub total: u64,
+    /// Each player asked about who has a lap here: their place (from 1)
+    /// and lap.
+    pub places: Vec<(u64, Entry)>,
+}
+
+/// A lap to keep: whose, by what name, and its ghost.
+#[derive(Debug, Clone)]
+pub struct Lap {
+    pub identity: String,
+    pub name: String,
+    pub record: Record,
+    pub ghost: Vec<[f64; 3]>,
+}
+
+/// The laps' database.
+pub struct Db {
+    conn: Connection,
+    path: PathBuf,
+    /// The newest change read.
+    seen: i64,
+}
+
+/// An error with the database's path, as the log and the command line
+/// say it.
+fn error(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
+    format!("{}: {what}: {e}", path.display())
+}
+
+impl Db {
+    /// Opens (or makes) the database at `path`, brought to this build's
+    /// schema.
+    pub fn open(path: &Path) -> Result<Db, String> {
+        let conn = Connection::open(path).map_err(|e| error(path, "cannot open", e))?;
+        // Another server switching a new database to WAL at the same
+        // moment holds it for that moment: the switch is tried again.
+        let setup = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = FULL;";
+        let mut tries = 0;
+        while let Err(e) = conn.execute_batch(setup) {
+            tries += 1;
+            if tries == 100 || e.sqlite_error_code() != Some(rusqlite::ErrorCode::DatabaseBusy) {
+                return Err(error(path, "cannot open", e));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let mut db = Db {
+            conn,
+            path: path.to_path_buf(),
+            seen: 0,
+        };
+        db.migrate()?;
+        db.seen = db.newest_change()?;
+        Ok(db)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn fail(&self, what: &str, e: impl std::fmt::Display) -> String {
+        error(&self.path, what, e)
+    }
+
+    /// Brings the schema to this build's version, in one transaction that
+    /// holds the database's write lock from its start, so that two servers
+    /// starting at once on a new database migrate it once.
+    fn migrate(&mut self) -> Result<(), String> {
+        let path = self.path.clone();
+        let fail = |e| error(&path, "cannot migrate", e);
+        let tx = (self.conn)
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(fail)?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(error(
+                &path,
+                "cannot use",
+                format!("schema version {version} is newer than this skid's ({known})"),
+            ));
+        }
+        for step in &MIGRATIONS[version.max(0) as usize..] {
+            tx.execute_batch(step).map_err(fail)?;
+        }
+        tx.pragma_update(None, "user_version", known)
+            .map_err(fail)?;
+        tx.commit().map_err(fail)
+    }
+
+    fn newest_change(&self) -> Result<i64, String> {
+        (self.conn)
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM changes", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.fail("cannot read", e))
+    }
+
+    /// Keeps `laps` in one transaction (all or none), each only if it
+    /// beats its driver's lap for its key; returns which did.
+    pub fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+        let path = self.path.clone();
+        let fail = |e: rusqlite::Error| error(&path, "cannot save laps", e);
+        let tx = self.conn.transaction().map_err(fail)?;
+        let mut kept = Vec::with_capacity(laps.len());
+        {
+            let mut upsert = tx
+                .prepare_cached(
+                    "INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
+                         ticks, hz, splits, medal, set_at, ghost)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                     ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
+                         name = excluded.name, track = excluded.track, car = excluded.car,
+                         time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
+                         splits = excluded.splits, medal = excluded.medal,
+                         set_at = excluded.set_at, ghost = excluded.ghost
+                     WHERE excluded.time < laps.time",
+                )
+                .map_err(fail)?;
+            let mut change = tx
+                .prepare_cached("INSERT INTO changes (track_id, model, car_id) VALUES (?1, ?2, ?3)")
+                .map_err(fail)?;
+            for lap in laps {
+                let r = &lap.record;
+                let splits: Vec<String> = r.splits.iter().map(u64::to_string).collect();
+                let n = upsert
+                    .execute(params![
+                        lap.identity,
+                        r.track_id,
+                        r.model.name(),
+                        r.car_id,
+                        lap.name,
+                        r.track,
+                        r.car,
+                        r.time,
+                        r.ticks as i64,
+                        r.hz,
+                        splits.join(","),
+                        r.medal.map(Medal::name),
+                        now_ms,
+                        ghost_text(&lap.ghost),
+                    ])
+                    .map_err(fail)?;
+                if n > 0 {
+                    change
+                        .execute(params![r.track_id, r.model.name(), r.car_id])
+                        .map_err(fail)?;
+                }
+                kept.push(n > 0);
+            }
+            tx.execute(
+                "DELETE FROM changes WHERE seq < (SELECT MAX(seq) FROM changes) - ?1",
+                [CHANGES_KEPT],
+            )
+            .map_err(fail)?;
+        }
+        tx.commit().map_err(fail)?;
+        Ok(kept)
+    }
+
+    /// `identity`'s best lap for `key`, with its ghost.
+    pub fn best(&self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
+        let mut q = (self.conn)
+            .prepare_cached(
+                "SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
+                 WHERE identity = ?1 AND track_id = ?2 AND model = ?3 AND car_id = ?4",
+            )
+            .map_err(|e| self.fail("cannot read", e))?;
+        let row = q
+            .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
+                let splits: String = r.get(5)?;
+                let medal: Option<String> = r.get(6)?;
+                let ghost: String = r.get(7)?;
+                let record = Record {
+                    track: r.get(0)?,
+                    track_id: key.0.clone(),
+                    model: key.1,
+                    car: r.get(1)?,
+                    car_id: key.2.clone(),
+                    time: r.get(2)?,
+                    ticks: r.get::<_, i64>(3)?.max(0) as u64,
+                    hz: r.get(4)?,
+                    splits: splits.split(',').filter_map(|s| s.parse().ok()).collect(),
+                    medal: medal.as_deref().and_then(medal_named),
+                };
+                Ok((record, parse_ghost(&ghost)))
+            })
+            .optional()
+            .map_err(|e| self.fail("cannot read", e))?;
+        Ok(row)
+    }
+
+    /// The board of `key`: its best `top` laps, how many, and where each
+    /// of `who` stands on it.
+    pub fn board(&self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+        let fail = |e| self.fail("cannot read a board", e);
+        let k = params![key.0, key.1.name(), key.2];
+        let mut q = (self.conn)
+            .prepare_cached(
+                "SELECT identity, name, time, medal FROM laps
+                 WHERE track_id = ?1 AND model = ?2 AND car_id = ?3
+                 ORDER BY time, set_at LIMIT ?4",
+            )
+            .map_err(fail)?;
+        let rows = q
+            .query_map(params![key.0, key.1.name(), key.2, top as i64], entry)
+            .map_err(fail)?;
+        let top = rows.collect::<Result<Vec<_>, _>>().map_err(fail)?;
+        let total: i64 = (self.conn)
+            .prepare_cached(
+                "SELECT COUNT(*) FROM laps WHERE track_id = ?1 AND model = ?2 AND car_id = ?3",
+            )
+            .and_then(|mut q| q.query_row(k, |r| r.get(0)))
+            .map_err(fail)?;
+        let mut places = Vec::new();
+        for identity in who {
+            let mut q = (self.conn)
+                .prepare_cached(
+                    "SELECT l.identity, l.name, l.time, l.medal,
+                        (SELECT COUNT(*) FROM laps o
+                         WHERE o.track_id = l.track_id AND o.model = l.model
+                           AND o.car_id = l.car_id
+                           AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
+                     FROM laps l
+                     WHERE l.identity = ?1 AND l.track_id = ?2 AND l.model = ?3 AND l.car_id = ?4",
+                )
+                .map_err(fail)?;
+            let found = q
+                .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
+                    Ok((r.get::<_, i64>(4)? as u64 + 1, entry(r)?))
+                })
+                .optional()
+                .map_err(fail)?;
+            places.extend(found);
+        }
+        Ok(Board {
+            top,
+            total: total.max(0) as u64,
+            places,
+        })
+    }
+
+    /// The best lap on each track, whatever the model and car, for the
+    /// lobby: track id, the lap (its model and car name) and who set it.
+    pub fn best_per_track(&self) -> Result<Vec<(String, Entry, ModelKind, String)>, String> {
+        let fail = |e| self.fail("cannot read the best laps", e);
+        let mut q = (self.conn)
+            .prepare(
+                "SELECT track_id, identity, name, MIN(time), medal, model, car
+                 FROM laps GROUP BY track_id",
+            )
+            .map_err(fail)?;
+        let rows = q
+            .query_map([], |r| {
+                let model: String = r.get(5)?;
+                Ok((
+                    r.get(0)?,
+                    Entry {
+                        identity: r.get(1)?,
+                        name: r.get(2)?,
+                        time: r.get(3)?,
+                        medal: r
+                            .get::<_, Option<String>>(4)?
+                            .as_deref()
+                            .and_then(medal_named),
+                    },
+                    model.parse().unwrap_or_default(),
+                    r.get(6)?,
+                ))
+            })
+            .map_err(fail)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(fail)
+    }
+
+    /// The best lap on one track, whatever the model and car.
+    pub fn best_of_track(
+        &self,
+        track_id: &str,
+    ) -> Result<Option<(Entry, ModelKind, String)>, String> {
+        let mut q = (self.conn)
+            .prepare_cached(
+                "SELECT identity, name, time, medal, model, car FROM laps
+                 WHERE track_id = ?1 ORDER BY time, set_at LIMIT 1",
+            )
+            .map_err(|e| self.fail("cannot read the best laps", e))?;
+        q.query_row([track_id], |r| {
+            let model: String = r.get(4)?;
+            Ok((entry(r)?, model.parse().unwrap_or_default(), r.get(5)?))
+        })
+        .optional()
+        .map_err(|e| self.fail("cannot read the best laps", e))
+    }
+
+    /// The boards changed since the last call (by this server or any
+    /// other sharing the database), each once.
+    pub fn changes(&mut self) -> Result<Vec<Key>, String> {
+        let fail = |e| error(&self.path, "cannot read changes", e);
+        let mut q = (self.conn)
+            .prepare_cached(
+                "SELECT seq, track_id, model, car_id FROM changes WHERE seq > ?1 ORDER BY seq",
+            )
+            .map_err(fail)?;
+        let mut keys: Vec<Key> = Vec::new();
+        let mut seen = self.seen;
+        let rows = q
+            .query_map([self.seen], |r| {
+                let model: String = r.get(2)?;
+                Ok((r.get::<_, i64>(0)?, r.get(1)?, model, r.get(3)?))
+            })
+            .map_err(fail)?;
+        for row in rows {
+            let (seq, track, model, car) = row.map_err(fail)?;
+            seen = seen.max(seq);
+            let Ok(model) = model.parse::<ModelKind>() else {
+                continue;
+            };
+            let key = (track, model, car);
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        drop(q);
+        self.seen = seen;
+        Ok(keys)
+    }
+
+    /// The value kept under `key` in the database's own notes.
+    pub fn note(&self, key: &str) -> Result<Option<String>, String> {
+        (self.conn)
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.fail("cannot read", e))
+    }
+
+    /// Keeps `value` under `key` in the database's own notes.
+    pub fn set_note(&self, key: &str, value: &str) -> Result<(), String> {
+        (self.conn)
+            .execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [key, value],
+            )
+            .map(|_| ())
+            .map_err(|e| self.fail("cannot write", e))
+    }
+}
+
+/// A board's row: identity, name, time, medal.
+fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
+    Ok(Entry {
+        identity: r.get(0)?,
+        name: r.get(1)?,
+        time: r.get(2)?,
+        medal: r
+            .get::<_, Option<String>>(3)?
+            .as_deref()
+            .and_then(medal_named),
+    })
+}
+
+fn medal_named(name: &str) -> Option<Medal> {
+    Medal::ALL.into_iter().find(|m| m.name() == name)
+}

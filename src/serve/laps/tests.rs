@@ -1,0 +1,220 @@
+//! The records' thread and its database: laps kept per key, boards,
+//! the first start's import of record files, and changes seen by a second
+//! server on the same database.
+
+use super::*;
+
+fn record(track_id: &str, time: f64) -> Record {
+    Record {
+        track: "t".into(),
+        track_id: track_id.into(),
+        model: ModelKind::Arcade,
+        car: "hatch".into(),
+        car_id: "c".into(),
+        time,
+        ticks: (time * 120.0) as u64,
+        hz: 120,
+        splits: vec![],
+        medal: None,
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-keeper-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Polls `k` until `done` holds of what it has gathered (5 s at most).
+fn wait(k: &mut Keeper, mut done: impl FnMut(&Keeper, &Polled) -> bool) -> Polled {
+    let mut all = Polled::default();
+    let end = Instant::now() + Duration::from_secs(5);
+    loop {
+        let p = k.poll();
+        all.records.extend(p.records);
+        all.changed.extend(p.changed);
+        all.news |= p.news;
+        if done(k, &all) {
+            return all;
+        }
+        assert!(Instant::now() < end, "the records' thread never said it");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn key(track: &str) -> Key {
+    (track.to_string(), ModelKind::Arcade, "c".to_string())
+}
+
+#[test]
+fn laps_follow_the_key_and_the_board_survives_a_restart() {
+    let dir = temp("restart");
+    let alice = "SHA256:ab/cd+ef";
+    let bob = "SHA256:zz/yy+xx";
+    {
+        let mut k = Keeper::open(&dir).unwrap();
+        k.save(alice, "alice", record("T", 41.0), vec![[1.0, 2.0, 0.5]]);
+        k.save(bob, "bob", record("T", 40.0), vec![]);
+        k.save(bob, "bob", record("U", 50.0), vec![]);
+        k.save(bob, "bob", record("U", 55.0), vec![]); // not better: not kept
+        assert_eq!(k.board["T"].name, "bob");
+    } // the thread writes what it was given, then ends
+    let mut k = Keeper::open(&dir).unwrap();
+    assert_eq!(k.board["T"].time, 40.0);
+    assert_eq!(k.board["T"].name, "bob");
+    assert_eq!(k.board["U"].time, 50.0);
+    // Alice's own record and ghost, for her key only.
+    let ask = |player| Ask {
+        room: 1,
+        race: 1,
+        player,
+    };
+    k.ask(alice, key("T"), 120, ask(1));
+    k.ask("SHA256:other", key("T"), 120, ask(2));
+    let answers = wait(&mut k, |_, p| p.records.len() == 2).records;
+    assert_eq!(answers[0].0, ask(1));
+    let lap = answers[0].1.as_ref().expect("alice's lap");
+    assert_eq!(lap.ticks, 41 * 120);
+    assert_eq!(lap.ghost, [[1.0, 2.0, 0.5]]);
+    assert!(answers[1].1.is_none());
+    // The board: bob first, alice second, and where each stands.
+    k.ask_board(key("T"), vec![alice.into(), "SHA256:nobody".into()]);
+    wait(&mut k, |k, _| k.boards.contains_key(&key("T")));
+    let board = &k.boards[&key("T")];
+    let names: Vec<&str> = board.top.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["bob", "alice"]);
+    assert_eq!(board.total, 2);
+    assert_eq!(board.places.len(), 1, "nobody has no place");
+    assert_eq!((board.places[0].0, board.places[0].1.time), (2, 41.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_lap_kept_by_one_server_shows_on_the_others_board() {
+    let dir = temp("two");
+    let mut one = Keeper::open(&dir).unwrap();
+    let mut two = Keeper::open(&dir).unwrap();
+    two.ask_board(key("T"), vec![]);
+    wait(&mut two, |k, _| k.boards.contains_key(&key("T")));
+    assert!(two.boards[&key("T")].top.is_empty());
+    one.save("SHA256:ann", "ann", record("T", 33.0), vec![]);
+    let changed = wait(&mut two, |_, p| !p.changed.is_empty()).changed;
+    assert_eq!(changed, [key("T")]);
+    assert_eq!(two.board["T"].name, "ann", "the lobby's best too");
+    two.ask_board(key("T"), vec!["SHA256:ann".into()]);
+    wait(&mut two, |k, _| !k.boards[&key("T")].top.is_empty());
+    assert_eq!(two.boards[&key("T")].places[0].0, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn record_files_of_an_older_server_are_imported_once_and_left() {
+    let dir = temp("import");
+    let folder = dir.join("players").join("SHA256_ab_cd-ef");
+    let store = Store::new(&folder);
+    store.save(record("T", 44.5), &[[3.0, 4.0, 0.0]]).unwrap();
+    std::fs::write(folder.join("name"), "carol").unwrap();
+    {
+        let mut k = Keeper::open(&dir).unwrap();
+        assert_eq!(k.board["T"].name, "carol");
+        k.ask(
+            "SHA256:ab/cd+ef",
+            key("T"),
+            120,
+            Ask {
+                room: 1,
+                race: 1,
+                player: 1,
+            },
+        );
+        let answers = wait(&mut k, |_, p| !p.records.is_empty()).records;
+        let lap = answers[0].1.as_ref().expect("carol's lap, under her key");
+        assert_eq!(lap.ghost, [[3.0, 4.0, 0.0]]);
+    }
+    assert!(folder.join("records.toml").exists(), "left in place");
+    // A lap in the files after the import is not imported again.
+    store.save(record("T", 40.0), &[]).unwrap();
+    let k = Keeper::open(&dir).unwrap();
+    assert_eq!(k.board["T"].time, 44.5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_database_newer_than_this_build_is_refused_with_its_path() {
+    let dir = temp("newer");
+    drop(Keeper::open(&dir).unwrap());
+    let conn = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let Err(e) = Keeper::open(&dir) else {
+        panic!("a newer schema is refused");
+    };
+    assert!(
+        e.starts_with(&dir.join("skid.db").display().to_string()),
+        "{e}"
+    );
+    assert!(e.contains("schema version 99"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_servers_starting_at_once_on_a_new_database_both_open_it() {
+    for round in 0..10 {
+        let dir = temp(&format!("both-{round}"));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let both: Vec<_> = (0..2)
+            .map(|_| {
+                let (dir, start) = (dir.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    Keeper::open(&dir).map(|_| ())
+                })
+            })
+            .collect();
+        for t in both {
+            assert_eq!(t.join().unwrap(), Ok(()), "round {round}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
+    let dir = temp("down");
+    let mut k = Keeper::open(&dir).unwrap();
+    // Another hand takes the table away: every write fails meanwhile.
+    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    other
+        .execute_batch("ALTER TABLE laps RENAME TO gone")
+        .unwrap();
+    k.save(
+        "SHA256:ann",
+        "ann",
+        record("T", 30.0),
+        vec![[1.0, 1.0, 0.0]],
+    );
+    k.save("SHA256:bob", "bob", record("T", 31.0), vec![]);
+    std::thread::sleep(Duration::from_millis(400));
+    let kept: i64 = other
+        .query_row("SELECT COUNT(*) FROM gone", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kept, 0, "nothing written while the table is gone");
+    assert!(k.poll().changed.is_empty());
+    // Back: both laps are written, and the boards hear of it.
+    other
+        .execute_batch("ALTER TABLE gone RENAME TO laps")
+        .unwrap();
+    let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
+    assert_eq!(changed, [key("T")]);
+    drop(k);
+    let db = Db::open(&dir.join("skid.db")).unwrap();
+    assert_eq!(
+        db.best("SHA256:ann", &key("T")).unwrap().unwrap().1,
+        [[1.0, 1.0, 0.0]]
+    );
+    assert_eq!(
+        db.best("SHA256:bob", &key("T")).unwrap().unwrap().0.time,
+        31.0
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::models::ModelKind;
 use skid::records::Record;
-use skid::serve::db::{Db, Lap};
+use skid::serve::db::{Database, Lap, Sqlite};
 
 const BOARDS: usize = 100;
 const PLAYERS: usize = 1000;
@@ -36,11 +36,11 @@ fn lap(board: usize, player: usize, time: f64) -> Lap {
     }
 }
 
-fn filled() -> (std::path::PathBuf, Db) {
+fn filled() -> (std::path::PathBuf, Sqlite) {
     let dir = std::env::temp_dir().join(format!("skid-bench-db-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut db = Db::open(&dir.join("skid.db")).unwrap();
+    let mut db = Sqlite::open(&dir.join("skid.db")).unwrap();
     for board in 0..BOARDS {
         let laps: Vec<Lap> = (0..PLAYERS)
             .map(|p| lap(board, p, 20.0 + (p * 7919 % PLAYERS) as f64 / 100.0))

@@ -26,6 +26,7 @@ fn options(dir: PathBuf) -> Options {
     Options {
         listen: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir,
+        database: None,
         max_players: 64,
         idle: Duration::from_mins(5),
         login: Duration::from_secs(30),

@@ -14,7 +14,7 @@ use skid::app::TrackChoice;
 use skid::medals::Medal;
 use skid::medals::book::Lookup;
 use skid::race::Lap;
-use skid::serve::db::Db;
+use skid::serve::db::{Database, Sqlite};
 use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
@@ -111,7 +111,7 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     assert_eq!(board.top[0].medal, Some(Medal::Silver));
     assert_eq!(board.places[0].0, 1, "ann's own place");
     drop(hub); // the records' thread writes what it was given, then ends
-    let db = Db::open(&dir.join("skid.db")).unwrap();
+    let mut db = Sqlite::open(&dir.join("skid.db")).unwrap();
     let (record, _) = db.best("SHA256:ann", &key).unwrap().expect("ann's record");
     assert_eq!(record.medal, Some(Medal::Silver));
     let _ = std::fs::remove_dir_all(&dir);

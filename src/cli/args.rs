@@ -71,6 +71,11 @@ pub enum Command {
         /// Where records are kept (default: the user's data directory).
         #[arg(long, value_name = "DIR")]
         data_dir: Option<String>,
+        /// A server's laps' database instead (`postgres://...`, or its
+        /// SQLite file): every board, its best laps.
+        #[cfg(feature = "serve")]
+        #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
+        database: Option<String>,
     },
     /// List the car presets, or print one as TOML ready to copy and edit.
     Cars {
@@ -231,4 +236,9 @@ pub struct Serve {
     /// for more. Default: every bundled track.
     #[arg(long = "track", value_name = "T")]
     pub tracks: Vec<String>,
+    /// The laps' database: `postgres://USER:PASSWORD@HOST/DB` for one that
+    /// several servers share (default: SQLite, `skid.db` in the data
+    /// directory).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
 }

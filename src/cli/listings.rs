@@ -134,3 +134,38 @@ pub(super) fn tracks(model: Option<ModelKind>, car: Option<String>, dir: Option<
     println!("medal times for {kind}, {}", spec.name);
     Ok(())
 }
+
+/// A server's boards (`skid records --database URL`): for each track,
+/// model and car with laps (only `track`'s, if given), its best ten, with
+/// names as the server showed them.
+#[cfg(feature = "serve")]
+pub(super) fn server_boards(url: &str, track: Option<&str>) -> Outcome {
+    use crate::serve::db;
+    let fail = |e: String| Diagnostics::from(Diagnostic::file("skid records", e));
+    let id = track.map(load_track).transpose()?.map(|t| t.content_id());
+    let mut db = db::open_existing(url).map_err(fail)?;
+    let mut rows = Vec::new();
+    for (key, track, car) in db.boards().map_err(fail)? {
+        if id.as_ref().is_some_and(|i| *i != key.0) {
+            continue;
+        }
+        let board = db.board(&key, 10, &[]).map_err(fail)?;
+        for (place, e) in board.top.iter().enumerate() {
+            rows.push(vec![
+                track.clone(),
+                key.1.to_string(),
+                car.clone(),
+                format!("{}", place + 1),
+                e.name.clone(),
+                ui::hud::clock(Some(e.time)),
+                e.medal.map_or_else(|| "-".into(), |m| m.to_string()),
+            ]);
+        }
+    }
+    table(
+        &["track", "model", "car", "place", "name", "time", "medal"],
+        &rows,
+        &[3, 5],
+    );
+    Ok(())
+}

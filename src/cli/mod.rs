@@ -70,9 +70,15 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(s)) => serve::serve(s),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Cars { show }) => cars(show.as_deref()),
-        Some(Command::Records { track, data_dir }) => {
-            records(track.as_deref(), data_dir.as_deref())
-        }
+        #[cfg(feature = "serve")]
+        Some(Command::Records {
+            database: Some(url),
+            track,
+            ..
+        }) => listings::server_boards(&url, track.as_deref()),
+        Some(Command::Records {
+            track, data_dir, ..
+        }) => records(track.as_deref(), data_dir.as_deref()),
         Some(Command::Sim {
             setup,
             inputs,

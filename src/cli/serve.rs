@@ -38,8 +38,17 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         let track = load_raceable(&name)?;
         tracks.push(TrackChoice { name, track });
     }
+    if let Some(url) = &s.database
+        && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
+    {
+        return Err(Diagnostics::from(Diagnostic::file(
+            "skid serve",
+            format!("--database {url}: a postgres:// or postgresql:// address is needed"),
+        )));
+    }
     let opts = crate::serve::Options {
         listen: s.listen,
+        database: s.database,
         data_dir,
         max_players: s.max_players as usize,
         idle: Duration::from_secs(s.idle_timeout),

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
-use super::db::{self, Board, Db};
+use super::db::{self, Board, Database};
 use crate::models::ModelKind;
 use crate::race::Lap;
 use crate::records::{Record, Store};
@@ -34,7 +34,8 @@ const MAX_WAITING: usize = 10_000;
 pub const BOARD_TOP: usize = 10;
 /// Players' folders imported at the first start, at the most.
 const MAX_PLAYERS_READ: usize = 100_000;
-/// The database's note that the players' record files were imported.
+/// The database's note that the players' record files of a data
+/// directory were imported (followed by the directory).
 const IMPORTED: &str = "imported-player-files";
 
 /// The best lap on one track, for the lobby.
@@ -114,11 +115,19 @@ impl Keeper {
     /// players' record files under `DIR/players/` imported into it at the
     /// first start and left in place).
     pub fn open(dir: &Path) -> Result<Keeper, String> {
+        Keeper::on(None, dir)
+    }
+
+    /// The records in the database `url` names (`postgres://...`), or in
+    /// none, as [`Keeper::open`]; record files under `DIR/players/` are
+    /// imported into it once either way.
+    pub fn on(url: Option<&str>, dir: &Path) -> Result<Keeper, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut db = Db::open(&dir.join("skid.db"))?;
-        if db.note(IMPORTED)?.is_none() {
-            let n = import(&dir.join("players"), &mut db)?;
-            db.set_note(IMPORTED, &n.to_string())?;
+        let mut db = db::open(url, dir)?;
+        let imported = format!("{IMPORTED} {}", dir.display());
+        if db.note(&imported)?.is_none() {
+            let n = import(&dir.join("players"), db.as_mut())?;
+            db.set_note(&imported, &n.to_string())?;
             if n > 0 {
                 eprintln!(
                     "skid serve: {n} laps imported from {}",
@@ -127,7 +136,7 @@ impl Keeper {
             }
         }
         let mut board = BTreeMap::new();
-        for (track, e, model, car) in db.best_per_track()? {
+        for (track, (e, model, car)) in db.best_per_track()? {
             board.insert(track, best(e, model, car));
         }
         let (jobs, rx) = channel::<Job>();
@@ -244,7 +253,7 @@ fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
 /// The records' thread: jobs as they come, in batches; the log of
 /// changes every [`CHANGES_EVERY`]; laps that could not be written kept
 /// and tried again.
-fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
+fn work(mut db: Box<dyn Database>, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
     let mut waiting: VecDeque<db::Lap> = VecDeque::new();
     let mut failing = false;
     let mut next_changes = Instant::now();
@@ -253,7 +262,7 @@ fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
             Ok(job) => Some(job),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
-                write(&mut db, &mut waiting, &mut failing);
+                write(db.as_mut(), &mut waiting, &mut failing);
                 return;
             }
         };
@@ -262,7 +271,7 @@ fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
             match job {
                 Job::Save(lap) if waiting.len() >= MAX_WAITING => eprintln!(
                     "skid serve: {}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
-                    db.path().display(),
+                    db.name(),
                     lap.name,
                     lap.record.track
                 ),
@@ -270,15 +279,15 @@ fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
                 other => asks.push(other),
             }
         }
-        write(&mut db, &mut waiting, &mut failing);
+        write(db.as_mut(), &mut waiting, &mut failing);
         for job in asks {
-            if answer(&db, job, answers).is_err() {
+            if answer(db.as_mut(), job, answers).is_err() {
                 return;
             }
         }
         if Instant::now() >= next_changes {
             next_changes = Instant::now() + CHANGES_EVERY;
-            if changes(&mut db, answers).is_err() {
+            if changes(db.as_mut(), answers).is_err() {
                 return;
             }
         }
@@ -287,7 +296,7 @@ fn work(mut db: Db, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
 
 /// Writes the laps waiting, all in one transaction; on failure they go on
 /// waiting, and the log says so once, and again when they are written.
-fn write(db: &mut Db, waiting: &mut VecDeque<db::Lap>, failing: &mut bool) {
+fn write(db: &mut dyn Database, waiting: &mut VecDeque<db::Lap>, failing: &mut bool) {
     if waiting.is_empty() {
         return;
     }
@@ -297,7 +306,7 @@ fn write(db: &mut Db, waiting: &mut VecDeque<db::Lap>, failing: &mut bool) {
             if *failing {
                 eprintln!(
                     "skid serve: {}: {} laps waiting written",
-                    db.path().display(),
+                    db.name(),
                     laps.len()
                 );
                 *failing = false;
@@ -322,7 +331,7 @@ fn now_ms() -> i64 {
 }
 
 /// Answers a read or a board; errs when the hub is gone.
-fn answer(db: &Db, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
+fn answer(db: &mut dyn Database, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
     let said = match job {
         Job::Read {
             identity,
@@ -351,7 +360,7 @@ fn answer(db: &Db, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
 
 /// Says which boards changed since the last look, and the best laps of
 /// their tracks; errs when the hub is gone.
-fn changes(db: &mut Db, answers: &Sender<Answer>) -> Result<(), ()> {
+fn changes(db: &mut dyn Database, answers: &Sender<Answer>) -> Result<(), ()> {
     let keys = match db.changes() {
         Ok(keys) if keys.is_empty() => return Ok(()),
         Ok(keys) => keys,
@@ -389,7 +398,7 @@ fn identity_of(folder: &str) -> String {
 
 /// Imports every player's record files under `players` (as servers before
 /// the database kept them); returns how many laps. The files stay.
-fn import(players: &Path, db: &mut Db) -> Result<usize, String> {
+fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
     let Ok(dirs) = std::fs::read_dir(players) else {
         return Ok(0);
     };

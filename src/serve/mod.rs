@@ -50,8 +50,11 @@ pub const AUTH_SECONDS: u64 = 30;
 /// How the server runs.
 pub struct Options {
     pub listen: SocketAddr,
-    /// Where the host key lives.
+    /// Where the host key lives (and the laps' SQLite database).
     pub data_dir: PathBuf,
+    /// The laps' database shared with other servers (`postgres://...`);
+    /// none: SQLite in `data_dir`.
+    pub database: Option<String>,
     pub max_players: usize,
     pub idle: Duration,
     /// How long a connection has from connecting to joining the lobby
@@ -230,7 +233,8 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         idle: opts.idle,
     };
     let (to_hub, from_conns) = mpsc::channel();
-    let keeper = laps::Keeper::open(&opts.data_dir).map_err(io::Error::other)?;
+    let keeper =
+        laps::Keeper::on(opts.database.as_deref(), &opts.data_dir).map_err(io::Error::other)?;
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {

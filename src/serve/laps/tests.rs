@@ -207,7 +207,7 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
     assert_eq!(changed, [key("T")]);
     drop(k);
-    let db = Db::open(&dir.join("skid.db")).unwrap();
+    let mut db = db::Sqlite::open(&dir.join("skid.db")).unwrap();
     assert_eq!(
         db.best("SHA256:ann", &key("T")).unwrap().unwrap().1,
         [[1.0, 1.0, 0.0]]

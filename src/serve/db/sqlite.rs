@@ -1,29 +1,21 @@
-//! The server's laps in a database (docs/SERVE.md, "Records"): each keyed
-//! player's best lap per track, model and car with its ghost, the boards
-//! made of them, and a log of changes that every server sharing the
-//! database reads, so that a lap set through one shows on the others'
-//! boards.
-//!
-//! SQLite (rusqlite, the library built in): one file, `DIR/skid.db`, in
-//! WAL mode with full syncs, so a lap committed survives kill -9 and a
-//! power cut. Only the records' thread ([`super::laps`]) touches it: the
-//! hub never waits on it. The schema is versioned ([`MIGRATIONS`]): a
-//! database of a newer version than this build knows is refused, never
-//! written.
+//! The laps in SQLite (rusqlite, the library built in): one file,
+//! `DIR/skid.db`, in WAL mode with full syncs, so a lap committed survives
+//! kill -9 and a power cut, and other processes on the machine with the
+//! same data directory share it. The schema is versioned ([`MIGRATIONS`],
+//! SQLite's `user_version`): a database of a newer version than this
+//! build knows is refused, never written.
 
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+use super::{
+    Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
+    splits_text,
+};
 use crate::medals::Medal;
 use crate::models::ModelKind;
 use crate::records::{Record, ghost_text, parse_ghost};
-
-/// A board's key: the track's content id, the model, the car's content id.
-pub type Key = (String, ModelKind, String);
-
-/// A record with its ghost.
-pub type Kept = (Record, Vec<[f64; 3]>);
 
 /// The schema, one step a version: step `n` takes a database at version
 /// `n` to `n + 1`.
@@ -55,45 +47,8 @@ const MIGRATIONS: &[&str] = &["
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 "];
 
-/// Changes kept in the log: a server further behind than this reads
-/// every board afresh.
-const CHANGES_KEPT: i64 = 100_000;
-
-/// One place on a board.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    /// The driver's key fingerprint (never shown).
-    pub identity: String,
-    /// Their name as the server showed it when they set the lap.
-    pub name: String,
-    pub time: f64,
-    pub medal: Option<Medal>,
-}
-
-/// A board: its best laps, how many there are, and where some players
-/// stand on it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Board {
-    /// The best laps, the best first (ties: who set it first).
-    pub top: Vec<Entry>,
-    /// Laps on the board.
-    pub total: u64,
-    /// Each player asked about who has a lap here: their place (from 1)
-    /// and lap.
-    pub places: Vec<(u64, Entry)>,
-}
-
-/// A lap to keep: whose, by what name, and its ghost.
-#[derive(Debug, Clone)]
-pub struct Lap {
-    pub identity: String,
-    pub name: String,
-    pub record: Record,
-    pub ghost: Vec<[f64; 3]>,
-}
-
 /// The laps' database.
-pub struct Db {
+pub struct Sqlite {
     conn: Connection,
     path: PathBuf,
     /// The newest change read.
@@ -106,10 +61,10 @@ fn error(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
     format!("{}: {what}: {e}", path.display())
 }
 
-impl Db {
+impl Sqlite {
     /// Opens (or makes) the database at `path`, brought to this build's
     /// schema.
-    pub fn open(path: &Path) -> Result<Db, String> {
+    pub fn open(path: &Path) -> Result<Sqlite, String> {
         let conn = Connection::open(path).map_err(|e| error(path, "cannot open", e))?;
         // Another server switching a new database to WAL at the same
         // moment holds it for that moment: the switch is tried again.
@@ -123,7 +78,7 @@ impl Db {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let mut db = Db {
+        let mut db = Sqlite {
             conn,
             path: path.to_path_buf(),
             seen: 0,
@@ -176,10 +131,16 @@ impl Db {
             })
             .map_err(|e| self.fail("cannot read", e))
     }
+}
+
+impl Database for Sqlite {
+    fn name(&self) -> String {
+        self.path.display().to_string()
+    }
 
     /// Keeps `laps` in one transaction (all or none), each only if it
     /// beats its driver's lap for its key; returns which did.
-    pub fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| error(&path, "cannot save laps", e);
         let tx = self.conn.transaction().map_err(fail)?;
@@ -203,7 +164,6 @@ impl Db {
                 .map_err(fail)?;
             for lap in laps {
                 let r = &lap.record;
-                let splits: Vec<String> = r.splits.iter().map(u64::to_string).collect();
                 let n = upsert
                     .execute(params![
                         lap.identity,
@@ -216,7 +176,7 @@ impl Db {
                         r.time,
                         r.ticks as i64,
                         r.hz,
-                        splits.join(","),
+                        splits_text(&r.splits),
                         r.medal.map(Medal::name),
                         now_ms,
                         ghost_text(&lap.ghost),
@@ -240,7 +200,7 @@ impl Db {
     }
 
     /// `identity`'s best lap for `key`, with its ghost.
-    pub fn best(&self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
+    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
         let mut q = (self.conn)
             .prepare_cached(
                 "SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
@@ -261,7 +221,7 @@ impl Db {
                     time: r.get(2)?,
                     ticks: r.get::<_, i64>(3)?.max(0) as u64,
                     hz: r.get(4)?,
-                    splits: splits.split(',').filter_map(|s| s.parse().ok()).collect(),
+                    splits: splits_of(&splits),
                     medal: medal.as_deref().and_then(medal_named),
                 };
                 Ok((record, parse_ghost(&ghost)))
@@ -273,7 +233,7 @@ impl Db {
 
     /// The board of `key`: its best `top` laps, how many, and where each
     /// of `who` stands on it.
-    pub fn board(&self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let k = params![key.0, key.1.name(), key.2];
         let mut q = (self.conn)
@@ -323,41 +283,42 @@ impl Db {
 
     /// The best lap on each track, whatever the model and car, for the
     /// lobby: track id, the lap (its model and car name) and who set it.
-    pub fn best_per_track(&self) -> Result<Vec<(String, Entry, ModelKind, String)>, String> {
-        let fail = |e| self.fail("cannot read the best laps", e);
+    fn tracks(&mut self) -> Result<Vec<String>, String> {
+        let fail = |e| error(&self.path, "cannot read the tracks", e);
+        let mut q = (self.conn)
+            .prepare_cached("SELECT DISTINCT track_id FROM laps")
+            .map_err(fail)?;
+        let rows = q.query_map([], |r| r.get(0)).map_err(fail)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(fail)
+    }
+
+    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
+        let fail = |e| error(&self.path, "cannot read the boards", e);
         let mut q = (self.conn)
             .prepare(
-                "SELECT track_id, identity, name, MIN(time), medal, model, car
-                 FROM laps GROUP BY track_id",
+                "SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
+                 GROUP BY track_id, model, car_id ORDER BY 4, 2, 5",
             )
             .map_err(fail)?;
         let rows = q
             .query_map([], |r| {
-                let model: String = r.get(5)?;
-                Ok((
-                    r.get(0)?,
-                    Entry {
-                        identity: r.get(1)?,
-                        name: r.get(2)?,
-                        time: r.get(3)?,
-                        medal: r
-                            .get::<_, Option<String>>(4)?
-                            .as_deref()
-                            .and_then(medal_named),
-                    },
-                    model.parse().unwrap_or_default(),
-                    r.get(6)?,
-                ))
+                let model: String = r.get(1)?;
+                Ok((r.get(0)?, model, r.get(2)?, r.get(3)?, r.get(4)?))
             })
             .map_err(fail)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(fail)
+        let mut all = Vec::new();
+        for row in rows {
+            let (track_id, model, car_id, track, car): (String, String, String, String, String) =
+                row.map_err(fail)?;
+            if let Ok(model) = model.parse() {
+                all.push(((track_id, model, car_id), track, car));
+            }
+        }
+        Ok(all)
     }
 
     /// The best lap on one track, whatever the model and car.
-    pub fn best_of_track(
-        &self,
-        track_id: &str,
-    ) -> Result<Option<(Entry, ModelKind, String)>, String> {
+    fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String> {
         let mut q = (self.conn)
             .prepare_cached(
                 "SELECT identity, name, time, medal, model, car FROM laps
@@ -374,7 +335,7 @@ impl Db {
 
     /// The boards changed since the last call (by this server or any
     /// other sharing the database), each once.
-    pub fn changes(&mut self) -> Result<Vec<Key>, String> {
+    fn changes(&mut self) -> Result<Vec<Key>, String> {
         let fail = |e| error(&self.path, "cannot read changes", e);
         let mut q = (self.conn)
             .prepare_cached(
@@ -406,7 +367,7 @@ impl Db {
     }
 
     /// The value kept under `key` in the database's own notes.
-    pub fn note(&self, key: &str) -> Result<Option<String>, String> {
+    fn note(&mut self, key: &str) -> Result<Option<String>, String> {
         (self.conn)
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
             .optional()
@@ -414,7 +375,7 @@ impl Db {
     }
 
     /// Keeps `value` under `key` in the database's own notes.
-    pub fn set_note(&self, key: &str, value: &str) -> Result<(), String> {
+    fn set_note(&mut self, key: &str, value: &str) -> Result<(), String> {
         (self.conn)
             .execute(
                 "INSERT INTO meta (key, value) VALUES (?1, ?2)
@@ -437,8 +398,4 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
             .as_deref()
             .and_then(medal_named),
     })
-}
-
-fn medal_named(name: &str) -> Option<Medal> {
-    Medal::ALL.into_iter().find(|m| m.name() == name)
 }

@@ -1,0 +1,147 @@
+//! The server's laps in a database (docs/SERVE.md, "Records"): each keyed
+//! player's best lap per track, model and car with its ghost, the boards
+//! made of them, and a log of changes that every server sharing the
+//! database reads, so that a lap set through one shows on the others'
+//! boards.
+//!
+//! Two databases do this, each behind [`Database`]: SQLite ([`sqlite`]),
+//! the default, a file in the data directory with nothing to install, and
+//! PostgreSQL ([`postgres`], `--database postgres://...`), which several
+//! servers on several machines share. Only the records' thread
+//! ([`super::laps`]) touches one: the hub never waits on it.
+
+mod postgres;
+mod sqlite;
+
+use crate::medals::Medal;
+use crate::models::ModelKind;
+use crate::records::Record;
+
+pub use postgres::Postgres;
+pub use sqlite::Sqlite;
+
+/// A board's key: the track's content id, the model, the car's content id.
+pub type Key = (String, ModelKind, String);
+
+/// A record with its ghost.
+pub type Kept = (Record, Vec<[f64; 3]>);
+
+/// Changes kept in the log: a server further behind than this reads
+/// every board afresh.
+const CHANGES_KEPT: i64 = 100_000;
+
+/// One place on a board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The driver's key fingerprint (never shown).
+    pub identity: String,
+    /// Their name as the server showed it when they set the lap.
+    pub name: String,
+    pub time: f64,
+    pub medal: Option<Medal>,
+}
+
+/// A board: its best laps, how many there are, and where some players
+/// stand on it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Board {
+    /// The best laps, the best first (ties: who set it first).
+    pub top: Vec<Entry>,
+    /// Laps on the board.
+    pub total: u64,
+    /// Each player asked about who has a lap here: their place (from 1)
+    /// and lap.
+    pub places: Vec<(u64, Entry)>,
+}
+
+/// A lap to keep: whose, by what name, and its ghost.
+#[derive(Debug, Clone)]
+pub struct Lap {
+    pub identity: String,
+    pub name: String,
+    pub record: Record,
+    pub ghost: Vec<[f64; 3]>,
+}
+
+/// The best lap on one track, whatever the model and car: the lap, its
+/// model and the car's name.
+pub type TrackBest = (Entry, ModelKind, String);
+
+/// What the records' thread asks of a database. Every error says which
+/// database (its path, or its address without the password) and what
+/// failed.
+pub trait Database: Send {
+    /// The database, as the log names it.
+    fn name(&self) -> String;
+    /// Keeps `laps` in one transaction (all or none), each only if it
+    /// beats its driver's lap for its key, logging a change for each kept;
+    /// returns which were.
+    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String>;
+    /// `identity`'s best lap for `key`, with its ghost.
+    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String>;
+    /// The board of `key`: its best `top` laps, how many, and where each
+    /// of `who` stands on it.
+    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String>;
+    /// Every track with a lap, by its id.
+    fn tracks(&mut self) -> Result<Vec<String>, String>;
+    /// Every board with a lap: its key, and the track's and car's names
+    /// (as the newest lap on it gave them).
+    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String>;
+    /// The best lap on each track, for the lobby, by track id.
+    fn best_per_track(&mut self) -> Result<Vec<(String, TrackBest)>, String> {
+        let mut all = Vec::new();
+        for track in self.tracks()? {
+            if let Some(best) = self.best_of_track(&track)? {
+                all.push((track, best));
+            }
+        }
+        Ok(all)
+    }
+    /// The best lap on one track.
+    fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String>;
+    /// The boards changed since the last call (by this server or any
+    /// other sharing the database), each once.
+    fn changes(&mut self) -> Result<Vec<Key>, String>;
+    /// The value kept under `key` in the database's own notes.
+    fn note(&mut self, key: &str) -> Result<Option<String>, String>;
+    /// Keeps `value` under `key` in the database's own notes.
+    fn set_note(&mut self, key: &str, value: &str) -> Result<(), String>;
+}
+
+/// Opens the database `url` names (`postgres://...` or
+/// `postgresql://...`), or with none the SQLite file `skid.db` in `dir`.
+pub fn open(url: Option<&str>, dir: &std::path::Path) -> Result<Box<dyn Database>, String> {
+    match url {
+        Some(url) => Ok(Box::new(Postgres::open(url)?)),
+        None => Ok(Box::new(Sqlite::open(&dir.join("skid.db"))?)),
+    }
+}
+
+/// Opens a server's database to read: `postgres://...`, or the path of
+/// an SQLite file (which must exist: reading makes none).
+pub fn open_existing(url: &str) -> Result<Box<dyn Database>, String> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(Box::new(Postgres::open(url)?));
+    }
+    let path = std::path::Path::new(url);
+    if !path.is_file() {
+        return Err(format!(
+            "{url}: no such database (a postgres:// address or an SQLite file)"
+        ));
+    }
+    Ok(Box::new(Sqlite::open(path)?))
+}
+
+/// A lap's splits as the databases keep them: `1200,2400`.
+fn splits_text(splits: &[u64]) -> String {
+    let s: Vec<String> = splits.iter().map(u64::to_string).collect();
+    s.join(",")
+}
+
+fn splits_of(text: &str) -> Vec<u64> {
+    text.split(',').filter_map(|s| s.parse().ok()).collect()
+}
+
+fn medal_named(name: &str) -> Option<Medal> {
+    Medal::ALL.into_iter().find(|m| m.name() == name)
+}

@@ -1,0 +1,400 @@
+//! The laps in PostgreSQL (the `postgres` crate: tokio-postgres behind a
+//! blocking client, on the records' thread): one database that several
+//! servers on several machines share, `--database postgres://...`. The
+//! tables are [`super::sqlite`]'s, in PostgreSQL's types; the schema's
+//! version is kept in `skid_schema`, migrated in one transaction under an
+//! advisory lock so that servers starting at once migrate it once. A
+//! connection lost is made again at the next question.
+//!
+//! Sequence numbers in PostgreSQL are handed out when a row is written,
+//! not when it is committed, so a change can appear below one already
+//! read: the log of changes is read a window back, and changes already
+//! told are not told again.
+
+use std::collections::BTreeSet;
+
+use postgres::{Client, NoTls, Row};
+
+use super::{
+    Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
+    splits_text,
+};
+use crate::medals::Medal;
+use crate::records::{Record, ghost_text, parse_ghost};
+
+/// The schema, one step a version.
+const MIGRATIONS: &[&str] = &["
+    CREATE TABLE laps (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        ticks BIGINT NOT NULL,
+        hz BIGINT NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at BIGINT NOT NULL,
+        ghost TEXT NOT NULL,
+        PRIMARY KEY (identity, track_id, model, car_id)
+    );
+    CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at);
+    CREATE TABLE changes (
+        seq BIGSERIAL PRIMARY KEY,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL
+    );
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"];
+
+/// The advisory lock migrations take (any number of skid's own).
+const MIGRATION_LOCK: i64 = 0x736b_6964;
+
+/// How far back the log of changes is read again (see the module's doc).
+const CHANGES_WINDOW: i64 = 1000;
+
+/// A PostgreSQL database and the connection to it.
+pub struct Postgres {
+    url: String,
+    client: Option<Client>,
+    /// The newest change read.
+    seen: i64,
+    /// Changes told within the window below `seen`.
+    told: BTreeSet<i64>,
+}
+
+/// `url` without its password, as the log names the database.
+fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((who, place)) => {
+            let user = who.split(':').next().unwrap_or("");
+            format!("{scheme}://{user}@{place}")
+        }
+        None => url.to_string(),
+    }
+}
+
+impl Postgres {
+    /// Connects to the database at `url` and brings its schema to this
+    /// build's version.
+    pub fn open(url: &str) -> Result<Postgres, String> {
+        let mut db = Postgres {
+            url: url.to_string(),
+            client: None,
+            seen: 0,
+            told: BTreeSet::new(),
+        };
+        db.migrate()?;
+        // Changes before this start are not news.
+        db.seen = i64::MAX;
+        let rows = (db.client()?)
+            .query(
+                "SELECT seq FROM changes WHERE seq > (SELECT MAX(seq) FROM changes) - $1",
+                &[&CHANGES_WINDOW],
+            )
+            .map_err(|e| db.fail("cannot read", e))?;
+        db.told = rows.iter().map(|r| r.get(0)).collect();
+        db.seen = db.told.last().copied().unwrap_or(0);
+        Ok(db)
+    }
+
+    fn fail(&self, what: &str, e: impl std::fmt::Display) -> String {
+        format!("{}: {what}: {e}", shown(&self.url))
+    }
+
+    /// The connection, made again if it was lost.
+    fn client(&mut self) -> Result<&mut Client, String> {
+        if self.client.as_ref().is_none_or(Client::is_closed) {
+            let client =
+                Client::connect(&self.url, NoTls).map_err(|e| self.fail("cannot connect", e))?;
+            self.client = Some(client);
+        }
+        Ok(self.client.as_mut().expect("just connected"))
+    }
+
+    fn migrate(&mut self) -> Result<(), String> {
+        let name = shown(&self.url);
+        let fail = |e| format!("{name}: cannot migrate: {e}");
+        let mut tx = self.client()?.transaction().map_err(fail)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .map_err(fail)?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS skid_schema (version BIGINT NOT NULL)")
+            .map_err(fail)?;
+        let version: i64 = tx
+            .query_opt("SELECT version FROM skid_schema", &[])
+            .map_err(fail)?
+            .map_or(0, |r| r.get(0));
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(format!(
+                "{name}: cannot use: schema version {version} is newer than this skid's ({known})"
+            ));
+        }
+        for step in &MIGRATIONS[version.max(0) as usize..] {
+            tx.batch_execute(step).map_err(fail)?;
+        }
+        tx.execute("DELETE FROM skid_schema", &[]).map_err(fail)?;
+        tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
+            .map_err(fail)?;
+        tx.commit().map_err(fail)
+    }
+}
+
+/// A board's row: identity, name, time, medal.
+fn entry(r: &Row) -> Entry {
+    let medal: Option<String> = r.get(3);
+    Entry {
+        identity: r.get(0),
+        name: r.get(1),
+        time: r.get(2),
+        medal: medal.as_deref().and_then(medal_named),
+    }
+}
+
+impl Database for Postgres {
+    fn name(&self) -> String {
+        shown(&self.url)
+    }
+
+    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+        let name = shown(&self.url);
+        let fail = |e| format!("{name}: cannot save laps: {e}");
+        let mut tx = self.client()?.transaction().map_err(fail)?;
+        let upsert = tx
+            .prepare(
+                "INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
+                     ticks, hz, splits, medal, set_at, ghost)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                 ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
+                     name = excluded.name, track = excluded.track, car = excluded.car,
+                     time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
+                     splits = excluded.splits, medal = excluded.medal,
+                     set_at = excluded.set_at, ghost = excluded.ghost
+                 WHERE excluded.time < laps.time",
+            )
+            .map_err(fail)?;
+        let change = tx
+            .prepare("INSERT INTO changes (track_id, model, car_id) VALUES ($1, $2, $3)")
+            .map_err(fail)?;
+        let mut kept = Vec::with_capacity(laps.len());
+        for lap in laps {
+            let r = &lap.record;
+            let n = tx
+                .execute(
+                    &upsert,
+                    &[
+                        &lap.identity,
+                        &r.track_id,
+                        &r.model.name(),
+                        &r.car_id,
+                        &lap.name,
+                        &r.track,
+                        &r.car,
+                        &r.time,
+                        &(r.ticks as i64),
+                        &i64::from(r.hz),
+                        &splits_text(&r.splits),
+                        &r.medal.map(Medal::name),
+                        &now_ms,
+                        &ghost_text(&lap.ghost),
+                    ],
+                )
+                .map_err(fail)?;
+            if n > 0 {
+                tx.execute(&change, &[&r.track_id, &r.model.name(), &r.car_id])
+                    .map_err(fail)?;
+            }
+            kept.push(n > 0);
+        }
+        tx.execute(
+            "DELETE FROM changes WHERE seq < (SELECT MAX(seq) FROM changes) - $1",
+            &[&CHANGES_KEPT],
+        )
+        .map_err(fail)?;
+        tx.commit().map_err(fail)?;
+        Ok(kept)
+    }
+
+    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
+        let name = shown(&self.url);
+        let row = self
+            .client()?
+            .query_opt(
+                "SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
+                 WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4",
+                &[&identity, &key.0, &key.1.name(), &key.2],
+            )
+            .map_err(|e| format!("{name}: cannot read: {e}"))?;
+        Ok(row.map(|r| {
+            let splits: String = r.get(5);
+            let medal: Option<String> = r.get(6);
+            let ghost: String = r.get(7);
+            let record = Record {
+                track: r.get(0),
+                track_id: key.0.clone(),
+                model: key.1,
+                car: r.get(1),
+                car_id: key.2.clone(),
+                time: r.get(2),
+                ticks: r.get::<_, i64>(3).max(0) as u64,
+                hz: u32::try_from(r.get::<_, i64>(4)).unwrap_or(0),
+                splits: splits_of(&splits),
+                medal: medal.as_deref().and_then(medal_named),
+            };
+            (record, parse_ghost(&ghost))
+        }))
+    }
+
+    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+        let name = shown(&self.url);
+        let fail = |e| format!("{name}: cannot read a board: {e}");
+        let client = self.client()?;
+        let k: [&(dyn postgres::types::ToSql + Sync); 3] = [&key.0, &key.1.name(), &key.2];
+        let rows = client
+            .query(
+                "SELECT identity, name, time, medal FROM laps
+                 WHERE track_id = $1 AND model = $2 AND car_id = $3
+                 ORDER BY time, set_at LIMIT $4",
+                &[k[0], k[1], k[2], &(top as i64)],
+            )
+            .map_err(fail)?;
+        let total: i64 = client
+            .query_one(
+                "SELECT COUNT(*) FROM laps WHERE track_id = $1 AND model = $2 AND car_id = $3",
+                &k,
+            )
+            .map_err(fail)?
+            .get(0);
+        let mut places = Vec::new();
+        for identity in who {
+            let found = client
+                .query_opt(
+                    "SELECT l.identity, l.name, l.time, l.medal,
+                        (SELECT COUNT(*) FROM laps o
+                         WHERE o.track_id = l.track_id AND o.model = l.model
+                           AND o.car_id = l.car_id
+                           AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
+                     FROM laps l
+                     WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3
+                       AND l.car_id = $4",
+                    &[identity, k[0], k[1], k[2]],
+                )
+                .map_err(fail)?;
+            places.extend(found.map(|r| (r.get::<_, i64>(4) as u64 + 1, entry(&r))));
+        }
+        Ok(Board {
+            top: rows.iter().map(entry).collect(),
+            total: total.max(0) as u64,
+            places,
+        })
+    }
+
+    fn tracks(&mut self) -> Result<Vec<String>, String> {
+        let name = shown(&self.url);
+        let rows = (self.client()?)
+            .query("SELECT DISTINCT track_id FROM laps", &[])
+            .map_err(|e| format!("{name}: cannot read the tracks: {e}"))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
+        let name = shown(&self.url);
+        let rows = (self.client()?)
+            .query(
+                "SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
+                 GROUP BY track_id, model, car_id ORDER BY 4, 2, 5",
+                &[],
+            )
+            .map_err(|e| format!("{name}: cannot read the boards: {e}"))?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let model: String = r.get(1);
+                let key = (r.get(0), model.parse().ok()?, r.get(2));
+                Some((key, r.get(3), r.get(4)))
+            })
+            .collect())
+    }
+
+    fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String> {
+        let name = shown(&self.url);
+        let row = (self.client()?)
+            .query_opt(
+                "SELECT identity, name, time, medal, model, car FROM laps
+                 WHERE track_id = $1 ORDER BY time, set_at LIMIT 1",
+                &[&track_id],
+            )
+            .map_err(|e| format!("{name}: cannot read the best laps: {e}"))?;
+        Ok(row.map(|r| {
+            let model: String = r.get(4);
+            (entry(&r), model.parse().unwrap_or_default(), r.get(5))
+        }))
+    }
+
+    fn changes(&mut self) -> Result<Vec<Key>, String> {
+        let name = shown(&self.url);
+        let since = self.seen - CHANGES_WINDOW;
+        let rows = (self.client()?)
+            .query(
+                "SELECT seq, track_id, model, car_id FROM changes WHERE seq > $1 ORDER BY seq",
+                &[&since],
+            )
+            .map_err(|e| format!("{name}: cannot read changes: {e}"))?;
+        let mut keys: Vec<Key> = Vec::new();
+        for r in rows {
+            let seq: i64 = r.get(0);
+            if !self.told.insert(seq) {
+                continue;
+            }
+            self.seen = self.seen.max(seq);
+            let model: String = r.get(2);
+            let Ok(model) = model.parse() else { continue };
+            let key = (r.get(1), model, r.get(3));
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        let floor = self.seen - CHANGES_WINDOW;
+        self.told = self.told.split_off(&floor);
+        Ok(keys)
+    }
+
+    fn note(&mut self, key: &str) -> Result<Option<String>, String> {
+        let name = shown(&self.url);
+        let row = (self.client()?)
+            .query_opt("SELECT value FROM meta WHERE key = $1", &[&key])
+            .map_err(|e| format!("{name}: cannot read: {e}"))?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    fn set_note(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let name = shown(&self.url);
+        (self.client()?)
+            .execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                &[&key, &value],
+            )
+            .map(|_| ())
+            .map_err(|e| format!("{name}: cannot write: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_names_the_database_without_its_password() {
+        assert_eq!(
+            super::shown("postgres://skid:secret@db.example:5432/skid"),
+            "postgres://skid@db.example:5432/skid"
+        );
+        assert_eq!(super::shown("postgres://db/skid"), "postgres://db/skid");
+    }
+}

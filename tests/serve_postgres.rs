@@ -1,0 +1,195 @@
+//! The server's laps on PostgreSQL (`--database postgres://...`), as
+//! several servers share them: a lap kept through one is on the other's
+//! boards within a second; a lost connection is made again and the laps
+//! meanwhile are kept; two servers starting at once on a new database
+//! both run.
+#![cfg(feature = "serve")]
+
+#[path = "common/postgres.rs"]
+mod postgres_db;
+
+use std::time::{Duration, Instant};
+
+use skid::models::ModelKind;
+use skid::records::Record;
+use skid::serve::laps::{Ask, Keeper, Key, Polled};
+
+fn record(time: f64) -> Record {
+    Record {
+        track: "pocket".into(),
+        track_id: "00ff".into(),
+        model: ModelKind::Arcade,
+        car: "hatch".into(),
+        car_id: "c".into(),
+        time,
+        ticks: (time * 120.0) as u64,
+        hz: 120,
+        splits: vec![600, 1200],
+        medal: None,
+    }
+}
+
+fn key() -> Key {
+    ("00ff".into(), ModelKind::Arcade, "c".into())
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-pg-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Polls `k` until `done` holds, within `limit`.
+fn until(k: &mut Keeper, limit: Duration, mut done: impl FnMut(&Keeper, &Polled) -> bool) {
+    let end = Instant::now() + limit;
+    let mut all = Polled::default();
+    loop {
+        let p = k.poll();
+        all.records.extend(p.records);
+        all.changed.extend(p.changed);
+        all.news |= p.news;
+        if done(k, &all) {
+            return;
+        }
+        assert!(Instant::now() < end, "not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_lap_kept_through_one_server_is_on_the_others_board_within_a_second() {
+    let Some(db) = postgres_db::database("board") else {
+        return;
+    };
+    let mut one = Keeper::on(Some(&db.url), &temp("one")).unwrap();
+    let mut two = Keeper::on(Some(&db.url), &temp("two")).unwrap();
+    two.ask_board(key(), vec!["SHA256:ann".into()]);
+    until(&mut two, Duration::from_secs(5), |k, _| {
+        k.boards.contains_key(&key())
+    });
+    assert!(two.boards[&key()].top.is_empty());
+    let ghost = vec![[1.5, 2.5, 0.25]; 300];
+    one.save("SHA256:ann", "ann", record(21.5), ghost.clone());
+    let set = Instant::now();
+    until(&mut two, Duration::from_secs(1), |_, p| {
+        p.changed.contains(&key())
+    });
+    two.ask_board(key(), vec!["SHA256:ann".into()]);
+    until(&mut two, Duration::from_secs(1), |k, _| {
+        !k.boards[&key()].top.is_empty()
+    });
+    let shown = set.elapsed();
+    assert!(shown < Duration::from_secs(1), "{shown:?}");
+    let board = &two.boards[&key()];
+    assert_eq!(
+        (board.top[0].name.as_str(), board.top[0].time),
+        ("ann", 21.5)
+    );
+    assert_eq!(board.places[0].0, 1);
+    assert_eq!(two.board["00ff"].name, "ann", "the lobby's best lap too");
+    // Her record and ghost, read through the other server.
+    let ask = Ask {
+        room: 1,
+        race: 1,
+        player: 1,
+    };
+    two.ask("SHA256:ann", key(), 120, ask);
+    let mut lap = None;
+    until(&mut two, Duration::from_secs(5), |_, p| {
+        lap = p.records.first().and_then(|(_, l)| l.clone());
+        !p.records.is_empty()
+    });
+    assert_eq!(lap.expect("ann's lap").ghost, ghost);
+}
+
+#[test]
+fn a_lost_connection_is_made_again_and_laps_meanwhile_are_kept() {
+    let Some(db) = postgres_db::database("lost") else {
+        return;
+    };
+    let mut k = Keeper::on(Some(&db.url), &temp("lost")).unwrap();
+    db.cut_connections();
+    k.save("SHA256:bob", "bob", record(30.0), vec![]);
+    until(&mut k, Duration::from_secs(5), |_, p| {
+        p.changed.contains(&key())
+    });
+    k.ask_board(key(), vec![]);
+    until(&mut k, Duration::from_secs(5), |k, _| {
+        k.boards.get(&key()).is_some_and(|b| b.total == 1)
+    });
+}
+
+#[test]
+fn two_servers_starting_at_once_on_a_new_database_both_open_it() {
+    let Some(db) = postgres_db::database("both") else {
+        return;
+    };
+    let both: Vec<_> = (0..2)
+        .map(|i| {
+            let url = db.url.clone();
+            std::thread::spawn(move || {
+                Keeper::on(Some(&url), &temp(&format!("both{i}"))).map(|_| ())
+            })
+        })
+        .collect();
+    for t in both {
+        assert_eq!(t.join().unwrap(), Ok(()));
+    }
+}
+
+/// `skid records --database` with its arguments: stdout, stderr, status.
+fn records(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .arg("records")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (text(out.stdout), text(out.stderr), out.status.code())
+}
+
+#[test]
+fn skid_records_lists_a_servers_boards_from_either_database() {
+    let dir = temp("records");
+    {
+        let mut k = Keeper::open(&dir).unwrap();
+        k.save("SHA256:ann", "ann", record(21.5), vec![]);
+        k.save("SHA256:bob", "bob", record(20.25), vec![]);
+    }
+    let file = dir.join("skid.db");
+    let (out, err, status) = records(&["--database", file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("track") && lines[0].contains("place"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("bob") && lines[1].contains("0:20.25"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("ann") && lines[2].contains("0:21.50"),
+        "{out}"
+    );
+    // A database that is not there is an error naming it, and none is made.
+    let missing = dir.join("nothing.db");
+    let (_, err, status) = records(&["--database", missing.to_str().unwrap()]);
+    assert_eq!(status, Some(2));
+    assert!(err.contains(missing.to_str().unwrap()), "{err}");
+    assert!(!missing.exists());
+    // The same boards on PostgreSQL.
+    let Some(db) = postgres_db::database("records") else {
+        return;
+    };
+    {
+        let mut k = Keeper::on(Some(&db.url), &temp("records-pg")).unwrap();
+        k.save("SHA256:cat", "cat", record(19.0), vec![]);
+    }
+    let (out, err, status) = records(&["--database", &db.url]);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(
+        out.lines().nth(1).is_some_and(|l| l.contains("cat")),
+        "{out}"
+    );
+}

@@ -233,8 +233,13 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         idle: opts.idle,
     };
     let (to_hub, from_conns) = mpsc::channel();
-    let keeper =
-        laps::Keeper::on(opts.database.as_deref(), &opts.data_dir).map_err(io::Error::other)?;
+    // Opened on a thread of its own: PostgreSQL's client blocks on a
+    // runtime of its own, which cannot run inside this one.
+    let (database, dir) = (opts.database.clone(), opts.data_dir.clone());
+    let keeper = std::thread::spawn(move || laps::Keeper::on(database.as_deref(), &dir))
+        .join()
+        .map_err(|_| io::Error::other("the records' database failed to open"))?
+        .map_err(io::Error::other)?;
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {

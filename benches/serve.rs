@@ -15,12 +15,12 @@
 //! an address, as the server allows.
 #![cfg(feature = "serve")]
 
+#[path = "../tests/common/server.rs"]
+mod server;
 #[path = "../tests/common/ssh.rs"]
 mod ssh;
 
-use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -144,30 +144,23 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-/// The release binary serving `oval` to `players` on a free port, its
-/// data in `dir`; and the address it listens on.
-fn start_server(players: usize, dir: &std::path::Path) -> (std::process::Child, SocketAddr) {
+/// The release binary (or `SKID_LOAD_SERVER`) serving `oval` to
+/// `players` on a free port, its data in `dir`; and the address it
+/// listens on.
+fn start_server(players: usize, dir: &std::path::Path) -> (server::Server, SocketAddr) {
     let bin = std::env::var("SKID_LOAD_SERVER").unwrap_or(env!("CARGO_BIN_EXE_skid").into());
-    let mut server = Command::new(bin)
-        .args(["serve", "--listen", "127.0.0.1:0", "--track", "oval"])
-        .args(["--max-players", &(players + 8).to_string(), "--data-dir"])
-        .arg(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the release binary (cargo bench builds it)");
-    let mut err = BufReader::new(server.stderr.take().unwrap());
-    let mut first = String::new();
-    err.read_line(&mut first).unwrap();
-    std::thread::spawn(move || for _ in err.lines() {});
-    let port: u16 = first
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|s| s.split(',').next())
-        .and_then(|p| p.parse().ok())
-        .expect("the address line");
-    (server, SocketAddr::from(([127, 0, 0, 1], port)))
+    let max = (players + 8).to_string();
+    let args = [
+        "--track".as_ref(),
+        "oval".as_ref(),
+        "--max-players".as_ref(),
+        max.as_ref(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args
+        .into_iter()
+        .chain(["--data-dir".as_ref(), dir.as_os_str()])
+        .collect();
+    server::serve(&bin, &args)
 }
 
 /// Rooms of `size`, made one after another so that room g is the
@@ -295,8 +288,8 @@ fn main() {
     let watching = env("SKID_LOAD_WATCHERS", 0) as usize;
     let secs = env("SKID_LOAD_SECS", 30);
     let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
-    let (mut server, addr) = start_server(players + watching, &dir);
-    let pid = server.id();
+    let (server, addr) = start_server(players + watching, &dir);
+    let pid = server.0.id();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -347,7 +340,6 @@ fn main() {
             );
         }
     });
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

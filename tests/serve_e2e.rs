@@ -3,58 +3,41 @@
 //! openssh-client; in CI a missing one fails this test).
 #![cfg(feature = "serve")]
 
+#[path = "common/server.rs"]
+mod server;
 #[path = "common/tmux.rs"]
 mod tmux;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use server::Server;
 use tmux::Tmux;
-
-/// A server process, killed if the test ends before it does.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// `skid serve` on a free port with its data in `dir`, offering
 /// `pocket`; returns the process and its log.
 fn spawn(dir: &std::path::Path) -> (Server, BufReader<std::process::ChildStderr>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(dir)
-        .args(["--track", "pocket"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("skid serve starts");
-    let err = BufReader::new(child.stderr.take().unwrap());
-    (Server(child), err)
+    let args = [
+        "--data-dir".as_ref(),
+        dir.as_os_str(),
+        "--track".as_ref(),
+        "pocket".as_ref(),
+    ];
+    server::spawn::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args)
 }
 
 /// `skid serve` on a free port; returns the child and the port.
 fn serve(dir: &std::path::Path) -> (Server, u16) {
-    let (server, mut err) = spawn(dir);
-    let mut first = String::new();
-    err.read_line(&mut first).unwrap();
-    // The rest of the log is read (and dropped) so the server never
-    // blocks on a full pipe.
-    std::thread::spawn(move || for _ in err.lines() {});
-    assert!(first.contains("host key SHA256:"), "{first}");
-    let port = first
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|s| s.split(',').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    (server, port)
+    let args = [
+        "--data-dir".as_ref(),
+        dir.as_os_str(),
+        "--track".as_ref(),
+        "pocket".as_ref(),
+    ];
+    let (server, addr) = server::serve::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args);
+    (server, addr.port())
 }
 
 fn ssh_available() -> bool {

@@ -4,53 +4,26 @@
 //! record keeps the medal it earned.
 #![cfg(feature = "serve")]
 
+#[path = "common/hub.rs"]
+mod hub_sim;
 #[path = "common/ssh.rs"]
 mod ssh;
 
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::app::TrackChoice;
 use skid::medals::Medal;
 use skid::medals::book::Lookup;
 use skid::race::Lap;
 use skid::serve::db::{Database, Sqlite};
-use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
-use skid::serve::laps::Keeper;
-use skid::track::bundled;
-use tokio::sync::mpsc::Receiver;
-
-/// A hub offering pocket, its records in `dir`, with Ann (keyed) in its
-/// lobby at 80x24; the receiver of her frames.
-fn ann_on_a_hub(dir: &std::path::Path, start: Instant) -> (Hub, Receiver<Out>) {
-    let tracks = vec![Offered::new(TrackChoice {
-        name: "pocket".into(),
-        track: bundled::load_raceable("pocket").unwrap(),
-    })];
-    let settings = Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
-    let mut hub = Hub::new(tracks, settings, Keeper::open(dir).unwrap(), start);
-    let (out, rx) = tokio::sync::mpsc::channel(1);
-    let join = ToHub::Join {
-        id: 1,
-        name: "ann".into(),
-        identity: Some("SHA256:ann".into()),
-        size: (80, 24),
-        out,
-    };
-    hub.apply(join, start);
-    (hub, rx)
-}
+use skid::serve::hub::{Hub, Out, ToHub};
 
 #[test]
 fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     let dir = std::env::temp_dir().join(format!("skid-serve-medals-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let start = Instant::now();
-    let (mut hub, mut rx) = ann_on_a_hub(&dir, start);
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let key = |hub: &mut Hub, code| {
         let events = vec![Event::Key(KeyEvent::from(code))];
         hub.apply(

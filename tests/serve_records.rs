@@ -3,17 +3,18 @@
 //! shows it, its ghost drives).
 #![cfg(feature = "serve")]
 
+#[path = "common/hub.rs"]
+mod hub_sim;
 #[path = "common/ssh.rs"]
 mod ssh;
 
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::app::TrackChoice;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::records::Record;
-use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
+use skid::serve::hub::{Out, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
 
@@ -41,25 +42,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
         keeper.save("SHA256:ann", "ann", record, vec![[30.0, 10.0, 0.0]; 371]);
     }
     let start = Instant::now();
-    let tracks = vec![Offered::new(TrackChoice {
-        name: "pocket".into(),
-        track: pocket,
-    })];
-    let settings = Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
-    let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);
-    let (out, mut rx) = tokio::sync::mpsc::channel(1);
-    let join = ToHub::Join {
-        id: 1,
-        name: "ann".into(),
-        identity: Some("SHA256:ann".into()),
-        size: (80, 24),
-        out,
-    };
-    hub.apply(join, start);
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
     for code in [KeyCode::Enter, KeyCode::Enter] {
         let events = vec![Event::Key(KeyEvent::from(code))];

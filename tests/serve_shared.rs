@@ -7,12 +7,14 @@
 
 #[path = "common/postgres.rs"]
 mod postgres_db;
+#[path = "common/server.rs"]
+mod server;
 #[path = "common/ssh.rs"]
 mod ssh;
 
-use std::io::{BufRead, BufReader};
+use std::ffi::OsStr;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const DRAG: &str = "+++
@@ -28,46 +30,19 @@ laps = 1
 ################################
 ";
 
-/// A server process, killed when the test is done.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `skid serve` on a free port, its laps in `database`, offering `track`.
-fn serve(dir: &std::path::Path, database: &str, track: &std::path::Path) -> (Server, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skid"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database",
-            database,
-            "--data-dir",
-        ])
-        .arg(dir)
-        .arg("--track")
-        .arg(track)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("skid serve starts");
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    err.read_line(&mut first).unwrap();
-    std::thread::spawn(move || for _ in err.lines() {});
-    let port: u16 = first
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|s| s.split(',').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    (Server(child), SocketAddr::from(([127, 0, 0, 1], port)))
+fn serve(dir: &Path, database: &str, track: &Path) -> (server::Server, SocketAddr) {
+    let bin = env!("CARGO_BIN_EXE_skid");
+    let args = [
+        OsStr::new("--database"),
+        OsStr::new(database),
+        OsStr::new("--data-dir"),
+    ];
+    let args: Vec<&OsStr> = args
+        .into_iter()
+        .chain([dir.as_os_str(), "--track".as_ref(), track.as_os_str()])
+        .collect();
+    server::serve(bin, &args)
 }
 
 #[test]
@@ -122,7 +97,10 @@ async fn race_on_one_board_on_the_other(database: &str) {
         .wait_until(|t| t.contains(" ann"), 5.0, "ann on ben's board")
         .await;
     let seen = finished.elapsed();
-    eprintln!("ann's lap on ben's board {} ms after her results", seen.as_millis());
+    eprintln!(
+        "ann's lap on ben's board {} ms after her results",
+        seen.as_millis()
+    );
     assert!(seen < Duration::from_secs(1), "{seen:?}\n{board}");
     assert!(board.contains(" 1. 0:0"), "her lap, first: {board}");
     let _ = std::fs::remove_dir_all(&dir);

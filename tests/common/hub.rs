@@ -27,6 +27,42 @@ pub fn hub(
     serve::hub::Hub::new(tracks, settings, keeper, start)
 }
 
+/// A hub offering pocket, its records in `dir`, with Ann (a player with
+/// a key) in its lobby at 80x24; and the receiver of her frames.
+pub fn ann_on_pocket(
+    dir: &std::path::Path,
+    start: std::time::Instant,
+) -> (
+    serve::hub::Hub,
+    tokio::sync::mpsc::Receiver<serve::hub::Out>,
+) {
+    let tracks = vec![serve::hub::Offered::new(TrackChoice {
+        name: "pocket".into(),
+        track: bundled::load_raceable("pocket").unwrap(),
+    })];
+    let settings = serve::hub::Settings {
+        hz: 120,
+        fps: 30,
+        idle: Duration::from_mins(5),
+    };
+    let mut hub = serve::hub::Hub::new(
+        tracks,
+        settings,
+        serve::laps::Keeper::open(dir).unwrap(),
+        start,
+    );
+    let (out, rx) = tokio::sync::mpsc::channel(1);
+    let join = serve::hub::ToHub::Join {
+        id: 1,
+        name: "ann".into(),
+        identity: Some("SHA256:ann".into()),
+        size: (80, 24),
+        out,
+    };
+    hub.apply(join, start);
+    (hub, rx)
+}
+
 /// A guest at 80x24 joining a hub of its own ([`hub`]).
 pub fn guest(
     id: serve::room::PlayerId,

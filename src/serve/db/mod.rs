@@ -11,6 +11,7 @@
 //! ([`super::laps`]) touches one: the hub never waits on it.
 
 mod postgres;
+mod sql;
 mod sqlite;
 
 use crate::medals::Medal;

@@ -17,39 +17,24 @@ use postgres::{Client, NoTls, Row};
 
 use super::{
     Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
-    splits_text,
+    splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::records::{Record, ghost_text, parse_ghost};
 
-/// The schema, one step a version.
-const MIGRATIONS: &[&str] = &["
-    CREATE TABLE laps (
-        identity TEXT NOT NULL,
-        track_id TEXT NOT NULL,
-        model TEXT NOT NULL,
-        car_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        track TEXT NOT NULL,
-        car TEXT NOT NULL,
-        time DOUBLE PRECISION NOT NULL,
-        ticks BIGINT NOT NULL,
-        hz BIGINT NOT NULL,
-        splits TEXT NOT NULL,
-        medal TEXT,
-        set_at BIGINT NOT NULL,
-        ghost TEXT NOT NULL,
-        PRIMARY KEY (identity, track_id, model, car_id)
-    );
-    CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at);
-    CREATE TABLE changes (
+/// The schema, one step a version: step `n`'s statements take a
+/// database at version `n` to `n + 1`.
+const MIGRATIONS: &[&[&str]] = &[&[
+    sql::LAPS,
+    sql::LAPS_INDEX,
+    "CREATE TABLE changes (
         seq BIGSERIAL PRIMARY KEY,
         track_id TEXT NOT NULL,
         model TEXT NOT NULL,
         car_id TEXT NOT NULL
-    );
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"];
+    )",
+    sql::META,
+]];
 
 /// The advisory lock migrations take (any number of skid's own).
 const MIGRATION_LOCK: i64 = 0x736b_6964;
@@ -138,7 +123,9 @@ impl Postgres {
             ));
         }
         for step in &MIGRATIONS[version.max(0) as usize..] {
-            tx.batch_execute(step).map_err(fail)?;
+            for statement in *step {
+                tx.batch_execute(statement).map_err(fail)?;
+            }
         }
         tx.execute("DELETE FROM skid_schema", &[]).map_err(fail)?;
         tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
@@ -167,22 +154,8 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let fail = |e| format!("{name}: cannot save laps: {e}");
         let mut tx = self.client()?.transaction().map_err(fail)?;
-        let upsert = tx
-            .prepare(
-                "INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
-                     ticks, hz, splits, medal, set_at, ghost)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-                 ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
-                     name = excluded.name, track = excluded.track, car = excluded.car,
-                     time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
-                     splits = excluded.splits, medal = excluded.medal,
-                     set_at = excluded.set_at, ghost = excluded.ghost
-                 WHERE excluded.time < laps.time",
-            )
-            .map_err(fail)?;
-        let change = tx
-            .prepare("INSERT INTO changes (track_id, model, car_id) VALUES ($1, $2, $3)")
-            .map_err(fail)?;
+        let upsert = tx.prepare(sql::UPSERT).map_err(fail)?;
+        let change = tx.prepare(sql::CHANGE).map_err(fail)?;
         let mut kept = Vec::with_capacity(laps.len());
         for lap in laps {
             let r = &lap.record;
@@ -213,11 +186,7 @@ impl Database for Postgres {
             }
             kept.push(n > 0);
         }
-        tx.execute(
-            "DELETE FROM changes WHERE seq < (SELECT MAX(seq) FROM changes) - $1",
-            &[&CHANGES_KEPT],
-        )
-        .map_err(fail)?;
+        tx.execute(sql::PRUNE, &[&CHANGES_KEPT]).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(kept)
     }
@@ -226,11 +195,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let row = self
             .client()?
-            .query_opt(
-                "SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
-                 WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4",
-                &[&identity, &key.0, &key.1.name(), &key.2],
-            )
+            .query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
             .map_err(|e| format!("{name}: cannot read: {e}"))?;
         Ok(row.map(|r| {
             let splits: String = r.get(5);
@@ -258,34 +223,13 @@ impl Database for Postgres {
         let client = self.client()?;
         let k: [&(dyn postgres::types::ToSql + Sync); 3] = [&key.0, &key.1.name(), &key.2];
         let rows = client
-            .query(
-                "SELECT identity, name, time, medal FROM laps
-                 WHERE track_id = $1 AND model = $2 AND car_id = $3
-                 ORDER BY time, set_at LIMIT $4",
-                &[k[0], k[1], k[2], &(top as i64)],
-            )
+            .query(sql::TOP, &[k[0], k[1], k[2], &(top as i64)])
             .map_err(fail)?;
-        let total: i64 = client
-            .query_one(
-                "SELECT COUNT(*) FROM laps WHERE track_id = $1 AND model = $2 AND car_id = $3",
-                &k,
-            )
-            .map_err(fail)?
-            .get(0);
+        let total: i64 = client.query_one(sql::COUNT, &k).map_err(fail)?.get(0);
         let mut places = Vec::new();
         for identity in who {
             let found = client
-                .query_opt(
-                    "SELECT l.identity, l.name, l.time, l.medal,
-                        (SELECT COUNT(*) FROM laps o
-                         WHERE o.track_id = l.track_id AND o.model = l.model
-                           AND o.car_id = l.car_id
-                           AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
-                     FROM laps l
-                     WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3
-                       AND l.car_id = $4",
-                    &[identity, k[0], k[1], k[2]],
-                )
+                .query_opt(sql::PLACE, &[identity, k[0], k[1], k[2]])
                 .map_err(fail)?;
             places.extend(found.map(|r| (r.get::<_, i64>(4) as u64 + 1, entry(&r))));
         }
@@ -299,7 +243,7 @@ impl Database for Postgres {
     fn tracks(&mut self) -> Result<Vec<String>, String> {
         let name = shown(&self.url);
         let rows = (self.client()?)
-            .query("SELECT DISTINCT track_id FROM laps", &[])
+            .query(sql::TRACKS, &[])
             .map_err(|e| format!("{name}: cannot read the tracks: {e}"))?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
@@ -307,11 +251,7 @@ impl Database for Postgres {
     fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
         let name = shown(&self.url);
         let rows = (self.client()?)
-            .query(
-                "SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
-                 GROUP BY track_id, model, car_id ORDER BY 4, 2, 5",
-                &[],
-            )
+            .query(sql::BOARDS, &[])
             .map_err(|e| format!("{name}: cannot read the boards: {e}"))?;
         Ok(rows
             .iter()
@@ -326,11 +266,7 @@ impl Database for Postgres {
     fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String> {
         let name = shown(&self.url);
         let row = (self.client()?)
-            .query_opt(
-                "SELECT identity, name, time, medal, model, car FROM laps
-                 WHERE track_id = $1 ORDER BY time, set_at LIMIT 1",
-                &[&track_id],
-            )
+            .query_opt(sql::BEST_OF_TRACK, &[&track_id])
             .map_err(|e| format!("{name}: cannot read the best laps: {e}"))?;
         Ok(row.map(|r| {
             let model: String = r.get(4);
@@ -342,10 +278,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let since = self.seen - CHANGES_WINDOW;
         let rows = (self.client()?)
-            .query(
-                "SELECT seq, track_id, model, car_id FROM changes WHERE seq > $1 ORDER BY seq",
-                &[&since],
-            )
+            .query(sql::CHANGES_SINCE, &[&since])
             .map_err(|e| format!("{name}: cannot read changes: {e}"))?;
         let mut keys: Vec<Key> = Vec::new();
         for r in rows {
@@ -369,7 +302,7 @@ impl Database for Postgres {
     fn note(&mut self, key: &str) -> Result<Option<String>, String> {
         let name = shown(&self.url);
         let row = (self.client()?)
-            .query_opt("SELECT value FROM meta WHERE key = $1", &[&key])
+            .query_opt(sql::NOTE, &[&key])
             .map_err(|e| format!("{name}: cannot read: {e}"))?;
         Ok(row.map(|r| r.get(0)))
     }
@@ -377,11 +310,7 @@ impl Database for Postgres {
     fn set_note(&mut self, key: &str, value: &str) -> Result<(), String> {
         let name = shown(&self.url);
         (self.client()?)
-            .execute(
-                "INSERT INTO meta (key, value) VALUES ($1, $2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                &[&key, &value],
-            )
+            .execute(sql::SET_NOTE, &[&key, &value])
             .map(|_| ())
             .map_err(|e| format!("{name}: cannot write: {e}"))
     }

@@ -11,41 +11,25 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
     Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
-    splits_text,
+    splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::models::ModelKind;
 use crate::records::{Record, ghost_text, parse_ghost};
 
-/// The schema, one step a version: step `n` takes a database at version
-/// `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &["
-    CREATE TABLE laps (
-        identity TEXT NOT NULL,
-        track_id TEXT NOT NULL,
-        model TEXT NOT NULL,
-        car_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        track TEXT NOT NULL,
-        car TEXT NOT NULL,
-        time REAL NOT NULL,
-        ticks INTEGER NOT NULL,
-        hz INTEGER NOT NULL,
-        splits TEXT NOT NULL,
-        medal TEXT,
-        set_at INTEGER NOT NULL,
-        ghost TEXT NOT NULL,
-        PRIMARY KEY (identity, track_id, model, car_id)
-    );
-    CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at);
-    CREATE TABLE changes (
+/// The schema, one step a version: step `n`'s statements take a
+/// database at version `n` to `n + 1`.
+const MIGRATIONS: &[&[&str]] = &[&[
+    sql::LAPS,
+    sql::LAPS_INDEX,
+    "CREATE TABLE changes (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         track_id TEXT NOT NULL,
         model TEXT NOT NULL,
         car_id TEXT NOT NULL
-    );
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"];
+    )",
+    sql::META,
+]];
 
 /// The laps' database.
 pub struct Sqlite {
@@ -117,7 +101,9 @@ impl Sqlite {
             ));
         }
         for step in &MIGRATIONS[version.max(0) as usize..] {
-            tx.execute_batch(step).map_err(fail)?;
+            for statement in *step {
+                tx.execute_batch(statement).map_err(fail)?;
+            }
         }
         tx.pragma_update(None, "user_version", known)
             .map_err(fail)?;
@@ -126,9 +112,7 @@ impl Sqlite {
 
     fn newest_change(&self) -> Result<i64, String> {
         (self.conn)
-            .query_row("SELECT COALESCE(MAX(seq), 0) FROM changes", [], |r| {
-                r.get(0)
-            })
+            .query_row(sql::NEWEST_CHANGE, [], |r| r.get(0))
             .map_err(|e| self.fail("cannot read", e))
     }
 }
@@ -146,22 +130,8 @@ impl Database for Sqlite {
         let tx = self.conn.transaction().map_err(fail)?;
         let mut kept = Vec::with_capacity(laps.len());
         {
-            let mut upsert = tx
-                .prepare_cached(
-                    "INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
-                         ticks, hz, splits, medal, set_at, ghost)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-                     ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
-                         name = excluded.name, track = excluded.track, car = excluded.car,
-                         time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
-                         splits = excluded.splits, medal = excluded.medal,
-                         set_at = excluded.set_at, ghost = excluded.ghost
-                     WHERE excluded.time < laps.time",
-                )
-                .map_err(fail)?;
-            let mut change = tx
-                .prepare_cached("INSERT INTO changes (track_id, model, car_id) VALUES (?1, ?2, ?3)")
-                .map_err(fail)?;
+            let mut upsert = tx.prepare_cached(sql::UPSERT).map_err(fail)?;
+            let mut change = tx.prepare_cached(sql::CHANGE).map_err(fail)?;
             for lap in laps {
                 let r = &lap.record;
                 let n = upsert
@@ -189,11 +159,7 @@ impl Database for Sqlite {
                 }
                 kept.push(n > 0);
             }
-            tx.execute(
-                "DELETE FROM changes WHERE seq < (SELECT MAX(seq) FROM changes) - ?1",
-                [CHANGES_KEPT],
-            )
-            .map_err(fail)?;
+            tx.execute(sql::PRUNE, [CHANGES_KEPT]).map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
         Ok(kept)
@@ -202,10 +168,7 @@ impl Database for Sqlite {
     /// `identity`'s best lap for `key`, with its ghost.
     fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
         let mut q = (self.conn)
-            .prepare_cached(
-                "SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
-                 WHERE identity = ?1 AND track_id = ?2 AND model = ?3 AND car_id = ?4",
-            )
+            .prepare_cached(sql::BEST)
             .map_err(|e| self.fail("cannot read", e))?;
         let row = q
             .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
@@ -236,36 +199,18 @@ impl Database for Sqlite {
     fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let k = params![key.0, key.1.name(), key.2];
-        let mut q = (self.conn)
-            .prepare_cached(
-                "SELECT identity, name, time, medal FROM laps
-                 WHERE track_id = ?1 AND model = ?2 AND car_id = ?3
-                 ORDER BY time, set_at LIMIT ?4",
-            )
-            .map_err(fail)?;
+        let mut q = (self.conn).prepare_cached(sql::TOP).map_err(fail)?;
         let rows = q
             .query_map(params![key.0, key.1.name(), key.2, top as i64], entry)
             .map_err(fail)?;
         let top = rows.collect::<Result<Vec<_>, _>>().map_err(fail)?;
         let total: i64 = (self.conn)
-            .prepare_cached(
-                "SELECT COUNT(*) FROM laps WHERE track_id = ?1 AND model = ?2 AND car_id = ?3",
-            )
+            .prepare_cached(sql::COUNT)
             .and_then(|mut q| q.query_row(k, |r| r.get(0)))
             .map_err(fail)?;
         let mut places = Vec::new();
         for identity in who {
-            let mut q = (self.conn)
-                .prepare_cached(
-                    "SELECT l.identity, l.name, l.time, l.medal,
-                        (SELECT COUNT(*) FROM laps o
-                         WHERE o.track_id = l.track_id AND o.model = l.model
-                           AND o.car_id = l.car_id
-                           AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
-                     FROM laps l
-                     WHERE l.identity = ?1 AND l.track_id = ?2 AND l.model = ?3 AND l.car_id = ?4",
-                )
-                .map_err(fail)?;
+            let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
             let found = q
                 .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
                     Ok((r.get::<_, i64>(4)? as u64 + 1, entry(r)?))
@@ -285,21 +230,14 @@ impl Database for Sqlite {
     /// lobby: track id, the lap (its model and car name) and who set it.
     fn tracks(&mut self) -> Result<Vec<String>, String> {
         let fail = |e| error(&self.path, "cannot read the tracks", e);
-        let mut q = (self.conn)
-            .prepare_cached("SELECT DISTINCT track_id FROM laps")
-            .map_err(fail)?;
+        let mut q = (self.conn).prepare_cached(sql::TRACKS).map_err(fail)?;
         let rows = q.query_map([], |r| r.get(0)).map_err(fail)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(fail)
     }
 
     fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
         let fail = |e| error(&self.path, "cannot read the boards", e);
-        let mut q = (self.conn)
-            .prepare(
-                "SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
-                 GROUP BY track_id, model, car_id ORDER BY 4, 2, 5",
-            )
-            .map_err(fail)?;
+        let mut q = (self.conn).prepare(sql::BOARDS).map_err(fail)?;
         let rows = q
             .query_map([], |r| {
                 let model: String = r.get(1)?;
@@ -320,10 +258,7 @@ impl Database for Sqlite {
     /// The best lap on one track, whatever the model and car.
     fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String> {
         let mut q = (self.conn)
-            .prepare_cached(
-                "SELECT identity, name, time, medal, model, car FROM laps
-                 WHERE track_id = ?1 ORDER BY time, set_at LIMIT 1",
-            )
+            .prepare_cached(sql::BEST_OF_TRACK)
             .map_err(|e| self.fail("cannot read the best laps", e))?;
         q.query_row([track_id], |r| {
             let model: String = r.get(4)?;
@@ -338,9 +273,7 @@ impl Database for Sqlite {
     fn changes(&mut self) -> Result<Vec<Key>, String> {
         let fail = |e| error(&self.path, "cannot read changes", e);
         let mut q = (self.conn)
-            .prepare_cached(
-                "SELECT seq, track_id, model, car_id FROM changes WHERE seq > ?1 ORDER BY seq",
-            )
+            .prepare_cached(sql::CHANGES_SINCE)
             .map_err(fail)?;
         let mut keys: Vec<Key> = Vec::new();
         let mut seen = self.seen;
@@ -369,7 +302,7 @@ impl Database for Sqlite {
     /// The value kept under `key` in the database's own notes.
     fn note(&mut self, key: &str) -> Result<Option<String>, String> {
         (self.conn)
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .query_row(sql::NOTE, [key], |r| r.get(0))
             .optional()
             .map_err(|e| self.fail("cannot read", e))
     }
@@ -377,11 +310,7 @@ impl Database for Sqlite {
     /// Keeps `value` under `key` in the database's own notes.
     fn set_note(&mut self, key: &str, value: &str) -> Result<(), String> {
         (self.conn)
-            .execute(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [key, value],
-            )
+            .execute(sql::SET_NOTE, [key, value])
             .map(|_| ())
             .map_err(|e| self.fail("cannot write", e))
     }

@@ -1,0 +1,82 @@
+//! The SQL both databases run, written once: PostgreSQL's `$N`
+//! parameters, which SQLite reads too (each bound by its place, in the
+//! order they first appear). Only the log of changes' table differs (a
+//! sequence is spelt differently in each), and each database's own
+//! settings.
+
+/// Each keyed player's best lap per track, model and car, with its ghost.
+pub const LAPS: &str = "
+    CREATE TABLE laps (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        ticks BIGINT NOT NULL,
+        hz BIGINT NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at BIGINT NOT NULL,
+        ghost TEXT NOT NULL,
+        PRIMARY KEY (identity, track_id, model, car_id)
+    )";
+/// The boards' order.
+pub const LAPS_INDEX: &str =
+    "CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at)";
+/// The database's own notes (which data directories were imported).
+pub const META: &str = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
+
+/// A lap kept only if it beats its driver's own for its key.
+pub const UPSERT: &str = "
+    INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
+        ticks, hz, splits, medal, set_at, ghost)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
+        name = excluded.name, track = excluded.track, car = excluded.car,
+        time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
+        splits = excluded.splits, medal = excluded.medal,
+        set_at = excluded.set_at, ghost = excluded.ghost
+    WHERE excluded.time < laps.time";
+pub const CHANGE: &str = "INSERT INTO changes (track_id, model, car_id) VALUES ($1, $2, $3)";
+/// The log of changes cut to its last `$1`.
+pub const PRUNE: &str = "DELETE FROM changes WHERE seq < (SELECT MAX(seq) FROM changes) - $1";
+pub const NEWEST_CHANGE: &str = "SELECT COALESCE(MAX(seq), 0) FROM changes";
+pub const CHANGES_SINCE: &str =
+    "SELECT seq, track_id, model, car_id FROM changes WHERE seq > $1 ORDER BY seq";
+
+/// A player's lap for a key.
+pub const BEST: &str = "
+    SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
+    WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4";
+/// A board's best `$4` laps: identity, name, time, medal.
+pub const TOP: &str = "
+    SELECT identity, name, time, medal FROM laps
+    WHERE track_id = $1 AND model = $2 AND car_id = $3
+    ORDER BY time, set_at LIMIT $4";
+pub const COUNT: &str =
+    "SELECT COUNT(*) FROM laps WHERE track_id = $1 AND model = $2 AND car_id = $3";
+/// A player's lap on a board and how many are ahead of it (ties: who set
+/// theirs first).
+pub const PLACE: &str = "
+    SELECT l.identity, l.name, l.time, l.medal,
+        (SELECT COUNT(*) FROM laps o
+         WHERE o.track_id = l.track_id AND o.model = l.model AND o.car_id = l.car_id
+           AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
+    FROM laps l
+    WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3 AND l.car_id = $4";
+pub const TRACKS: &str = "SELECT DISTINCT track_id FROM laps";
+/// Every board, with a track's and a car's name.
+pub const BOARDS: &str = "
+    SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
+    GROUP BY track_id, model, car_id ORDER BY 4, 2, 5";
+/// A track's best lap: identity, name, time, medal, model, car.
+pub const BEST_OF_TRACK: &str = "
+    SELECT identity, name, time, medal, model, car FROM laps
+    WHERE track_id = $1 ORDER BY time, set_at LIMIT 1";
+pub const NOTE: &str = "SELECT value FROM meta WHERE key = $1";
+pub const SET_NOTE: &str = "
+    INSERT INTO meta (key, value) VALUES ($1, $2)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value";

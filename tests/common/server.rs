@@ -1,0 +1,51 @@
+//! `skid serve` as a process of its own, for the tests and benchmarks
+//! that run the binary: started on a free port of 127.0.0.1, its address
+//! read from the first line of its log, killed when dropped.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, ChildStderr, Command, Stdio};
+
+/// A server process, killed (and waited for) when dropped.
+pub struct Server(pub Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `bin serve --listen 127.0.0.1:0` and `args`: the process and its log.
+pub fn spawn<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, BufReader<ChildStderr>) {
+    let mut child = Command::new(bin)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("skid serve starts");
+    let err = BufReader::new(child.stderr.take().unwrap());
+    (Server(child), err)
+}
+
+/// [`spawn`], then the address its first log line names; the rest of
+/// the log is read and dropped, so the server never blocks on a full
+/// pipe.
+pub fn serve<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr) {
+    let (server, mut err) = spawn(bin, args);
+    let mut first = String::new();
+    err.read_line(&mut first).unwrap();
+    std::thread::spawn(move || for _ in err.lines() {});
+    assert!(first.contains("host key SHA256:"), "{first}");
+    let port: u16 = first
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    (server, SocketAddr::from(([127, 0, 0, 1], port)))
+}

@@ -92,6 +92,7 @@ fn a_lap_kept_through_one_server_is_on_the_others_board_within_a_second() {
         room: 1,
         race: 1,
         player: 1,
+        ghost: false,
     };
     two.ask("SHA256:ann", key(), 120, ask);
     let mut lap = None;

@@ -1,6 +1,7 @@
 //! A keyed player's record on `skid serve`: read off the hub's thread
 //! while the race counts down, and raced against from the start (BEST
-//! shows it, its ghost drives).
+//! shows it, its ghost drives); or another player's lap from the board
+//! raced as the ghost, by name.
 #![cfg(feature = "serve")]
 
 #[path = "common/hub.rs"]
@@ -14,7 +15,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::records::Record;
-use skid::serve::hub::{Out, ToHub};
+use skid::serve::hub::{Hub, Out, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
 
@@ -76,5 +77,99 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let seat = &run.race.seats[0];
     assert_eq!(seat.log.best.as_ref().map(|b| b.ticks), Some(1481));
     assert!(!seat.log.improved, "the record is not a lap of this race");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bob's lap on pocket, from an earlier race on the server in `dir`: its
+/// ghost stands on the top straight.
+fn bobs_lap_on_pocket(dir: &std::path::Path) {
+    let track_id = bundled::load_raceable("pocket")
+        .unwrap()
+        .track()
+        .content_id();
+    {
+        let mut keeper = Keeper::open(dir).unwrap();
+        let record = Record {
+            track: "pocket".into(),
+            track_id,
+            model: ModelKind::Arcade,
+            car: "hatch".into(),
+            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
+            time: 19.5,
+            ticks: 2340,
+            hz: 120,
+            splits: Vec::new(),
+            medal: None,
+        };
+        keeper.save("SHA256:bob", "bob", record, vec![[40.0, 10.0, 0.0]; 586]);
+    }
+}
+
+/// Issue 29: a player picks a lap of the room's board with g and races
+/// its ghost, its driver's name beside it, while their own record stays
+/// the one to beat.
+#[test]
+fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-ghost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    bobs_lap_on_pocket(&dir);
+    let start = Instant::now();
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let press = |hub: &mut Hub, code| {
+        let events = vec![Event::Key(KeyEvent::from(code))];
+        hub.apply(
+            ToHub::Input {
+                id: 1,
+                events,
+                at: start,
+            },
+            start,
+        );
+    };
+    press(&mut hub, KeyCode::Enter); // her room, with its board
+    let mut tick = 0;
+    let board_read = |hub: &Hub| {
+        let key = hub.rooms[&1].board.as_ref();
+        key.and_then(|k| hub.keeper.boards.get(k))
+            .is_some_and(|b| !b.top.is_empty())
+    };
+    while !board_read(&hub) {
+        tick += 1;
+        assert!(tick < 2000, "the board was never read");
+        hub.tick(at(tick));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    press(&mut hub, KeyCode::Char('g'));
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    hub.frames(at(tick));
+    if let Ok(Out::Frame(bytes)) = rx.try_recv() {
+        screen.process(&bytes);
+    }
+    let text = screen.screen().contents();
+    assert!(text.contains("ghost: 1. bob"), "{text}");
+    press(&mut hub, KeyCode::Enter); // the race
+    for t in tick + 1..=tick + 120 * 3 + 30 {
+        hub.tick(at(t));
+        if t.is_multiple_of(4) {
+            hub.frames(at(t));
+            if let Ok(Out::Frame(bytes)) = rx.try_recv() {
+                screen.process(&bytes);
+            }
+        }
+        if t == tick + 60 {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let (name, lap) = seat.their_ghost.as_ref().expect("bob's ghost");
+    assert_eq!((name.as_str(), lap.ticks), ("bob", 2340));
+    assert!(
+        seat.log.best.is_none(),
+        "her own record (none) is still the one to beat"
+    );
+    let text = screen.screen().contents();
+    assert!(text.contains("bob"), "his name beside his ghost: {text}");
+    assert!(text.contains("BEST  -:--.--"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -79,8 +79,11 @@ pub struct Seat {
     pub held: Held,
     /// Lap ends, splits, the best lap and its ghost.
     pub log: LapLog,
-    /// Whether the best lap's ghost is drawn (`g`).
+    /// Whether the ghost is drawn (`g`).
     pub show_ghost: bool,
+    /// Someone else's lap raced as the ghost, with their name (a board's
+    /// entry picked on the server); none: the best lap's ghost.
+    pub their_ghost: Option<(String, Lap)>,
     /// Ticks spent driving against the course.
     pub(super) wrong_way: u64,
     /// The checkpoint missed at the latest finish crossing, and its tick.
@@ -109,6 +112,7 @@ impl Seat {
             held: Held::new(),
             log: LapLog::against(record),
             show_ghost: true,
+            their_ghost: None,
             wrong_way: 0,
             missed: None,
             skids: VecDeque::new(),

@@ -171,9 +171,19 @@ impl<'a> SeatView<'a> {
         self.seat.wrong_way >= (1.0 / self.race.world.dt).round() as u64
     }
 
-    /// Where the best lap's ghost is now: (x, y, heading).
+    /// Whose lap the ghost is when it is not the best lap's: their name.
+    pub fn ghost_name(&self) -> Option<&'a str> {
+        Some(self.seat.their_ghost.as_ref()?.0.as_str())
+    }
+
+    /// Where the ghost is now: (x, y, heading). The ghost is someone
+    /// else's lap where one was picked, else the best lap's.
     pub fn ghost_pose(&self) -> Option<[f64; 3]> {
-        let ghost = &self.seat.log.best.as_ref()?.ghost;
+        let lap = match &self.seat.their_ghost {
+            Some((_, lap)) => lap,
+            None => self.seat.log.best.as_ref()?,
+        };
+        let ghost = &lap.ghost;
         if !self.seat.show_ghost || self.race.phase != Phase::Running || ghost.is_empty() {
             return None;
         }

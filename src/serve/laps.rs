@@ -76,12 +76,14 @@ enum Answer {
 }
 
 /// Whose record a read is for: a player in a room's race (the room's
-/// count of races tells a restarted race from the one asked for).
+/// count of races tells a restarted race from the one asked for), as the
+/// record to beat or, `ghost`, as the ghost they picked to race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ask {
     pub room: u32,
     pub race: u64,
     pub player: u64,
+    pub ghost: bool,
 }
 
 /// What the records' thread said since the last [`Keeper::poll`].

@@ -118,6 +118,11 @@ pub struct Room {
     medals_of: Option<(usize, ModelKind, usize, u64)>,
     /// The board of the room's settings (track, model and car ids).
     pub board: Option<laps::Key>,
+    /// The ghost each member picked from the board: its place (none:
+    /// their own best lap's).
+    pub ghosts: BTreeMap<PlayerId, usize>,
+    /// Whose ghost each driver of the race races, by name.
+    ghost_names: BTreeMap<PlayerId, String>,
     /// The settings and members `board` was asked for with.
     board_of: Option<(usize, ModelKind, usize, usize)>,
 }
@@ -135,6 +140,60 @@ impl Room {
             medals_of: None,
             board: None,
             board_of: None,
+            ghosts: BTreeMap::new(),
+            ghost_names: BTreeMap::new(),
+        }
+    }
+
+    /// `who` picks the next ghost: their own best lap's, then the board's
+    /// laps in order (`places` of them), then their own again.
+    pub fn next_ghost(&mut self, who: PlayerId, places: usize) {
+        let next = self.ghosts.get(&who).map_or(1, |p| p + 1);
+        if next > places {
+            self.ghosts.remove(&who);
+        } else {
+            self.ghosts.insert(who, next);
+        }
+    }
+
+    /// The ghosts the race starting now asks for: each driver who picked
+    /// a board's lap (not their own) gets its driver's name, and the
+    /// identity whose lap to read is returned with them.
+    pub fn ghosts_asked(
+        &mut self,
+        board: Option<&super::db::Board>,
+        identity: impl Fn(PlayerId) -> Option<String>,
+    ) -> Vec<(PlayerId, String)> {
+        self.ghost_names.clear();
+        let Some(run) = &self.running else {
+            return Vec::new();
+        };
+        let mut asked = Vec::new();
+        for (&who, &place) in &self.ghosts {
+            let entry = board.and_then(|b| b.top.get(place.wrapping_sub(1)));
+            let Some(e) = entry.filter(|_| run.seat_of(who).is_some()) else {
+                continue;
+            };
+            if identity(who).as_deref() == Some(e.identity.as_str()) {
+                continue; // their own lap: the best lap's ghost already
+            }
+            self.ghost_names.insert(who, e.name.clone());
+            asked.push((who, e.identity.clone()));
+        }
+        asked
+    }
+
+    /// The ghost `who` picked, read for race number `serial`: raced from
+    /// now, with its driver's name, if that race still runs.
+    pub fn ghost_found(&mut self, serial: u64, who: PlayerId, lap: Lap) {
+        let Some(run) = self.running.as_mut().filter(|run| run.serial == serial) else {
+            return;
+        };
+        let (Some(car), Some(name)) = (run.seat_of(who), self.ghost_names.get(&who)) else {
+            return;
+        };
+        if let Some(seat) = run.race.seat_mut(car) {
+            seat.their_ghost = Some((name.clone(), lap));
         }
     }
 

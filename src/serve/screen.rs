@@ -140,7 +140,8 @@ impl View<'_> {
     }
 
     /// The server's board for a room's settings: a heading with the
-    /// viewer's place (a guest has none), then the best laps.
+    /// viewer's place (a guest has none), whose ghost they race (g picks
+    /// another), then the best laps.
     fn room_board(&self, room: &Room) -> Vec<String> {
         let Some(board) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
             return Vec::new();
@@ -153,7 +154,13 @@ impl View<'_> {
             (None, Some(_)) => "no lap of yours yet".into(),
             (None, None) => "a guest's laps are not kept".into(),
         };
-        let mut lines = vec![format!("BOARD  ·  {you}")];
+        let ghost = (room.ghosts.get(&self.id))
+            .and_then(|&p| Some((p, board.top.get(p.checked_sub(1)?)?)))
+            .map_or_else(
+                || "ghost: your best lap  ·  g: race one of these".to_string(),
+                |(p, e)| format!("ghost: {p}. {}  ·  g: the next", e.name),
+            );
+        let mut lines = vec![format!("BOARD  ·  {you}"), ghost];
         lines.extend(board.top.iter().enumerate().map(|(i, e)| {
             let medal = e.medal.map_or(String::new(), |m| format!("  {m}"));
             format!("{:>2}. {}  {}{medal}", i + 1, clock(e.time), e.name)

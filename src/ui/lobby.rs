@@ -41,7 +41,7 @@ pub struct RoomScreen {
     /// The medals of the settings.
     pub medals: Lookup,
     /// The server's board for the settings: a heading (with the viewer's
-    /// place), then its best laps, as many as fit.
+    /// place), whose ghost they race, then its best laps, as many as fit.
     pub board: Vec<String>,
 }
 

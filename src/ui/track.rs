@@ -18,8 +18,8 @@
 //! | finish line | a checker of four | white |
 //! | checkpoint | a bar | magenta |
 //!
-//! Over the ground: skid marks (grey dots), the best lap's ghost (a grey
-//! outline, `g` hides it) and the cars; on your own car's centre cell,
+//! Over the ground: skid marks (grey dots), the ghost (a grey outline,
+//! `g` hides it; someone else's with their name beside it) and the cars; on your own car's centre cell,
 //! the arrow nearest its heading in reverse video, which no other car,
 //! ghost or name ever shows.
 
@@ -256,9 +256,9 @@ impl CarShape<'_> {
     }
 }
 
-/// The best lap's ghost: the car's outline where the record lap was at
-/// this moment of the lap, dashed (and dim in colour), so it is never
-/// taken for a car or a wall.
+/// The ghost (the best lap's, or someone else's picked on the server):
+/// the car's outline where that lap was at this moment of the lap,
+/// dashed (and dim in colour), so it is never taken for a car or a wall.
 struct GhostShape<'a> {
     v: SeatView<'a>,
     view: View,
@@ -358,6 +358,18 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
         let at = beside(cells, e.car.forward(), short.chars().count() as i64);
         let style = Style::new().fg(THEME.rival);
         write_at(buf, area, at, &short, style);
+    }
+    // Someone else's ghost, by name, beside it.
+    if let (Some(name), Some([x, y, heading])) = (v.ghost_name(), v.ghost_pose()) {
+        let short: String = (name.chars())
+            .filter(|c| !ARROWS.contains(c))
+            .take(8)
+            .collect();
+        let spec = &v.car().spec().body;
+        let outline = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
+        let fwd = DVec2::new(heading.cos(), heading.sin());
+        let at = beside(view.cells(&outline), fwd, short.chars().count() as i64);
+        write_at(buf, area, at, &short, Style::new().fg(THEME.faint));
     }
     // Your car, unmistakable at any zoom and without colour: the arrow
     // nearest its heading on its centre cell, in reverse video.

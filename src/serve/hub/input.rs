@@ -173,6 +173,10 @@ impl Hub {
                     run.command(i, cmd);
                 }
             }
+            None if cmd == Command::ToggleGhost => {
+                let board = room.board.as_ref().and_then(|k| self.keeper.boards.get(k));
+                room.next_ghost(id, board.map_or(0, |b| b.top.len()));
+            }
             None if room.creator != id => {}
             None if cmd == Command::Enter => return self.start_race(r),
             None => {
@@ -205,8 +209,8 @@ impl Hub {
                 .unwrap_or_default()
         });
         // Each keyed driver's record, read off this thread.
+        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
         if let Some(run) = &room.running {
-            let key = (offered.id.clone(), setup.model, setup.spec.content_id());
             for &who in run.drivers.keys() {
                 let Some(identity) = players.get(&who).and_then(|p| p.identity.as_deref()) else {
                     continue;
@@ -215,9 +219,23 @@ impl Hub {
                     room: r,
                     race: run.serial,
                     player: who,
+                    ghost: false,
                 };
                 self.keeper.ask(identity, key.clone(), hz, ask);
             }
+        }
+        // The ghosts picked from the board, read off this thread too.
+        let board = room.board.as_ref().and_then(|k| self.keeper.boards.get(k));
+        let identity = |who| players.get(&who)?.identity.clone();
+        let serial = room.running.as_ref().map_or(0, |run| run.serial);
+        for (who, whose) in room.ghosts_asked(board, identity) {
+            let ask = Ask {
+                room: r,
+                race: serial,
+                player: who,
+                ghost: true,
+            };
+            self.keeper.ask(&whose, key.clone(), hz, ask);
         }
         for (m, _) in &room.members {
             if let Some(p) = self.players.get_mut(m) {

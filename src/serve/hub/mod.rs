@@ -231,8 +231,10 @@ impl Hub {
         // Records read for races that started (on the records' thread).
         let polled = self.keeper.poll();
         for (ask, lap) in polled.records {
-            if let (Some(room), Some(lap)) = (self.rooms.get_mut(&ask.room), lap) {
-                room.record_found(ask.race, ask.player, lap);
+            match (self.rooms.get_mut(&ask.room), lap) {
+                (Some(room), Some(lap)) if ask.ghost => room.ghost_found(ask.race, ask.player, lap),
+                (Some(room), Some(lap)) => room.record_found(ask.race, ask.player, lap),
+                _ => {}
             }
         }
         self.refresh_boards(&polled.changed);

@@ -68,6 +68,7 @@ fn laps_follow_the_key_and_the_board_survives_a_restart() {
         room: 1,
         race: 1,
         player,
+        ghost: false,
     };
     k.ask(alice, key("T"), 120, ask(1));
     k.ask("SHA256:other", key("T"), 120, ask(2));
@@ -125,6 +126,7 @@ fn record_files_of_an_older_server_are_imported_once_and_left() {
                 room: 1,
                 race: 1,
                 player: 1,
+                ghost: false,
             },
         );
         let answers = wait(&mut k, |_, p| !p.records.is_empty()).records;

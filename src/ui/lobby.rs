@@ -86,7 +86,10 @@ pub fn lobby(
     // give way first.
     let h = (rooms.len() as u16 + best.len() as u16 + 10).max(10);
     let inner = panel(buf, area, h, " skid · lobby ");
-    let best = &best[..best.len().min(inner.height.saturating_sub(12) as usize)];
+    // Rows besides the rooms': who you are, a gap, the make-a-room row
+    // and the key line, and for the best laps a gap and their heading.
+    let for_best = (inner.height as usize).saturating_sub(6 + rooms.len());
+    let best = &best[..best.len().min(for_best)];
     let gap = if best.is_empty() { 0 } else { best.len() + 2 };
     // Rows for the list: the box less who you are, a blank, the best laps
     // and the key line.
@@ -243,7 +246,14 @@ mod tests {
         // Few rooms: all of them and the best laps.
         let text = screen(&all[..3], 0, &best);
         assert!(
-            text.contains("room 3") && text.contains("BEST LAPS"),
+            text.contains("room 3") && text.contains("BEST LAPS") && text.contains("track5"),
+            "{text}"
+        );
+        // One room and one best lap: both (the best laps gave way to a
+        // room and a lap once).
+        let text = screen(&all[..1], 0, &best[..1]);
+        assert!(
+            text.contains("room 1") && text.contains("track0 0:40.00"),
             "{text}"
         );
     }

@@ -8,12 +8,12 @@
 //! keep and asks it for records and boards, and takes its answers each
 //! tick ([`Keeper::poll`]), so a race never waits on the disk. Laps are
 //! written in batches, a transaction each; while the database fails, they
-//! wait in a bounded queue (the log says so, and again once they are
-//! written). Every quarter second the thread reads the database's log of
-//! changes, by this server or another sharing it, and says which boards
-//! changed.
+//! wait in a bounded queue kept on disk too ([`queue`]; the log says so,
+//! and again once they are written). Every quarter second the thread
+//! reads the database's log of changes, by this server or another sharing
+//! it, and says which boards changed.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
@@ -22,14 +22,12 @@ use super::db::{self, Board, Database};
 use crate::models::ModelKind;
 use crate::race::Lap;
 use crate::records::{Record, Store};
+use queue::{Queue, now_ms};
 
 pub use super::db::Key;
 
 /// How often the thread reads the log of changes.
 const CHANGES_EVERY: Duration = Duration::from_millis(250);
-/// Laps waiting for a database that fails, at the most; one more is lost,
-/// with a line in the log.
-const MAX_WAITING: usize = 10_000;
 /// Places on a board.
 pub const BOARD_TOP: usize = 10;
 /// Players' folders imported at the first start, at the most.
@@ -141,11 +139,12 @@ impl Keeper {
         for (track, (e, model, car)) in db.best_per_track()? {
             board.insert(track, best(e, model, car));
         }
+        let queue = Queue::load(dir.join("laps-waiting.toml"));
         let (jobs, rx) = channel::<Job>();
         let (tx, answers) = channel();
         let thread = std::thread::Builder::new()
             .name("skid-records".into())
-            .spawn(move || work(db, &rx, &tx))
+            .spawn(move || work(db, queue, &rx, &tx))
             .map_err(|e| format!("{}: cannot start the records' thread: {e}", dir.display()))?;
         Ok(Keeper {
             dir: dir.to_path_buf(),
@@ -254,34 +253,31 @@ fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
 
 /// The records' thread: jobs as they come, in batches; the log of
 /// changes every [`CHANGES_EVERY`]; laps that could not be written kept
-/// and tried again.
-fn work(mut db: Box<dyn Database>, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
-    let mut waiting: VecDeque<db::Lap> = VecDeque::new();
-    let mut failing = false;
+/// ([`queue`]) and tried again.
+fn work(
+    mut db: Box<dyn Database>,
+    mut queue: Queue,
+    jobs: &Receiver<Job>,
+    answers: &Sender<Answer>,
+) {
     let mut next_changes = Instant::now();
     loop {
         let first = match jobs.recv_timeout(CHANGES_EVERY) {
             Ok(job) => Some(job),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
-                write(db.as_mut(), &mut waiting, &mut failing);
+                queue.write(db.as_mut());
                 return;
             }
         };
         let mut asks = Vec::new();
         for job in first.into_iter().chain(jobs.try_iter()) {
             match job {
-                Job::Save(lap) if waiting.len() >= MAX_WAITING => eprintln!(
-                    "skid serve: {}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
-                    db.name(),
-                    lap.name,
-                    lap.record.track
-                ),
-                Job::Save(lap) => waiting.push_back(lap),
+                Job::Save(lap) => queue.push(lap, db.as_ref()),
                 other => asks.push(other),
             }
         }
-        write(db.as_mut(), &mut waiting, &mut failing);
+        queue.write(db.as_mut());
         for job in asks {
             if answer(db.as_mut(), job, answers).is_err() {
                 return;
@@ -294,42 +290,6 @@ fn work(mut db: Box<dyn Database>, jobs: &Receiver<Job>, answers: &Sender<Answer
             }
         }
     }
-}
-
-/// Writes the laps waiting, all in one transaction; on failure they go on
-/// waiting, and the log says so once, and again when they are written.
-fn write(db: &mut dyn Database, waiting: &mut VecDeque<db::Lap>, failing: &mut bool) {
-    if waiting.is_empty() {
-        return;
-    }
-    let laps = waiting.make_contiguous();
-    match db.save(laps, now_ms()) {
-        Ok(_) => {
-            if *failing {
-                eprintln!(
-                    "skid serve: {}: {} laps waiting written",
-                    db.name(),
-                    laps.len()
-                );
-                *failing = false;
-            }
-            waiting.clear();
-        }
-        Err(e) if !*failing => {
-            eprintln!(
-                "skid serve: {e}; {} laps wait and are tried again",
-                laps.len()
-            );
-            *failing = true;
-        }
-        Err(_) => {}
-    }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Answers a read or a board; errs when the hub is gone.
@@ -435,5 +395,6 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
     Ok(laps.len())
 }
 
+mod queue;
 #[cfg(test)]
 mod tests;

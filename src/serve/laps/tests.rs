@@ -220,3 +220,43 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
+    let dir = temp("spool");
+    let mut k = Keeper::open(&dir).unwrap();
+    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    other
+        .execute_batch("ALTER TABLE laps RENAME TO gone")
+        .unwrap();
+    k.save(
+        "SHA256:ann",
+        "ann",
+        record("T", 30.0),
+        vec![[2.0, 3.0, 0.5]],
+    );
+    // The lap waits, kept in the spool as soon as the write fails; then
+    // the server stops with the database still failing (its last try
+    // fails too), as a kill would leave it: only the spool holds the lap.
+    let spool = dir.join("laps-waiting.toml");
+    let end = Instant::now() + Duration::from_secs(5);
+    while !spool.exists() {
+        assert!(Instant::now() < end, "the lap waiting was never kept");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(k);
+    assert!(spool.exists());
+    // The database back, a new start writes the lap and drops the spool.
+    other
+        .execute_batch("ALTER TABLE gone RENAME TO laps")
+        .unwrap();
+    let mut k = Keeper::open(&dir).unwrap();
+    let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
+    assert_eq!(changed, [key("T")]);
+    drop(k);
+    assert!(!spool.exists());
+    let mut db = db::Sqlite::open(&dir.join("skid.db")).unwrap();
+    let (r, ghost) = db.best("SHA256:ann", &key("T")).unwrap().unwrap();
+    assert_eq!((r.time, ghost), (30.0, vec![[2.0, 3.0, 0.5]]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

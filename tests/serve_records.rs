@@ -19,6 +19,12 @@ use skid::serve::hub::{Hub, Out, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
 
+/// Ann presses `code` (at `at`).
+fn press(hub: &mut Hub, code: KeyCode, at: Instant) {
+    let events = vec![Event::Key(KeyEvent::from(code))];
+    hub.apply(ToHub::Input { id: 1, events, at }, at);
+}
+
 #[test]
 fn a_keyed_players_record_is_raced_against_from_the_start() {
     let dir = std::env::temp_dir().join(format!("skid-serve-record-{}", std::process::id()));
@@ -45,17 +51,8 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
-    for code in [KeyCode::Enter, KeyCode::Enter] {
-        let events = vec![Event::Key(KeyEvent::from(code))];
-        hub.apply(
-            ToHub::Input {
-                id: 1,
-                events,
-                at: start,
-            },
-            start,
-        );
-    }
+    press(&mut hub, KeyCode::Enter, start); // a room
+    press(&mut hub, KeyCode::Enter, start); // its race
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     // Through the countdown (3 s) and a moment of racing.
     for tick in 1..=(120 * 3 + 30) {
@@ -116,18 +113,7 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
-    let press = |hub: &mut Hub, code| {
-        let events = vec![Event::Key(KeyEvent::from(code))];
-        hub.apply(
-            ToHub::Input {
-                id: 1,
-                events,
-                at: start,
-            },
-            start,
-        );
-    };
-    press(&mut hub, KeyCode::Enter); // her room, with its board
+    press(&mut hub, KeyCode::Enter, start); // her room, with its board
     let mut tick = 0;
     let board_read = |hub: &Hub| {
         let key = hub.rooms[&1].board.as_ref();
@@ -140,7 +126,7 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
         hub.tick(at(tick));
         std::thread::sleep(Duration::from_millis(2));
     }
-    press(&mut hub, KeyCode::Char('g'));
+    press(&mut hub, KeyCode::Char('g'), start);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     hub.frames(at(tick));
     if let Ok(Out::Frame(bytes)) = rx.try_recv() {
@@ -148,7 +134,7 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
     }
     let text = screen.screen().contents();
     assert!(text.contains("ghost: 1. bob"), "{text}");
-    press(&mut hub, KeyCode::Enter); // the race
+    press(&mut hub, KeyCode::Enter, start); // the race
     for t in tick + 1..=tick + 120 * 3 + 30 {
         hub.tick(at(t));
         if t.is_multiple_of(4) {

@@ -245,9 +245,9 @@ impl App {
         );
         let key = medals::book::key(&setup.track.track, &setup.spec, setup.model);
         let lookup = (self.medal_book).ask(
+            key.clone(),
             &setup.track.track,
             &setup.spec,
-            setup.model,
             self.background,
         );
         race.set_medals(lookup.medals());

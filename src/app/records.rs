@@ -3,7 +3,7 @@
 //! and medal tables taken in as the book works them out.
 
 use super::{App, LOCAL};
-use crate::medals::book::Lookup;
+use crate::medals::{self, book::Lookup};
 use crate::records::{Loaded, Record};
 
 impl App {
@@ -11,22 +11,17 @@ impl App {
     /// and asks for its medals.
     pub(super) fn refresh_best(&mut self) {
         let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
-        let lookup = (self.medal_book).ask(
-            &setup.track.track,
-            &setup.spec,
-            setup.model,
-            self.background,
-        );
+        let key = medals::book::key(&setup.track.track, &setup.spec, setup.model);
+        let (track, spec) = (&setup.track.track, &setup.spec);
+        let lookup = (self.medal_book).ask(key.clone(), track, spec, self.background);
         let Some(store) = &self.records else {
             self.menu_medals = (lookup, None);
             return;
         };
-        let track = setup.track.track.content_id();
-        let key = (track.as_str(), setup.model, setup.spec.content_id());
         let found = match store.load() {
             Ok(loaded) => {
                 self.notices.extend(loaded.notice());
-                (loaded.records.into_iter()).find(|r| r.key() == (key.0, key.1, key.2.as_str()))
+                (loaded.records.into_iter()).find(|r| r.key() == (&key.0, key.1, &key.2))
             }
             Err(_) => None,
         };

@@ -7,7 +7,7 @@ use super::{Outcome, Setup, load_car, load_track, store};
 use crate::car;
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::medals::Medal;
-use crate::medals::book::Book;
+use crate::medals::book::{Book, key};
 use crate::physics::ModelKind;
 use crate::track::bundled;
 use crate::ui;
@@ -112,7 +112,7 @@ pub(super) fn tracks(model: Option<ModelKind>, car: Option<String>, dir: Option<
     for (name, _) in bundled::TRACKS {
         let t = load_track(name)?;
         let m = t.size_m();
-        let medals = book.ask(&t, &spec, kind, false).medals();
+        let medals = (book.ask(key(&t, &spec, kind), &t, &spec, false)).medals();
         let times = Medal::ALL.map(|medal| ui::hud::clock(medals.map(|m| m.time(medal))));
         let mut row = vec![
             name.to_string(),

@@ -123,16 +123,11 @@ impl Book {
             .map_or(Lookup::Working, |m| Lookup::Known(*m))
     }
 
-    /// The table of `track` with `spec` driven as `kind`: known, or asked
-    /// of the worker (`background`) or worked out now.
-    pub fn ask(
-        &mut self,
-        track: &Track,
-        spec: &CarSpec,
-        kind: ModelKind,
-        background: bool,
-    ) -> Lookup {
-        let key = key(track, spec, kind);
+    /// The table `key` names, of `track` with `spec` (driven as the key's
+    /// model): known, or asked of the worker (`background`) or worked out
+    /// now. The caller has the key (content ids cost a hash of the car).
+    pub fn ask(&mut self, key: Key, track: &Track, spec: &CarSpec, background: bool) -> Lookup {
+        let kind = key.1;
         if let Lookup::Known(m) = self.get(&key) {
             return Lookup::Known(m);
         }
@@ -238,7 +233,7 @@ mod tests {
         let (track, kind) = (pocket(), ModelKind::Kinematic);
         let spec = CarSpec::default_for(kind);
         let mut book = Book::open(Some(dir.clone()));
-        let Lookup::Working = book.ask(&track, &spec, kind, true) else {
+        let Lookup::Working = book.ask(key(&track, &spec, kind), &track, &spec, true) else {
             panic!("a new table is worked out on the thread");
         };
         let mut waited = 0;
@@ -263,7 +258,11 @@ mod tests {
         assert_eq!(old.get(&key(&track, &spec, kind)), Lookup::Working);
         std::fs::write(dir.join("medals.toml"), "[[medals]]\ntrack_id = 7\n").unwrap();
         let mut damaged = Book::open(Some(dir.clone()));
-        assert_eq!(damaged.ask(&track, &spec, kind, false), known, "at once");
+        assert_eq!(
+            damaged.ask(key(&track, &spec, kind), &track, &spec, false),
+            known,
+            "at once"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

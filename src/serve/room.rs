@@ -113,18 +113,38 @@ pub struct Room {
     races: u64,
     /// The medals of the room's settings, as the hub's book knows them.
     pub medals: Lookup,
-    /// The settings (track, model, car) and book generation `medals` was
-    /// looked up for.
-    medals_of: Option<(usize, ModelKind, usize, u64)>,
-    /// The board of the room's settings (track, model and car ids).
+    /// The key of the room's settings (track and car content ids, the
+    /// model): its board's, its medals'.
     pub board: Option<laps::Key>,
+    /// What `medals` and `board` were last brought up to date with.
+    seen: Seen,
     /// The ghost each member picked from the board: its place (none:
     /// their own best lap's).
     pub ghosts: BTreeMap<PlayerId, usize>,
     /// Whose ghost each driver of the race races, by name.
     ghost_names: BTreeMap<PlayerId, String>,
-    /// The settings and members `board` was asked for with.
-    board_of: Option<(usize, ModelKind, usize, usize)>,
+}
+
+/// What a room's medals and board were last brought up to date with
+/// ([`Room::refresh`]).
+#[derive(Debug, Default)]
+struct Seen {
+    /// The settings: track, model, car.
+    settings: Option<(usize, ModelKind, usize)>,
+    /// The medal book's generation.
+    generation: u64,
+    /// How many members the board's places were asked for.
+    members: usize,
+}
+
+/// What of the hub a room's [`Room::refresh`] reads and asks.
+pub struct Shown<'a> {
+    pub book: &'a mut Book,
+    pub keeper: &'a Keeper,
+    pub offered: &'a Offered,
+    pub cars: &'a [(String, crate::car::CarSpec)],
+    /// Boards changed since the last refresh.
+    pub changed: &'a [laps::Key],
 }
 
 impl Room {
@@ -137,9 +157,8 @@ impl Room {
             running: None,
             races: 0,
             medals: Lookup::Working,
-            medals_of: None,
             board: None,
-            board_of: None,
+            seen: Seen::default(),
             ghosts: BTreeMap::new(),
             ghost_names: BTreeMap::new(),
         }
@@ -197,58 +216,46 @@ impl Room {
         }
     }
 
-    /// The board of the room's settings, asked of `keeper` (with where
-    /// the members `who` stand) when the settings or the members changed,
-    /// or when `changed` says the board did.
-    pub fn refresh_board(
+    /// What the room shows of its settings, kept up: their key (the
+    /// track's and car's content ids, the model) worked out when the
+    /// settings change; their medals asked of `book` then and looked up
+    /// again when it learnt more; their board asked of `keeper` (with
+    /// where the members `who` stand) then, when the members change, and
+    /// when `changed` says the board did.
+    pub fn refresh(
         &mut self,
-        keeper: &Keeper,
-        offered: &Offered,
-        cars: &[(String, crate::car::CarSpec)],
+        hub: Shown<'_>,
         who: impl FnOnce(&[(PlayerId, String)]) -> Vec<String>,
-        changed: &[laps::Key],
     ) {
-        let now = Some((
-            self.menu.track,
-            self.menu.model,
-            self.menu.car,
-            self.members.len(),
-        ));
-        let stale = self.board.as_ref().is_some_and(|k| changed.contains(k));
-        if self.board_of == now && !stale {
-            return;
+        let settings = (self.menu.track, self.menu.model, self.menu.car);
+        let key = match &self.board {
+            Some(key) if self.seen.settings == Some(settings) => key.clone(),
+            _ => {
+                let setup = self.menu.setup(&hub.offered.choice, hub.cars);
+                let key = (hub.offered.id.clone(), setup.model, setup.spec.content_id());
+                self.medals =
+                    (hub.book).ask(key.clone(), &hub.offered.choice.track, &setup.spec, true);
+                self.seen = Seen {
+                    settings: Some(settings),
+                    generation: hub.book.generation,
+                    members: usize::MAX,
+                };
+                self.board = Some(key.clone());
+                key
+            }
+        };
+        if self.seen.generation != hub.book.generation {
+            self.seen.generation = hub.book.generation;
+            self.medals = hub.book.get(&key);
         }
-        self.board_of = now;
-        let setup = self.menu.setup(&offered.choice, cars);
-        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
-        keeper.ask_board(key.clone(), who(&self.members));
-        self.board = Some(key);
-    }
-
-    /// Looks the medals of the room's settings up in `book` (asking for
-    /// them if new) when the settings or what the book knows changed.
-    pub fn refresh_medals(
-        &mut self,
-        book: &mut Book,
-        offered: &Offered,
-        cars: &[(String, crate::car::CarSpec)],
-    ) {
-        let now = Some((
-            self.menu.track,
-            self.menu.model,
-            self.menu.car,
-            book.generation,
-        ));
-        if self.medals_of == now {
-            return;
-        }
-        self.medals_of = now;
-        let setup = self.menu.setup(&offered.choice, cars);
-        self.medals = book.ask(&offered.choice.track, &setup.spec, setup.model, true);
         if let Some(run) = &mut self.running
             && run.race.medals.is_none()
         {
             run.race.set_medals(self.medals.medals());
+        }
+        if self.seen.members != self.members.len() || hub.changed.contains(&key) {
+            self.seen.members = self.members.len();
+            hub.keeper.ask_board(key, who(&self.members));
         }
     }
 

@@ -77,8 +77,7 @@ impl Postgres {
             told: BTreeSet::new(),
         };
         db.migrate()?;
-        // Changes before this start are not news.
-        db.seen = i64::MAX;
+        // Changes before this start are not news: told already.
         let rows = (db.client()?)
             .query(
                 "SELECT seq FROM changes WHERE seq > (SELECT MAX(seq) FROM changes) - $1",

@@ -42,7 +42,7 @@ use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::unique_name;
 pub use super::offered::Offered;
-use super::room::{Place, PlayerId, Room};
+use super::room::{Place, PlayerId, Room, Shown};
 
 /// How the hub runs.
 #[derive(Debug, Clone)]
@@ -223,7 +223,6 @@ impl Hub {
     /// core (rooms share nothing), then what they did, here.
     pub fn tick(&mut self, at: Instant) {
         let now = self.secs(at);
-        self.refresh_medals();
         let ticked: Vec<(u32, Option<Vec<_>>)> = (self.rooms.par_iter_mut())
             .filter(|(_, room)| room.running.is_some())
             .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
@@ -237,7 +236,7 @@ impl Hub {
                 _ => {}
             }
         }
-        self.refresh_boards(&polled.changed);
+        self.refresh_rooms(&polled.changed);
         if polled.news {
             self.lobby_changed();
         }
@@ -290,32 +289,27 @@ impl Hub {
 }
 
 impl Hub {
-    /// Each room's board, asked for when its settings or members changed
-    /// or the board did (`changed`).
-    fn refresh_boards(&mut self, changed: &[super::laps::Key]) {
-        let tracks = self.tracks.len();
-        for room in self.rooms.values_mut() {
-            let offered = &self.tracks[room.menu.track.min(tracks - 1)];
-            let players = &self.players;
-            let who = |members: &[(PlayerId, String)]| {
-                (members.iter())
-                    .filter_map(|(m, _)| players.get(m)?.identity.clone())
-                    .collect()
-            };
-            room.refresh_board(&self.keeper, offered, &self.cars, who, changed);
-        }
-    }
-
-    /// Each room's medals, for its settings: asked of the book when they
-    /// changed, learnt when the book has worked them out.
-    fn refresh_medals(&mut self) {
+    /// Each room's medals and board, for its settings ([`Room::refresh`]):
+    /// `changed` names the boards changed since the last time.
+    fn refresh_rooms(&mut self, changed: &[super::laps::Key]) {
         if self.medals.poll() {
             self.lobby_changed();
         }
         let tracks = self.tracks.len();
+        let players = &self.players;
         for room in self.rooms.values_mut() {
-            let offered = &self.tracks[room.menu.track.min(tracks - 1)];
-            room.refresh_medals(&mut self.medals, offered, &self.cars);
+            let shown = Shown {
+                book: &mut self.medals,
+                keeper: &self.keeper,
+                offered: &self.tracks[room.menu.track.min(tracks - 1)],
+                cars: &self.cars,
+                changed,
+            };
+            room.refresh(shown, |members| {
+                (members.iter())
+                    .filter_map(|(m, _)| players.get(m)?.identity.clone())
+                    .collect()
+            });
         }
     }
 }

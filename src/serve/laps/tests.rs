@@ -42,6 +42,22 @@ fn wait(k: &mut Keeper, mut done: impl FnMut(&Keeper, &Polled) -> bool) -> Polle
     }
 }
 
+/// Another hand takes the laps' table of the database in `dir` away:
+/// every write fails meanwhile. Returns its connection.
+fn take_the_table_away(dir: &Path) -> rusqlite::Connection {
+    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    other
+        .execute_batch("ALTER TABLE laps RENAME TO gone")
+        .unwrap();
+    other
+}
+
+fn give_the_table_back(other: &rusqlite::Connection) {
+    other
+        .execute_batch("ALTER TABLE gone RENAME TO laps")
+        .unwrap();
+}
+
 fn key(track: &str) -> Key {
     (track.to_string(), ModelKind::Arcade, "c".to_string())
 }
@@ -184,11 +200,7 @@ fn two_servers_starting_at_once_on_a_new_database_both_open_it() {
 fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     let dir = temp("down");
     let mut k = Keeper::open(&dir).unwrap();
-    // Another hand takes the table away: every write fails meanwhile.
-    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
-    other
-        .execute_batch("ALTER TABLE laps RENAME TO gone")
-        .unwrap();
+    let other = take_the_table_away(&dir);
     k.save(
         "SHA256:ann",
         "ann",
@@ -203,9 +215,7 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     assert_eq!(kept, 0, "nothing written while the table is gone");
     assert!(k.poll().changed.is_empty());
     // Back: both laps are written, and the boards hear of it.
-    other
-        .execute_batch("ALTER TABLE gone RENAME TO laps")
-        .unwrap();
+    give_the_table_back(&other);
     let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
     assert_eq!(changed, [key("T")]);
     drop(k);
@@ -225,10 +235,7 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
 fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     let dir = temp("spool");
     let mut k = Keeper::open(&dir).unwrap();
-    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
-    other
-        .execute_batch("ALTER TABLE laps RENAME TO gone")
-        .unwrap();
+    let other = take_the_table_away(&dir);
     k.save(
         "SHA256:ann",
         "ann",
@@ -247,9 +254,7 @@ fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     drop(k);
     assert!(spool.exists());
     // The database back, a new start writes the lap and drops the spool.
-    other
-        .execute_batch("ALTER TABLE gone RENAME TO laps")
-        .unwrap();
+    give_the_table_back(&other);
     let mut k = Keeper::open(&dir).unwrap();
     let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
     assert_eq!(changed, [key("T")]);

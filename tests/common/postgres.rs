@@ -21,6 +21,10 @@ pub struct TestDb {
 /// The address of a database tests may make databases from.
 fn base() -> Option<String> {
     if let Ok(url) = std::env::var("SKID_TEST_POSTGRES") {
+        assert!(
+            url.starts_with("postgres://"),
+            "SKID_TEST_POSTGRES is not a postgres:// address: {url:?}"
+        );
         return Some(url);
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/postgres.sh");

@@ -7,7 +7,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Size;
 use skid::app::{App, Options};
-use skid::console::frame_terminal;
+use skid::console::Frames;
 use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
@@ -42,13 +42,12 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("build frame {}x{}", size.0, size.1), |b| {
             b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap());
         });
-        let (mut terminal, wire) =
-            frame_terminal(std::io::sink(), Size::new(size.0, size.1)).unwrap();
+        let (mut frames, _) = Frames::new(std::io::sink(), Size::new(size.0, size.1));
         let mut app = app;
         c.bench_function(&format!("frame to the wire {}x{}", size.0, size.1), |b| {
             b.iter(|| {
                 app.tick(0.0);
-                draw_frame(&mut terminal, &wire, &app).unwrap();
+                draw_frame(&mut frames, &app).unwrap();
             });
         });
     }

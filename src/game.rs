@@ -20,7 +20,7 @@ use ratatui::layout::Size;
 
 use crate::app::{App, LOCAL, Screen};
 use crate::clock::Clock;
-use crate::console::{Console, FrameTerminal, Wire, frame_terminal, redraw_all, send_frame};
+use crate::console::{Console, Frames};
 use crate::session::{self, Read};
 use crate::ui;
 
@@ -56,12 +56,8 @@ impl Stats {
 }
 
 /// Draws the game's screen as one frame and sends it at once.
-pub fn draw_frame<W: Write>(
-    terminal: &mut FrameTerminal<W>,
-    wire: &Wire,
-    app: &App,
-) -> io::Result<()> {
-    send_frame(terminal, wire, |f| ui::draw(f, app))
+pub fn draw_frame<W: Write>(frames: &mut Frames<W>, app: &App) -> io::Result<()> {
+    frames.frame(|buf, area| ui::paint(buf, area, app))
 }
 
 /// Applies one terminal event; returns whether the screen must be cleared.
@@ -109,8 +105,8 @@ pub fn run<C: Console>(
     mut recorder: Option<&mut crate::script::Recorder>,
 ) -> io::Result<Stats> {
     let size = console.size()?;
-    let (mut terminal, wire) = frame_terminal(console.output(), size)?;
-    redraw_all(&mut terminal, &wire)?;
+    let (mut frames, wire) = Frames::new(console.output(), size);
+    frames.redraw_all()?;
     app.resize(size.width, size.height);
 
     let start = Instant::now();
@@ -126,18 +122,22 @@ pub fn run<C: Console>(
         };
         let mut next = console.next_event(wait)?;
         while let Some(ev) = next {
-            if let Event::Resize(w, h) = ev {
-                terminal.backend_mut().set_size(Size::new(w, h));
-            }
+            let resized = match ev {
+                Event::Resize(w, h) => Some(Size::new(w, h)),
+                _ => None,
+            };
             if handle(app, ev, clock.secs(Instant::now())) {
-                redraw_all(&mut terminal, &wire)?;
+                match resized {
+                    Some(size) => frames.set_size(size)?,
+                    None => frames.redraw_all()?,
+                }
             }
             next = console.next_event(Duration::ZERO)?;
         }
         if console.redraw_wanted() {
             // Back from a stop: the screen is the shell's, and the player
             // comes back to a paused race.
-            redraw_all(&mut terminal, &wire)?;
+            frames.redraw_all()?;
             if app.screen == Screen::Race && !app.paused {
                 app.command(crate::app::Command::Pause);
             }
@@ -164,7 +164,7 @@ pub fn run<C: Console>(
             let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false);
         }
         if app.session.dirty && now >= next_frame {
-            draw_frame(&mut terminal, &wire, app)?;
+            draw_frame(&mut frames, app)?;
             app.session.dirty = false;
             stats.frames += 1;
             // A steady cadence: the next frame is due a frame after this

@@ -4,8 +4,8 @@
 
 use ratatui::layout::Size;
 use skid::app::{App, LOCAL, Options};
+use skid::console::Frames;
 use skid::console::Tap;
-use skid::console::frame_terminal;
 use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
@@ -36,14 +36,14 @@ fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
 fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec<u8>>, App) {
     let mut app = app(track, model, size);
     let tap = Tap::default();
-    let (mut terminal, wire) = frame_terminal(tap.clone(), Size::new(size.0, size.1)).unwrap();
+    let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let mut frames = Vec::new();
     let mut n = 0u64;
     while !app.race.as_ref().unwrap().view(LOCAL).replay_done() {
         app.tick(0.0);
         n += 1;
         if n.is_multiple_of(every) {
-            draw_frame(&mut terminal, &wire, &app).unwrap();
+            draw_frame(&mut screen, &app).unwrap();
             let frame = tap.take();
             if app.race.as_ref().unwrap().world.tick > 0 {
                 frames.push(frame);

@@ -4,25 +4,26 @@
 //! raw mode, signals and the process's tty); an SSH channel can be
 //! another, as can a test's script of events and buffer of bytes.
 //!
-//! Frames are drawn by ratatui through a [`SizedBackend`], which knows the
-//! screen's size from its console and so never asks a terminal anything
-//! (docs/TERMINAL.md: a terminal that answers nothing still gets its first
-//! frame at once), into a [`FrameWriter`] that sends each frame whole.
+//! Frames are drawn into [`Frames`] through a [`SizedBackend`], which
+//! knows the screen's size from its console and so never asks a terminal
+//! anything (docs/TERMINAL.md: a terminal that answers nothing still gets
+//! its first frame at once), into a [`FrameWriter`] that sends each frame
+//! whole.
 
 mod cells;
+mod frames;
+
+pub use frames::Frames;
 
 use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ratatui::Terminal;
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::Cell as ScreenCell;
 use ratatui::crossterm::event::Event;
-use ratatui::crossterm::queue;
-use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use ratatui::layout::{Position, Rect, Size};
+use ratatui::layout::{Position, Size};
 
 /// What takes a terminal over for the game, as bytes: the alternate
 /// screen, no cursor, focus events, and the kitty keyboard flags (releases
@@ -266,38 +267,4 @@ impl<W: Write> Backend for SizedBackend<W> {
     fn flush(&mut self) -> io::Result<()> {
         Backend::flush(&mut self.inner)
     }
-}
-
-/// ratatui's terminal over a console's frame writer.
-pub type FrameTerminal<W> = Terminal<SizedBackend<FrameWriter<W>>>;
-
-/// A screen of `size` writing to `out`, and what its writer counts.
-pub fn frame_terminal<W: Write>(out: W, size: Size) -> io::Result<(FrameTerminal<W>, Arc<Wire>)> {
-    let (writer, wire) = FrameWriter::new(out);
-    Ok((Terminal::new(SizedBackend::new(writer, size))?, wire))
-}
-
-/// Draws one frame with `draw` inside synchronized output (so no
-/// terminal shows half of it) and sends it at once.
-pub fn send_frame<W: Write>(
-    terminal: &mut FrameTerminal<W>,
-    wire: &Wire,
-    draw: impl FnOnce(&mut ratatui::Frame),
-) -> io::Result<()> {
-    queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    terminal.draw(draw)?;
-    queue!(terminal.backend_mut(), EndSynchronizedUpdate)?;
-    commit(terminal.backend_mut(), wire)
-}
-
-/// Clears the screen and makes the next frame a full one, without asking
-/// the terminal anything: `Terminal::clear` asks for the cursor position
-/// (`ESC[6n`) and waits up to 2 s for an answer that a bare pty, a slow
-/// link or an SSH channel may never send (docs/TERMINAL.md). Resizing to the
-/// current size clears through the backend (`Clear(All)`) and resets the
-/// previous frame instead.
-pub fn redraw_all<W: Write>(terminal: &mut FrameTerminal<W>, wire: &Wire) -> io::Result<()> {
-    let size = terminal.size()?;
-    terminal.resize(Rect::new(0, 0, size.width, size.height))?;
-    commit(terminal.backend_mut(), wire)
 }

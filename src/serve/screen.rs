@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -48,9 +47,7 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    pub fn draw(&self, f: &mut Frame) {
-        let area = f.area();
-        let buf = f.buffer_mut();
+    pub fn draw(&self, buf: &mut Buffer, area: Rect) {
         match self.place {
             Place::Lobby { row } => {
                 let rows = lobby_rows(self.rooms, self.tracks);

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
+use ratatui::style::Color;
 use ratatui::symbols::braille::BRAILLE;
 
 /// Cells of grids kept per thread (5 bytes each, so 10 MB at most): a
@@ -103,7 +103,18 @@ impl Dots {
     /// background reset, each cell with dots its braille character in its
     /// colour.
     pub fn render(&self, area: Rect, buf: &mut Buffer) {
-        buf.set_style(area, Style::default().bg(Color::Reset));
+        // Row by row through the buffer's cells: this runs for every cell
+        // of every player's track view in every frame, where indexing by
+        // position would work out each cell's place again.
+        let area = area.intersection(buf.area);
+        let (bx, by, bw) = (buf.area.x, buf.area.y, usize::from(buf.area.width));
+        let at = |x: u16, y: u16| usize::from(y - by) * bw + usize::from(x - bx);
+        for y in area.top()..area.bottom() {
+            let row = at(area.x, y);
+            for cell in &mut buf.content[row..row + usize::from(area.width)] {
+                cell.bg = Color::Reset;
+            }
+        }
         for (i, &(dots, color)) in self.cells.iter().enumerate() {
             if dots == 0 {
                 continue;
@@ -112,7 +123,7 @@ impl Dots {
             if x >= area.width || y >= area.height {
                 continue;
             }
-            let cell = &mut buf[(area.x + x, area.y + y)];
+            let cell = &mut buf.content[at(area.x + x, area.y + y)];
             cell.set_char(BRAILLE[usize::from(dots)]);
             if let Some(c) = color {
                 cell.set_fg(c);
@@ -124,6 +135,7 @@ impl Dots {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::style::Style;
     use ratatui::widgets::Widget;
     use ratatui::widgets::canvas::Canvas;
 

@@ -12,7 +12,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Color, Style};
 use ratatui::widgets::Widget;
 
 use super::theme::THEME;
@@ -68,12 +68,7 @@ impl Widget for Bar<'_> {
                 (false, false) => ("░", THEME.faint),
                 (false, true) => ("▒", THEME.bad),
             };
-            buf.set_string(
-                area.x + i as u16,
-                area.y + 1,
-                symbol,
-                Style::new().fg(color),
-            );
+            put(buf, area.x + i as u16, area.y + 1, symbol, color);
         }
     }
 }
@@ -162,10 +157,20 @@ impl Widget for SlipBar<'_> {
                 } else {
                     ("░", THEME.faint)
                 };
-                buf.set_string(x, area.y + 1, symbol, Style::new().fg(color));
+                put(buf, x, area.y + 1, symbol, color);
             }
         }
-        buf.set_string(mid, area.y + 1, "│", Style::new().fg(THEME.dim));
+        put(buf, mid, area.y + 1, "│", THEME.dim);
+    }
+}
+
+/// One cell of a gauge: `symbol` (one column wide) in `color`, if the
+/// cell is on the buffer. A cell at a time, without `set_string`'s
+/// splitting of text into graphemes: a gauge is drawn cell by cell in
+/// every frame of every player.
+fn put(buf: &mut Buffer, x: u16, y: u16, symbol: &str, color: Color) {
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(symbol).set_fg(color);
     }
 }
 

@@ -9,6 +9,10 @@
 //! next checkpoint as its number (`F` for the finish), so it reads without
 //! colour.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use glam::DVec2;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -31,6 +35,7 @@ fn road(track: &Track, col: usize, row: usize) -> bool {
 }
 
 /// A course drawn by [`course`]: where its dots landed.
+#[derive(Clone, Copy)]
 pub struct Placed {
     /// Metres a dot.
     s: f64,
@@ -49,14 +54,70 @@ impl Placed {
     }
 }
 
+/// A course's dots for one track and area: where they land and each
+/// used cell's braille pattern (0: no road under it), row by row.
+#[derive(Clone)]
+struct Course {
+    placed: Placed,
+    cells: Rc<[u8]>,
+}
+
+/// Courses kept per thread, at most this many: one per track and
+/// panel size, the same for every frame of every player who has them.
+const KEPT_COURSES: usize = 64;
+
+/// What a kept course was worked out for: the track (its content hash
+/// and size in cells) and the area's size.
+type Key = (u64, usize, usize, u16, u16);
+
+thread_local! {
+    static KEPT: RefCell<HashMap<Key, Course>> = RefCell::new(HashMap::new());
+}
+
 /// Draws the whole course of `track` scaled into `area` (see the module
-/// doc); none below 8 x 3 cells.
+/// doc); none below 8 x 3 cells. The dots are worked out once per track
+/// and area size on each thread and kept.
 pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Option<Placed> {
     if area.width < 8 || area.height < 3 {
         return None;
     }
+    let key = (track.id, track.width, track.height, area.width, area.height);
+    let kept = KEPT.with(|kept| kept.borrow().get(&key).cloned());
+    let course = if let Some(c) = kept {
+        c
+    } else {
+        let c = dots(area.width, area.height, track)?;
+        KEPT.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if kept.len() >= KEPT_COURSES {
+                kept.clear();
+            }
+            kept.insert(key, c.clone());
+        });
+        c
+    };
+    let Placed { s, used, .. } = course.placed;
+    let (x0, y0) = (
+        area.x + (area.width - used.0) / 2,
+        area.y + (area.height - used.1) / 2,
+    );
+    let rows = course.cells.chunks(usize::from(used.0).max(1));
+    for (cy, row) in (0..used.1).zip(rows) {
+        for (cx, &bits) in (0..used.0).zip(row) {
+            if bits != 0 {
+                let ch = char::from_u32(0x2800 + u32::from(bits)).unwrap_or(' ');
+                buf[(x0 + cx, y0 + cy)].set_char(ch).set_style(style);
+            }
+        }
+    }
+    Some(Placed { s, x0, y0, used })
+}
+
+/// The course of `track` in an area of `width` x `height` cells, placed
+/// at the area's origin.
+fn dots(width: u16, height: u16, track: &Track) -> Option<Course> {
     let size = track.size_m();
-    let (dw, dh) = (f64::from(area.width) * 2.0, f64::from(area.height) * 4.0);
+    let (dw, dh) = (f64::from(width) * 2.0, f64::from(height) * 4.0);
     let s = (size.x / dw).max(size.y / dh);
     if !(s.is_finite() && s > 0.0) {
         return None;
@@ -64,14 +125,13 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
     let cs = track.cell_size();
     // Centre the map in the area.
     let used = (
-        ((size.x / s / 2.0).ceil() as u16).min(area.width),
-        ((size.y / s / 4.0).ceil() as u16).min(area.height),
+        ((size.x / s / 2.0).ceil() as u16).min(width),
+        ((size.y / s / 4.0).ceil() as u16).min(height),
     );
-    let x0 = area.x + (area.width - used.0) / 2;
-    let y0 = area.y + (area.height - used.1) / 2;
+    let mut cells = Vec::with_capacity(usize::from(used.0) * usize::from(used.1));
     for cy in 0..used.1 {
         for cx in 0..used.0 {
-            let mut bits = 0u32;
+            let mut bits = 0u8;
             for (i, (px, py)) in BRAILLE.iter().enumerate() {
                 let (dx, dy) = (
                     f64::from(cx) * 2.0 + f64::from(*px),
@@ -88,13 +148,18 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, style: Style) -> Opti
                     bits |= 1 << i;
                 }
             }
-            if bits != 0 {
-                let ch = char::from_u32(0x2800 + bits).unwrap_or(' ');
-                buf.set_string(x0 + cx, y0 + cy, ch.to_string(), style);
-            }
+            cells.push(bits);
         }
     }
-    Some(Placed { s, x0, y0, used })
+    Some(Course {
+        placed: Placed {
+            s,
+            x0: 0,
+            y0: 0,
+            used,
+        },
+        cells: cells.into(),
+    })
 }
 
 /// Draws the minimap into `area`: the course, the next mark, the cars.

@@ -25,36 +25,35 @@ use ratatui::layout::Rect;
 use crate::app::{App, LOCAL, Screen, SeatView};
 use crate::layout::race_areas;
 
-/// Draws the whole screen, in colour unless the player asked for none.
+/// Draws the whole screen into a ratatui frame (`skid render`, tests).
 pub fn draw(frame: &mut Frame, app: &App) {
-    draw_in_colour(frame, app);
+    let area = frame.area();
+    paint(frame.buffer_mut(), area, app);
+}
+
+/// Paints the whole screen into `buf`'s `area`, in colour unless the
+/// player asked for none.
+pub fn paint(buf: &mut Buffer, area: Rect, app: &App) {
+    paint_in_colour(buf, area, app);
     if !app.color {
-        theme::monochrome(frame.buffer_mut());
+        theme::monochrome(buf);
     }
 }
 
-fn draw_in_colour(frame: &mut Frame, app: &App) {
-    let area = frame.area();
+fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) {
     if app.screen != Screen::Menu && app.session.too_small() {
-        overlay::too_small(frame.buffer_mut(), area, app.session.size, app.session.door);
+        overlay::too_small(buf, area, app.session.size, app.session.door);
         return;
     }
     match app.screen {
-        Screen::Menu => menu::draw(frame.buffer_mut(), area, app),
+        Screen::Menu => menu::draw(buf, area, app),
         Screen::Race => {
             if let Some(race) = &app.race {
-                race_screen(
-                    frame.buffer_mut(),
-                    area,
-                    race.view(LOCAL),
-                    app.paused,
-                    app.color,
-                );
+                race_screen(buf, area, race.view(LOCAL), app.paused, app.color);
             }
         }
         Screen::Results => {
             if let Some(race) = &app.race {
-                let buf = frame.buffer_mut();
                 match race.followed(Some(LOCAL), app.session.watch) {
                     Some(c) if c != LOCAL => {
                         let v = race.view(c).watched_by(Some(LOCAL), app.session.camera);
@@ -66,7 +65,7 @@ fn draw_in_colour(frame: &mut Frame, app: &App) {
         }
     }
     if app.session.help {
-        overlay::help(frame.buffer_mut(), area, false);
+        overlay::help(buf, area, false);
     }
 }
 

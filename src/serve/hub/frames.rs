@@ -17,7 +17,6 @@ use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use tokio::sync::mpsc::error::TrySendError;
 
 use crate::car::CarSpec;
-use crate::console::{redraw_all, send_frame};
 
 use super::super::db::Board;
 use super::super::laps::{Best, Key};
@@ -119,7 +118,7 @@ impl Player {
         };
         let drawn = catch_unwind(AssertUnwindSafe(|| {
             if self.clear {
-                redraw_all(&mut self.terminal, &self.wire)?;
+                self.frames.redraw_all()?;
                 self.clear = false;
             }
             let view = screen::View {
@@ -139,7 +138,7 @@ impl Player {
                 boards: hub.boards,
                 identity: self.identity.as_deref(),
             };
-            send_frame(&mut self.terminal, &self.wire, |f| view.draw(f))
+            self.frames.frame(|buf, area| view.draw(buf, area))
         }));
         match drawn {
             Ok(Ok(())) => {

@@ -19,7 +19,6 @@
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 
 use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
 
@@ -30,7 +29,7 @@ use tokio::sync::mpsc::Sender;
 
 use crate::car::CarSpec;
 use crate::clock::Clock;
-use crate::console::{FrameTerminal, Tap, Wire, frame_terminal};
+use crate::console::{Frames, Tap};
 use crate::medals::book::Book;
 use crate::session::{Door, Session};
 
@@ -65,8 +64,8 @@ pub struct Player {
     pub session: Session,
     pub place: Place,
     out: Sender<Out>,
-    terminal: FrameTerminal<Tap>,
-    wire: Arc<Wire>,
+    /// Where their frames are drawn, into `sink`.
+    frames: Frames<Tap>,
     sink: Tap,
     last_key: Instant,
     clear: bool,
@@ -124,9 +123,7 @@ impl Hub {
                 out,
             } => {
                 let sink = Tap::default();
-                let Ok((terminal, wire)) = frame_terminal(sink.clone(), to_size(size)) else {
-                    return true;
-                };
+                let (frames, _) = Frames::new(sink.clone(), to_size(size));
                 let name = unique_name(&name, |n| self.players.values().any(|p| p.name == n));
                 eprintln!("skid serve: {name} (player {id}) joined the lobby");
                 self.players.insert(
@@ -137,8 +134,7 @@ impl Hub {
                         session: Session::new(Door::Served, size),
                         place: Place::Lobby { row: 0 },
                         out,
-                        terminal,
-                        wire,
+                        frames,
                         sink,
                         last_key: now,
                         clear: true,
@@ -156,10 +152,7 @@ impl Hub {
                     p.session.size = size;
                     // Fresh buffers at the new size (a terminal's resize
                     // keeps the old ones' memory); drawn whole.
-                    let Ok((terminal, wire)) = frame_terminal(p.sink.clone(), to_size(size)) else {
-                        return true;
-                    };
-                    (p.terminal, p.wire) = (terminal, wire);
+                    (p.frames, _) = Frames::new(p.sink.clone(), to_size(size));
                     if frames::huge(was) {
                         frames::give_back_memory();
                     }

@@ -1,0 +1,214 @@
+//! A player's screen as the game draws it: two buffers, the frame on the
+//! terminal and the one being drawn, and the cells that differ sent as one
+//! synchronized update. What ratatui's `Terminal` does for a frame, less
+//! its per-frame costs that a server pays for every player: its diff works
+//! out every cell's display width, equal or not, by grapheme segmentation
+//! (a quarter of a frame at 80x24); here equal cells cost a compare, and a
+//! width is looked up only where a cell is not plain ASCII.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use ratatui::backend::{Backend, ClearType};
+use ratatui::buffer::{Buffer, Cell};
+use ratatui::crossterm::queue;
+use ratatui::crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use ratatui::layout::{Rect, Size};
+use unicode_width::UnicodeWidthStr;
+
+use super::{FrameWriter, SizedBackend, Wire, commit};
+
+/// A screen of frames written to `W` (see the module's doc).
+pub struct Frames<W: Write> {
+    backend: SizedBackend<FrameWriter<W>>,
+    wire: Arc<Wire>,
+    /// What the terminal shows.
+    shown: Buffer,
+    /// The next frame, drawn into a blank buffer.
+    next: Buffer,
+}
+
+impl<W: Write> Frames<W> {
+    /// A screen of `size` writing to `out`, and what its writer counts.
+    /// Nothing is written until the first frame or [`Frames::redraw_all`].
+    pub fn new(out: W, size: Size) -> (Frames<W>, Arc<Wire>) {
+        let (writer, wire) = FrameWriter::new(out);
+        let area = Rect::new(0, 0, size.width, size.height);
+        let frames = Frames {
+            backend: SizedBackend::new(writer, size),
+            wire: wire.clone(),
+            shown: Buffer::empty(area),
+            next: Buffer::empty(area),
+        };
+        (frames, wire)
+    }
+
+    /// The screen's size in cells.
+    pub fn size(&self) -> Size {
+        self.next.area.as_size()
+    }
+
+    /// The screen's new size: cleared, and the next frame drawn whole.
+    pub fn set_size(&mut self, size: Size) -> io::Result<()> {
+        self.backend.set_size(size);
+        let area = Rect::new(0, 0, size.width, size.height);
+        self.shown = Buffer::empty(area);
+        self.next = Buffer::empty(area);
+        self.redraw_all()
+    }
+
+    /// Clears the terminal now and makes the next frame a whole one,
+    /// without asking the terminal anything (docs/TERMINAL.md: a bare pty,
+    /// a slow link or an SSH channel may never answer).
+    pub fn redraw_all(&mut self) -> io::Result<()> {
+        self.backend.clear_region(ClearType::All)?;
+        self.shown.reset();
+        commit(&mut self.backend, &self.wire)
+    }
+
+    /// Draws one frame with `paint` (into a blank buffer the screen's
+    /// size) inside synchronized output, so no terminal shows half of it,
+    /// and sends it at once.
+    pub fn frame(&mut self, paint: impl FnOnce(&mut Buffer, Rect)) -> io::Result<()> {
+        let area = self.next.area;
+        paint(&mut self.next, area);
+        queue!(self.backend, BeginSynchronizedUpdate)?;
+        self.backend
+            .draw(changes(&self.shown, &self.next).into_iter())?;
+        self.backend.hide_cursor()?;
+        queue!(self.backend, EndSynchronizedUpdate)?;
+        std::mem::swap(&mut self.shown, &mut self.next);
+        self.next.reset();
+        commit(&mut self.backend, &self.wire)
+    }
+}
+
+/// Columns `symbol` takes: 1 for plain ASCII, box drawing, blocks and braille
+/// (most of every frame, looked up by their bytes), else its Unicode
+/// width (0 for what draws nothing).
+fn width(symbol: &str) -> usize {
+    match symbol.as_bytes() {
+        [b] if b.is_ascii_graphic() || *b == b' ' => 1,
+        // U+2500 to U+25BF (box drawing, blocks, some shapes; none wide)
+        // and U+2800 to U+28FF (braille).
+        [0xE2, 0x94..=0x96 | 0xA0..=0xA3, _] => 1,
+        _ => symbol.width(),
+    }
+}
+
+/// Whether two cells whose symbols are `x` and `y` look the same: what
+/// `Cell`'s own `==` compares (ratatui's default features give cells an
+/// underline colour), with each symbol fetched once and without a call
+/// to the C library's `memcmp` for every cell's few bytes.
+fn same(a: &Cell, x: &str, b: &Cell, y: &str) -> bool {
+    let (x, y) = (x.as_bytes(), y.as_bytes());
+    x.len() == y.len()
+        && x.iter().zip(y).all(|(p, q)| p == q)
+        && a.fg == b.fg
+        && a.bg == b.bg
+        && a.modifier == b.modifier
+        && a.underline_color == b.underline_color
+        && a.diff_option == b.diff_option
+}
+
+/// The cells of `next` to send over a terminal showing `prev` (the same
+/// area): those that differ, and after a wide character that was or is
+/// no longer there, the cells it covered; never the cells a wide
+/// character of `next` covers (the terminal fills them itself).
+pub fn changes<'a>(prev: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
+    let w = usize::from(next.area.width.max(1));
+    let mut out = Vec::new();
+    // Cells still covered by a wide character of `next`, and cells that
+    // a wide character of either frame covered, to be sent again.
+    let (mut covered, mut stale) = (0usize, 0usize);
+    for (i, (now, was)) in next.content.iter().zip(&prev.content).enumerate() {
+        let (symbol, was_symbol) = (now.symbol(), was.symbol());
+        let same = same(now, symbol, was, was_symbol);
+        if covered == 0 && (!same || stale > 0) {
+            let (x, y) = (i % w, i / w);
+            out.push((next.area.x + x as u16, next.area.y + y as u16, now));
+        }
+        let wide = width(symbol);
+        let was_wide = if same { wide } else { width(was_symbol) };
+        covered = covered.saturating_sub(1).max(wide.saturating_sub(1));
+        stale = stale.max(wide.max(was_wide)).saturating_sub(1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffer(lines: &[&str]) -> Buffer {
+        Buffer::with_lines(lines.iter().copied())
+    }
+
+    fn sent(prev: &Buffer, next: &Buffer) -> Vec<(u16, u16, String)> {
+        (changes(prev, next).into_iter())
+            .map(|(x, y, c)| (x, y, c.symbol().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn only_the_cells_that_changed_are_sent() {
+        let prev = buffer(&["abcd", "efgh"]);
+        let next = buffer(&["abXd", "efgY"]);
+        assert_eq!(sent(&prev, &next), [(2, 0, "X".into()), (3, 1, "Y".into())]);
+        assert!(sent(&next, &next).is_empty());
+    }
+
+    #[test]
+    fn a_wide_character_sends_itself_and_not_what_it_covers() {
+        let prev = buffer(&["abcd"]);
+        let next = buffer(&["a界d"]);
+        assert_eq!(sent(&prev, &next), [(1, 0, "界".into())]);
+    }
+
+    #[test]
+    fn a_wide_character_gone_sends_the_cells_it_covered() {
+        let prev = buffer(&["a界d"]);
+        let next = buffer(&["axyd"]);
+        assert_eq!(sent(&prev, &next), [(1, 0, "x".into()), (2, 0, "y".into())]);
+        // Replaced by a narrow one and a blank that equals what the buffer
+        // holds under the wide one: the blank is sent all the same.
+        let next = buffer(&["ax d"]);
+        assert_eq!(sent(&prev, &next), [(1, 0, "x".into()), (2, 0, " ".into())]);
+    }
+
+    /// A terminal's rows after each frame of `frames` in turn, drawn by
+    /// [`Frames`] on a terminal emulator.
+    fn shown(frames: &[&Buffer]) -> Vec<String> {
+        let area = frames[0].area;
+        let tap = super::super::Tap::default();
+        let (mut screen, _) = Frames::new(tap.clone(), area.as_size());
+        let n = |v: u16| std::num::NonZero::new(v).expect("a frame of some size");
+        let mut vt = vt100::Parser::new(n(area.height), n(area.width), 0);
+        for f in frames {
+            screen.frame(|buf, _| buf.merge(f)).unwrap();
+            vt.process(&tap.take());
+        }
+        (vt.screen().rows(0, area.width))
+            .map(|r| r.trim_end().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_terminal_shows_each_frame_whatever_came_before() {
+        let frames = [
+            buffer(&["ab界cd", "⠁⠂⠄ x"]),
+            buffer(&["a界bcd", "⠁⠂⠄ x"]),
+            buffer(&["abcdef", "⠁界⠄x"]),
+            buffer(&["界界界", "      "]),
+            buffer(&["a界界b", "界 ⠄ x"]),
+        ];
+        for prev in &frames {
+            for next in &frames {
+                let alone = shown(&[next]);
+                assert_eq!(shown(&[prev, next]), alone, "{prev:?} to {next:?}");
+            }
+        }
+        // What a terminal shows of one frame is the frame.
+        assert_eq!(shown(&[&frames[4]]), ["a界界b", "界 ⠄ x"]);
+    }
+}

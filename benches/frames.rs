@@ -1,6 +1,7 @@
 //! Frame build time: drawing the race screen (braille track, car, panel)
-//! into a buffer at 80x24 and 160x48, and a whole frame through the
-//! crossterm backend (diff and escape codes) into memory.
+//! into a buffer at 80x24 and 160x48 (through ratatui's `Terminal`, as
+//! `skid render` does), and a whole frame as the game and the server send
+//! it (`console::Frames`: diff and escape codes) into memory.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;

@@ -103,6 +103,31 @@ fn a_lap_kept_through_one_server_is_on_the_others_board_within_a_second() {
     assert_eq!(lap.expect("ann's lap").ghost, ghost);
 }
 
+/// The lap just above a player below the board's top, read from
+/// PostgreSQL (its LIMIT and OFFSET bound as parameters).
+#[test]
+fn the_lap_just_above_a_player_below_the_top_is_on_the_board() {
+    let Some(db) = postgres_db::database("above") else {
+        return;
+    };
+    let mut k = Keeper::on(Some(&db.url), &temp("above")).unwrap();
+    for i in 0..12 {
+        let who = format!("SHA256:p{i}");
+        k.save(&who, &format!("p{i}"), record(20.0 + f64::from(i)), vec![]);
+    }
+    k.ask_board(key(), vec!["SHA256:p11".into()]);
+    until(&mut k, Duration::from_secs(5), |k, _| {
+        k.boards.get(&key()).is_some_and(|b| b.total == 12)
+    });
+    let board = &k.boards[&key()];
+    assert_eq!(board.places[0].0, 12);
+    assert_eq!(
+        (board.above[0].0, board.above[0].1.name.as_str()),
+        (11, "p10")
+    );
+    assert_eq!(board.ghost_places(Some("SHA256:p11")).last(), Some(&11));
+}
+
 #[test]
 fn a_lost_connection_is_made_again_and_laps_meanwhile_are_kept() {
     let Some(db) = postgres_db::database("lost") else {

@@ -18,6 +18,7 @@ use skid::records::Record;
 use skid::serve::hub::{Hub, Out, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
+use tokio::sync::mpsc::Receiver;
 
 /// Ann presses `code` (at `at`).
 fn press(hub: &mut Hub, code: KeyCode, at: Instant) {
@@ -77,29 +78,111 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Bob's lap on pocket, from an earlier race on the server in `dir`: its
-/// ghost stands on the top straight.
-fn bobs_lap_on_pocket(dir: &std::path::Path) {
+/// Laps on pocket in arcade, from earlier races on the server in `dir`:
+/// each driver's name and time; their ghosts stand on the top straight.
+fn laps_on_pocket(dir: &std::path::Path, laps: &[(&str, f64)]) {
     let track_id = bundled::load_raceable("pocket")
         .unwrap()
         .track()
         .content_id();
-    {
-        let mut keeper = Keeper::open(dir).unwrap();
+    let mut keeper = Keeper::open(dir).unwrap();
+    for &(name, time) in laps {
         let record = Record {
             track: "pocket".into(),
-            track_id,
+            track_id: track_id.clone(),
             model: ModelKind::Arcade,
             car: "hatch".into(),
             car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
-            time: 19.5,
-            ticks: 2340,
+            time,
+            ticks: (time * 120.0).round() as u64,
             hz: 120,
             splits: Vec::new(),
             medal: None,
         };
-        keeper.save("SHA256:bob", "bob", record, vec![[40.0, 10.0, 0.0]; 586]);
+        let ghost = vec![[40.0, 10.0, 0.0]; 586];
+        keeper.save(&format!("SHA256:{name}"), name, record, ghost);
     }
+}
+
+/// Bob's lap on pocket, 19.5 s.
+fn bobs_lap_on_pocket(dir: &std::path::Path) {
+    laps_on_pocket(dir, &[("bob", 19.5)]);
+}
+
+/// Ann's `screen` after the hub draws a frame at `at`.
+fn anns_screen(
+    hub: &mut Hub,
+    rx: &mut Receiver<Out>,
+    screen: &mut vt100::Parser,
+    at: Instant,
+) -> String {
+    hub.frames(at);
+    while let Ok(Out::Frame(bytes)) = rx.try_recv() {
+        screen.process(&bytes);
+    }
+    screen.screen().contents()
+}
+
+/// Issue 29: below the board's top, g goes on past the tenth lap to the
+/// one just above yours, then back to your own best lap.
+#[test]
+fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-above-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Twelve drivers ahead of Ann: she is 13th, Lee (12th) just above her.
+    let names = [
+        "al", "bo", "cy", "di", "ed", "fy", "gus", "hal", "ida", "jo", "kai", "lee",
+    ];
+    let mut laps: Vec<(&str, f64)> = (names.iter().enumerate())
+        .map(|(i, n)| (*n, 19.0 + i as f64 * 0.25))
+        .collect();
+    laps.push(("ann", 30.0));
+    laps_on_pocket(&dir, &laps);
+    let start = Instant::now();
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
+    press(&mut hub, KeyCode::Enter, start); // her room, with its board
+    let mut tick = 0;
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let placed = |hub: &Hub| {
+        let key = hub.rooms[&1].board.as_ref();
+        key.and_then(|k| hub.keeper.boards.get(k))
+            .is_some_and(|b| !b.places.is_empty())
+    };
+    while !placed(&hub) {
+        tick += 1;
+        assert!(tick < 2000, "the board was never read");
+        hub.tick(at(tick));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("you 13 of 13"), "{text}");
+    for _ in 0..10 {
+        press(&mut hub, KeyCode::Char('g'), start);
+    }
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("ghost: 10. jo"), "{text}");
+    press(&mut hub, KeyCode::Char('g'), start);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("ghost: 12. lee (just above you)"), "{text}");
+    press(&mut hub, KeyCode::Char('g'), start);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("ghost: your best lap"), "{text}");
+    // Lee's it is, for the race.
+    for _ in 0..11 {
+        press(&mut hub, KeyCode::Char('g'), start);
+    }
+    press(&mut hub, KeyCode::Enter, start);
+    for t in tick + 1..=tick + 120 * 3 + 30 {
+        hub.tick(at(t));
+        if t == tick + 60 {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let (name, lap) = seat.their_ghost.as_ref().expect("lee's ghost");
+    assert_eq!((name.as_str(), lap.ticks), ("lee", 2610));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 29: a player picks a lap of the room's board with g and races

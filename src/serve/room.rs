@@ -120,7 +120,7 @@ pub struct Room {
     seen: Seen,
     /// The ghost each member picked from the board: its place (none:
     /// their own best lap's).
-    pub ghosts: BTreeMap<PlayerId, usize>,
+    pub ghosts: BTreeMap<PlayerId, u64>,
     /// Whose ghost each driver of the race races, by name.
     ghost_names: BTreeMap<PlayerId, String>,
 }
@@ -164,15 +164,18 @@ impl Room {
         }
     }
 
-    /// `who` picks the next ghost: their own best lap's, then the board's
-    /// laps in order (`places` of them), then their own again.
-    pub fn next_ghost(&mut self, who: PlayerId, places: usize) {
-        let next = self.ghosts.get(&who).map_or(1, |p| p + 1);
-        if next > places {
-            self.ghosts.remove(&who);
-        } else {
-            self.ghosts.insert(who, next);
-        }
+    /// `who` picks the next ghost: their own best lap's, then the laps
+    /// at the board's `places` in turn (`Board::ghost_places`), then their
+    /// own again.
+    pub fn next_ghost(&mut self, who: PlayerId, places: &[u64]) {
+        let next = match self.ghosts.get(&who) {
+            None => places.first(),
+            Some(now) => (places.iter()).skip_while(|p| *p != now).nth(1),
+        };
+        match next {
+            Some(&p) => self.ghosts.insert(who, p),
+            None => self.ghosts.remove(&who),
+        };
     }
 
     /// The ghosts the race starting now asks for: each driver who picked
@@ -189,7 +192,7 @@ impl Room {
         };
         let mut asked = Vec::new();
         for (&who, &place) in &self.ghosts {
-            let entry = board.and_then(|b| b.top.get(place.wrapping_sub(1)));
+            let entry = board.and_then(|b| b.at(place));
             let Some(e) = entry.filter(|_| run.seat_of(who).is_some()) else {
                 continue;
             };

@@ -152,10 +152,17 @@ impl View<'_> {
             (None, None) => "a guest's laps are not kept".into(),
         };
         let ghost = (room.ghosts.get(&self.id))
-            .and_then(|&p| Some((p, board.top.get(p.checked_sub(1)?)?)))
+            .and_then(|&p| Some((p, board.at(p)?)))
             .map_or_else(
                 || "ghost: your best lap  ·  g: race one of these".to_string(),
-                |(p, e)| format!("ghost: {p}. {}  ·  g: the next", e.name),
+                |(p, e)| {
+                    let just = if p as usize > board.top.len() {
+                        " (just above you)"
+                    } else {
+                        ""
+                    };
+                    format!("ghost: {p}. {}{just}  ·  g: the next", e.name)
+                },
             );
         let mut lines = vec![format!("BOARD  ·  {you}"), ghost];
         lines.extend(board.top.iter().enumerate().map(|(i, e)| {

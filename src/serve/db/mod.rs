@@ -53,6 +53,34 @@ pub struct Board {
     /// Each player asked about who has a lap here: their place (from 1)
     /// and lap.
     pub places: Vec<(u64, Entry)>,
+    /// For each of those placed below the top and the lap after it, the
+    /// lap just above theirs, with its place: a ghost to chase a place at
+    /// a time.
+    pub above: Vec<(u64, Entry)>,
+}
+
+impl Board {
+    /// The lap at `place` (from 1) among those the board holds: the top,
+    /// and the laps just above the players asked about.
+    pub fn at(&self, place: u64) -> Option<&Entry> {
+        let i = usize::try_from(place.checked_sub(1)?).ok()?;
+        (self.top.get(i)).or_else(|| self.above.iter().find(|(p, _)| *p == place).map(|(_, e)| e))
+    }
+
+    /// The places whose ghosts `identity` may race, in the order g goes
+    /// through them: the top, then the lap just above theirs if it is
+    /// below the top.
+    pub fn ghost_places(&self, identity: Option<&str>) -> Vec<u64> {
+        let mut places: Vec<u64> = (1..=self.top.len() as u64).collect();
+        let mine = (self.places.iter()).find(|(_, e)| Some(e.identity.as_str()) == identity);
+        if let Some(&(place, _)) = mine {
+            let above = place - 1;
+            if above > self.top.len() as u64 && self.at(above).is_some() {
+                places.push(above);
+            }
+        }
+        places
+    }
 }
 
 /// A lap to keep: whose, by what name, and its ghost.

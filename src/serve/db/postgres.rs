@@ -225,17 +225,26 @@ impl Database for Postgres {
             .query(sql::TOP, &[k[0], k[1], k[2], &(top as i64)])
             .map_err(fail)?;
         let total: i64 = client.query_one(sql::COUNT, &k).map_err(fail)?.get(0);
-        let mut places = Vec::new();
+        let (mut places, mut above) = (Vec::new(), Vec::new());
         for identity in who {
             let found = client
                 .query_opt(sql::PLACE, &[identity, k[0], k[1], k[2]])
-                .map_err(fail)?;
-            places.extend(found.map(|r| (r.get::<_, i64>(4) as u64 + 1, entry(&r))));
+                .map_err(fail)?
+                .map(|r| (r.get::<_, i64>(4) as u64 + 1, entry(&r)));
+            if let Some((place, _)) = found.as_ref().filter(|(p, _)| *p > rows.len() as u64 + 1) {
+                let offset = *place as i64 - 2;
+                let lap = client
+                    .query_opt(sql::AT, &[k[0], k[1], k[2], &offset])
+                    .map_err(fail)?;
+                above.extend(lap.map(|r| (place - 1, entry(&r))));
+            }
+            places.extend(found);
         }
         Ok(Board {
             top: rows.iter().map(entry).collect(),
             total: total.max(0) as u64,
             places,
+            above,
         })
     }
 

@@ -67,6 +67,11 @@ pub const PLACE: &str = "
            AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
     FROM laps l
     WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3 AND l.car_id = $4";
+/// The lap at a place on a board, the best at offset 0.
+pub const AT: &str = "
+    SELECT identity, name, time, medal FROM laps
+    WHERE track_id = $1 AND model = $2 AND car_id = $3
+    ORDER BY time, set_at LIMIT 1 OFFSET $4";
 pub const TRACKS: &str = "SELECT DISTINCT track_id FROM laps";
 /// Every board, with a track's and a car's name.
 pub const BOARDS: &str = "

@@ -208,7 +208,7 @@ impl Database for Sqlite {
             .prepare_cached(sql::COUNT)
             .and_then(|mut q| q.query_row(k, |r| r.get(0)))
             .map_err(fail)?;
-        let mut places = Vec::new();
+        let (mut places, mut above) = (Vec::new(), Vec::new());
         for identity in who {
             let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
             let found = q
@@ -217,12 +217,22 @@ impl Database for Sqlite {
                 })
                 .optional()
                 .map_err(fail)?;
+            if let Some((place, _)) = found.as_ref().filter(|(p, _)| *p > top.len() as u64 + 1) {
+                let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
+                let offset = *place as i64 - 2;
+                let lap = q
+                    .query_row(params![key.0, key.1.name(), key.2, offset], entry)
+                    .optional()
+                    .map_err(fail)?;
+                above.extend(lap.map(|e| (place - 1, e)));
+            }
             places.extend(found);
         }
         Ok(Board {
             top,
             total: total.max(0) as u64,
             places,
+            above,
         })
     }
 

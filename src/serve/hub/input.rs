@@ -175,7 +175,9 @@ impl Hub {
             }
             None if cmd == Command::ToggleGhost => {
                 let board = room.board.as_ref().and_then(|k| self.keeper.boards.get(k));
-                room.next_ghost(id, board.map_or(0, |b| b.top.len()));
+                let identity = self.players.get(&id).and_then(|p| p.identity.as_deref());
+                let places = board.map(|b| b.ghost_places(identity)).unwrap_or_default();
+                room.next_ghost(id, &places);
             }
             None if room.creator != id => {}
             None if cmd == Command::Enter => return self.start_race(r),

@@ -265,3 +265,45 @@ fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     assert_eq!((r.time, ghost), (30.0, vec![[2.0, 3.0, 0.5]]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29: a player below the top can race the lap just above theirs;
+/// one in the top or just below it has nothing more to pick.
+#[test]
+fn a_board_holds_the_lap_just_above_a_player_below_its_top() {
+    let dir = temp("above");
+    let mut k = Keeper::open(&dir).unwrap();
+    // Fourteen laps, 20.0 s to 26.5 s: the slowest is 14th.
+    for i in 0..14 {
+        let who = format!("SHA256:p{i}");
+        k.save(
+            &who,
+            &format!("p{i}"),
+            record("T", 20.0 + 0.5 * f64::from(i)),
+            vec![],
+        );
+    }
+    let who: Vec<String> = ["SHA256:p13", "SHA256:p10", "SHA256:p3"]
+        .map(String::from)
+        .into();
+    k.ask_board(key("T"), who);
+    wait(&mut k, |k, _| {
+        k.boards.get(&key("T")).is_some_and(|b| b.total == 14)
+    });
+    let board = &k.boards[&key("T")];
+    assert_eq!(board.top.len(), 10);
+    // p13 (14th) has p12 (13th) above; p10 (11th) has the 10th, in the top.
+    assert_eq!(board.above.len(), 1, "{:?}", board.above);
+    assert_eq!(
+        (board.above[0].0, board.above[0].1.name.as_str()),
+        (13, "p12")
+    );
+    assert_eq!(board.at(13).map(|e| e.time), Some(26.0));
+    assert_eq!(board.at(12), None, "not asked about");
+    let mut places: Vec<u64> = (1..=10).collect();
+    assert_eq!(board.ghost_places(Some("SHA256:p3")), places);
+    assert_eq!(board.ghost_places(Some("SHA256:p10")), places);
+    assert_eq!(board.ghost_places(None), places);
+    places.push(13);
+    assert_eq!(board.ghost_places(Some("SHA256:p13")), places);
+    let _ = std::fs::remove_dir_all(&dir);
+}

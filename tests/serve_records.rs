@@ -242,3 +242,47 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
     assert!(text.contains("BEST  -:--.--"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29: in the lobby, the room on the cursor shows its board (its
+/// best laps); the make-a-room row the best lap on each track.
+#[test]
+fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-lobby-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    laps_on_pocket(&dir, &[("bob", 19.5), ("ann", 21.0)]);
+    let start = Instant::now();
+    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
+    let (ben, _ben_rx) = tokio::sync::mpsc::channel(1);
+    hub.apply(hub_sim::guest(2, "ben", ben), start);
+    let enter = vec![Event::Key(KeyEvent::from(KeyCode::Enter))];
+    hub.apply(
+        ToHub::Input {
+            id: 2,
+            events: enter,
+            at: start,
+        },
+        start,
+    );
+    let mut tick = 0;
+    while !hub.rooms[&1]
+        .board
+        .as_ref()
+        .is_some_and(|k| hub.keeper.boards.contains_key(k))
+    {
+        tick += 1;
+        assert!(tick < 2000, "the board was never read");
+        hub.tick(at(tick));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("BEST LAPS"), "{text}");
+    press(&mut hub, KeyCode::Down, start);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("BOARD  ·  room 1: pocket, arcade"), "{text}");
+    assert!(text.contains(" 1. 0:19.50  bob"), "{text}");
+    assert!(text.contains(" 2. 0:21.00  ann"), "{text}");
+    assert!(!text.contains("BEST LAPS"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,7 +51,8 @@ impl View<'_> {
         match self.place {
             Place::Lobby { row } => {
                 let rows = lobby_rows(self.rooms, self.tracks);
-                lobby::lobby(buf, area, &self.you(), &rows, row, &self.board_lines());
+                let board = self.lobby_board(row);
+                lobby::lobby(buf, area, &self.you(), &rows, row, &board);
             }
             Place::Room(r) => match self.rooms.get(&r) {
                 Some(room) => match &room.running {
@@ -104,21 +105,39 @@ impl View<'_> {
         }
     }
 
-    /// The lobby's best laps: each offered track's, if anyone has one.
-    fn board_lines(&self) -> Vec<String> {
-        (self.tracks.iter())
-            .filter_map(|t| {
-                let b = self.board.get(&t.id)?;
-                Some(format!(
-                    "{:<10} {}  {}  {} {}",
-                    t.choice.name,
-                    ui::hud::clock(Some(b.time)),
-                    b.name,
-                    b.model,
-                    b.car
-                ))
-            })
-            .collect()
+    /// The lobby's board, its heading first: the board of the room on
+    /// the cursor's `row` once it has been read (its best laps, and the
+    /// viewer's place if they are in the room), else the best lap on each
+    /// offered track, if anyone has one.
+    fn lobby_board(&self, row: usize) -> Vec<String> {
+        let room = row.checked_sub(1).and_then(|i| self.rooms.values().nth(i));
+        let board = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
+        if let Some((room, board)) = board.filter(|(_, b)| !b.top.is_empty()) {
+            let offered = &self.tracks[room.menu.track.min(self.tracks.len() - 1)];
+            let (model, car) = (room.menu.model, room.menu.car);
+            let car = self.cars.get(car).map_or("", |c| c.0.as_str());
+            let mut lines = vec![format!(
+                "BOARD  ·  room {}: {}, {model}, {car}",
+                room.id, offered.choice.name
+            )];
+            lines.extend(self.place_on(board));
+            lines.extend(top_lines(board));
+            return lines;
+        }
+        let best = (self.tracks.iter()).filter_map(|t| {
+            let b = self.board.get(&t.id)?;
+            Some(format!(
+                "{:<10} {}  {}  {} {}",
+                t.choice.name,
+                ui::hud::clock(Some(b.time)),
+                b.name,
+                b.model,
+                b.car
+            ))
+        });
+        let mut lines = vec!["BEST LAPS".to_string()];
+        lines.extend(best);
+        lines
     }
 
     /// A room waiting for its race, as its screen shows it.
@@ -136,6 +155,15 @@ impl View<'_> {
         }
     }
 
+    /// Where the viewer stands on `board`, if it says: `you 3 of 12,
+    /// 0:41.20`.
+    fn place_on(&self, board: &Board) -> Option<String> {
+        let me = self.identity?;
+        let (place, e) = board.places.iter().find(|(_, e)| e.identity == me)?;
+        let time = ui::hud::clock(Some(e.time));
+        Some(format!("you {place} of {}, {time}", board.total))
+    }
+
     /// The server's board for a room's settings: a heading with the
     /// viewer's place (a guest has none), whose ghost they race (g picks
     /// another), then the best laps.
@@ -143,11 +171,8 @@ impl View<'_> {
         let Some(board) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
             return Vec::new();
         };
-        let clock = |t| ui::hud::clock(Some(t));
-        let mine =
-            (self.identity).and_then(|me| board.places.iter().find(|(_, e)| e.identity == me));
-        let you = match (mine, self.identity) {
-            (Some((place, e)), _) => format!("you {place} of {}, {}", board.total, clock(e.time)),
+        let you = match (self.place_on(board), self.identity) {
+            (Some(place), _) => place,
             (None, Some(_)) => "no lap of yours yet".into(),
             (None, None) => "a guest's laps are not kept".into(),
         };
@@ -165,15 +190,21 @@ impl View<'_> {
                 },
             );
         let mut lines = vec![format!("BOARD  ·  {you}"), ghost];
-        lines.extend(board.top.iter().enumerate().map(|(i, e)| {
-            let medal = e.medal.map_or(String::new(), |m| format!("  {m}"));
-            format!("{:>2}. {}  {}{medal}", i + 1, clock(e.time), e.name)
-        }));
+        lines.extend(top_lines(board));
         if board.top.is_empty() {
             lines.push("nobody has a lap here yet".into());
         }
         lines
     }
+}
+
+/// A board's best laps, a line each: place, time, name, medal.
+fn top_lines(board: &Board) -> impl Iterator<Item = String> + '_ {
+    board.top.iter().enumerate().map(|(i, e)| {
+        let medal = e.medal.map_or(String::new(), |m| format!("  {m}"));
+        let time = ui::hud::clock(Some(e.time));
+        format!("{:>2}. {time}  {}{medal}", i + 1, e.name)
+    })
 }
 
 /// The lobby's rows, for its screen.

@@ -71,23 +71,27 @@ fn panel(buf: &mut Buffer, area: Rect, h: u16, title: &str) -> Rect {
 
 /// The lobby: who you are (`you`, a line), a row to make a room, then
 /// every room (track, model, players of slots, waiting or racing), the
-/// cursor on `row`; under them the server's best laps (`best`, a line
-/// each).
+/// cursor on `row`; under them a board (`board`: its heading, then a line
+/// each: the server's best laps, or the board of the room the cursor is
+/// on).
 pub fn lobby(
     buf: &mut Buffer,
     area: Rect,
     you: &str,
     rooms: &[RoomLine],
     row: usize,
-    best: &[String],
+    board: &[String],
 ) {
+    let (heading, best) = board
+        .split_first()
+        .map_or(("", &[][..]), |(h, b)| (h.as_str(), b));
     // The box fits everything if the screen has room; else the list of
-    // rooms scrolls to keep the cursor's row in sight, and the best laps
-    // give way first.
+    // rooms scrolls to keep the cursor's row in sight, and the board's
+    // lines give way first.
     let h = (rooms.len() as u16 + best.len() as u16 + 10).max(10);
     let inner = panel(buf, area, h, " skid · lobby ");
     // Rows besides the rooms': who you are, a gap, the make-a-room row
-    // and the key line, and for the best laps a gap and their heading.
+    // and the key line, and for the board a gap and its heading.
     let for_best = (inner.height as usize).saturating_sub(6 + rooms.len());
     let best = &best[..best.len().min(for_best)];
     let gap = if best.is_empty() { 0 } else { best.len() + 2 };
@@ -117,7 +121,7 @@ pub fn lobby(
         pieces.push(column::line("  no rooms yet", THEME.dim));
     }
     if !best.is_empty() {
-        pieces.extend([Piece::Gap, column::line("BEST LAPS", THEME.accent)]);
+        pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
         pieces.extend(
             best.iter()
                 .map(|l| column::line(format!("  {l}"), THEME.dim)),
@@ -222,7 +226,9 @@ mod tests {
     fn screen(rooms: &[RoomLine], row: usize, best: &[String]) -> String {
         let area = Rect::new(0, 0, 80, 24);
         let mut buf = Buffer::empty(area);
-        lobby(&mut buf, area, "you are x", rooms, row, best);
+        let mut board = vec!["BEST LAPS".to_string()];
+        board.extend_from_slice(best);
+        lobby(&mut buf, area, "you are x", rooms, row, &board);
         crate::ui::buffer_text(&buf)
     }
 

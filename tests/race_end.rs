@@ -192,3 +192,17 @@ fn car_at(app: &App, name: &str) -> glam::DVec2 {
         .unwrap();
     e.car.state.body.pos
 }
+
+/// Over SSH, a racer's results at 80x24 show their keys whole beside the
+/// chart (issue 27: the results drawn over by the chart).
+#[test]
+fn results_at_80x24_show_every_key_beside_the_chart() {
+    let (mut app, _) = finished_first(0);
+    assert_eq!(app.screen, Screen::Results);
+    app.race.as_mut().unwrap().door = skid::session::Door::Served;
+    let text = screen(&app);
+    assert!(
+        text.contains("r again") && text.contains("q leave"),
+        "{text}"
+    );
+}

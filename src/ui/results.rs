@@ -59,7 +59,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     // to its settings once everyone is done.
     let keys = match v.race.door {
         Door::Local => "Enter menu   r race again   q quit",
-        Door::Served if v.race.people() == 1 => "Enter back to the room   r again   q leave",
+        Door::Served if v.race.people() == 1 => "Enter back to the room  r again  q leave",
         Door::Served => "Enter (host) back to the room   q leave",
     };
     pieces.extend([Piece::Gap, column::line(keys, THEME.faint)]);

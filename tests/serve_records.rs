@@ -15,6 +15,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::records::Record;
+use skid::serve::db::Board;
 use skid::serve::hub::{Hub, Out, ToHub};
 use skid::serve::laps::Keeper;
 use skid::track::bundled;
@@ -109,6 +110,30 @@ fn bobs_lap_on_pocket(dir: &std::path::Path) {
     laps_on_pocket(dir, &[("bob", 19.5)]);
 }
 
+/// The time of tick `tick` of a hub started at `start` (120 Hz).
+fn at(start: Instant, tick: u64) -> Instant {
+    start + Duration::from_micros(tick * 1_000_000 / 120)
+}
+
+/// Ticks the hub (started at `start`) until room 1's board is read and
+/// `ready` holds of it; returns the tick.
+fn until_board(hub: &mut Hub, start: Instant, ready: impl Fn(&Board) -> bool) -> u64 {
+    let mut tick = 0;
+    loop {
+        let key = hub.rooms[&1].board.as_ref();
+        if key
+            .and_then(|k| hub.keeper.boards.get(k))
+            .is_some_and(&ready)
+        {
+            return tick;
+        }
+        tick += 1;
+        assert!(tick < 2000, "the board was never read");
+        hub.tick(at(start, tick));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// Ann's `screen` after the hub draws a frame at `at`.
 fn anns_screen(
     hub: &mut Hub,
@@ -141,19 +166,8 @@ fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     press(&mut hub, KeyCode::Enter, start); // her room, with its board
-    let mut tick = 0;
-    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
-    let placed = |hub: &Hub| {
-        let key = hub.rooms[&1].board.as_ref();
-        key.and_then(|k| hub.keeper.boards.get(k))
-            .is_some_and(|b| !b.places.is_empty())
-    };
-    while !placed(&hub) {
-        tick += 1;
-        assert!(tick < 2000, "the board was never read");
-        hub.tick(at(tick));
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let tick = until_board(&mut hub, start, |b| !b.places.is_empty());
+    let at = |tick: u64| at(start, tick);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
     assert!(text.contains("you 13 of 13"), "{text}");
@@ -195,20 +209,9 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
     bobs_lap_on_pocket(&dir);
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
-    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
     press(&mut hub, KeyCode::Enter, start); // her room, with its board
-    let mut tick = 0;
-    let board_read = |hub: &Hub| {
-        let key = hub.rooms[&1].board.as_ref();
-        key.and_then(|k| hub.keeper.boards.get(k))
-            .is_some_and(|b| !b.top.is_empty())
-    };
-    while !board_read(&hub) {
-        tick += 1;
-        assert!(tick < 2000, "the board was never read");
-        hub.tick(at(tick));
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let tick = until_board(&mut hub, start, |b| !b.top.is_empty());
+    let at = |tick: u64| at(start, tick);
     press(&mut hub, KeyCode::Char('g'), start);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     hub.frames(at(tick));
@@ -251,7 +254,6 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
     let _ = std::fs::remove_dir_all(&dir);
     laps_on_pocket(&dir, &[("bob", 19.5), ("ann", 21.0)]);
     let start = Instant::now();
-    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let (ben, _ben_rx) = tokio::sync::mpsc::channel(1);
     hub.apply(hub_sim::guest(2, "ben", ben), start);
@@ -264,17 +266,8 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
         },
         start,
     );
-    let mut tick = 0;
-    while !hub.rooms[&1]
-        .board
-        .as_ref()
-        .is_some_and(|k| hub.keeper.boards.contains_key(k))
-    {
-        tick += 1;
-        assert!(tick < 2000, "the board was never read");
-        hub.tick(at(tick));
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let tick = until_board(&mut hub, start, |b| !b.top.is_empty());
+    let at = |tick: u64| at(start, tick);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
     assert!(text.contains("BEST LAPS"), "{text}");

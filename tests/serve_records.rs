@@ -31,28 +31,11 @@ fn press(hub: &mut Hub, code: KeyCode, at: Instant) {
 fn a_keyed_players_record_is_raced_against_from_the_start() {
     let dir = std::env::temp_dir().join(format!("skid-serve-record-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pocket = bundled::load_raceable("pocket").unwrap();
-    let track_id = pocket.track().content_id();
     // Ann's record on pocket, from an earlier run of the server.
-    {
-        let mut keeper = Keeper::open(&dir).unwrap();
-        let record = Record {
-            track: "pocket".into(),
-            track_id: track_id.clone(),
-            model: ModelKind::Arcade,
-            car: "hatch".into(),
-            car_id: CarSpec::default_for(ModelKind::Arcade).content_id(),
-            time: 12.34,
-            ticks: 1481,
-            hz: 120,
-            splits: Vec::new(),
-            medal: None,
-        };
-        keeper.save("SHA256:ann", "ann", record, vec![[30.0, 10.0, 0.0]; 371]);
-    }
+    laps_on_pocket(&dir, &[("ann", 12.34)]);
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
-    let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
+    let at = |tick: u64| at(start, tick);
     press(&mut hub, KeyCode::Enter, start); // a room
     press(&mut hub, KeyCode::Enter, start); // its race
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);

@@ -104,7 +104,7 @@ pub fn lobby(
         format!(
             "room {:<3} {:<10} {:<9} {}/{}  {}",
             room.id,
-            room.track,
+            tail(&room.track, 10),
             room.model,
             room.players.min(room.slots),
             room.slots,
@@ -129,6 +129,25 @@ pub fn lobby(
     }
     column::stack(buf, inner, pieces);
     hint_line(buf, inner, "↑↓ choose  Enter join or make  ? help  q quit");
+}
+
+/// `text` in at most `cols` columns: whole if it fits, else its end after
+/// `…` (a track's file name says more than the folders before it).
+fn tail(text: &str, cols: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= cols {
+        return text.to_string();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used > cols {
+            break;
+        }
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 /// The key hint on the last row of `inner`.
@@ -230,6 +249,19 @@ mod tests {
         board.extend_from_slice(best);
         lobby(&mut buf, area, "you are x", rooms, row, &board);
         crate::ui::buffer_text(&buf)
+    }
+
+    #[test]
+    fn a_long_track_path_leaves_the_rooms_status_in_sight() {
+        let mut one = rooms(1);
+        one[0].track = "/srv/skid/tracks/community/summer-cup/figure-eight.track".into();
+        let text = screen(&one, 1, &[]);
+        assert!(
+            text.contains("…ght.track arcade") && text.contains("1/8  waiting"),
+            "{text}"
+        );
+        assert_eq!(tail("oval", 10), "oval");
+        assert_eq!(tail("赛道赛道赛道", 5), "…赛道");
     }
 
     #[test]

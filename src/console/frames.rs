@@ -4,7 +4,8 @@
 //! its per-frame costs that a server pays for every player: its diff works
 //! out every cell's display width, equal or not, by grapheme segmentation
 //! (a quarter of a frame at 80x24); here equal cells cost a compare, and a
-//! width is looked up only where a cell is not plain ASCII.
+//! width is looked up only where a cell is not ASCII, box drawing, a block
+//! or braille.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -41,11 +42,6 @@ impl<W: Write> Frames<W> {
             next: Buffer::empty(area),
         };
         (frames, wire)
-    }
-
-    /// The screen's size in cells.
-    pub fn size(&self) -> Size {
-        self.next.area.as_size()
     }
 
     /// The screen's new size: cleared, and the next frame drawn whole.
@@ -148,14 +144,18 @@ fn bridged<'a>(next: &'a Buffer, cells: Vec<(u16, u16, &'a Cell)>) -> Vec<(u16, 
     for (x, y, cell) in cells {
         if let Some(&(px, py, prev)) = out.last() {
             let from = px + width(prev.symbol()).max(1) as u16;
-            let gap = (from..x).filter_map(|gx| next.cell((gx, y)));
-            let pen = |c: &Cell| (c.fg, c.bg, c.modifier, c.underline_color);
-            let fits = |c: &&Cell| width(c.symbol()) == 1 && pen(c) == pen(prev);
-            let run: Vec<&Cell> = gap.take_while(fits).collect();
-            let bytes: usize = run.iter().map(|c| c.symbol().len()).sum();
-            let whole = run.len() == usize::from(x.saturating_sub(from));
-            if py == y && x > from && x - from <= 3 && whole && bytes < MOVE {
-                out.extend((from..x).zip(run).map(|(gx, c)| (gx, y, c)));
+            if py == y && (from + 1..=from + 3).contains(&x) {
+                let pen = |c: &Cell| (c.fg, c.bg, c.modifier, c.underline_color);
+                let run: Option<Vec<&Cell>> = (from..x)
+                    .map(|gx| next.cell((gx, y)))
+                    .map(|c| c.filter(|c| width(c.symbol()) == 1 && pen(c) == pen(prev)))
+                    .collect();
+                let run = run.filter(|r| r.iter().map(|c| c.symbol().len()).sum::<usize>() < MOVE);
+                out.extend(
+                    (from..x)
+                        .zip(run.unwrap_or_default())
+                        .map(|(gx, c)| (gx, y, c)),
+                );
             }
         }
         out.push((x, y, cell));

@@ -262,6 +262,12 @@ impl Room {
         }
     }
 
+    /// The offered track the room's settings choose (the last one if the
+    /// choice is past them).
+    pub fn offered<'a>(&self, tracks: &'a [Offered]) -> &'a Offered {
+        &tracks[self.menu.track.min(tracks.len() - 1)]
+    }
+
     /// The cars this room's track seats.
     pub fn slots(track: &Track) -> usize {
         track.starts.len().clamp(1, MAX_SEATS)

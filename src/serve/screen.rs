@@ -113,12 +113,11 @@ impl View<'_> {
         let room = row.checked_sub(1).and_then(|i| self.rooms.values().nth(i));
         let board = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
         if let Some((room, board)) = board.filter(|(_, b)| !b.top.is_empty()) {
-            let offered = &self.tracks[room.menu.track.min(self.tracks.len() - 1)];
-            let (model, car) = (room.menu.model, room.menu.car);
-            let car = self.cars.get(car).map_or("", |c| c.0.as_str());
+            let offered = room.offered(self.tracks);
+            let setup = room.menu.setup(&offered.choice, self.cars);
             let mut lines = vec![format!(
-                "BOARD  ·  room {}: {}, {model}, {car}",
-                room.id, offered.choice.name
+                "BOARD  ·  room {}: {}, {}, {}",
+                room.id, offered.choice.name, setup.model, setup.car
             )];
             lines.extend(self.place_on(board));
             lines.extend(top_lines(board));
@@ -142,7 +141,7 @@ impl View<'_> {
 
     /// A room waiting for its race, as its screen shows it.
     fn room_screen(&self, room: &Room) -> lobby::RoomScreen {
-        let offered = &self.tracks[room.menu.track.min(self.tracks.len() - 1)];
+        let offered = room.offered(self.tracks);
         lobby::RoomScreen {
             id: room.id,
             rows: room.menu.setup(&offered.choice, self.cars).rows(),
@@ -212,7 +211,7 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
     hub_rooms
         .values()
         .map(|room| {
-            let t = &tracks[room.menu.track.min(tracks.len() - 1)].choice;
+            let t = &room.offered(tracks).choice;
             lobby::RoomLine {
                 id: room.id,
                 track: t.name.clone(),

@@ -134,14 +134,14 @@ pub fn lobby(
 /// `text` in at most `cols` columns: whole if it fits, else its end after
 /// `…` (a track's file name says more than the folders before it).
 fn tail(text: &str, cols: usize) -> String {
-    use unicode_width::UnicodeWidthStr;
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
     if text.width() <= cols {
         return text.to_string();
     }
     let mut kept = Vec::new();
     let mut used = 1;
     for c in text.chars().rev() {
-        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        used += c.width().unwrap_or(0);
         if used > cols {
             break;
         }

@@ -42,7 +42,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     let setup = app.setup();
     // The selected track's course, at the box's right.
     let outline = Rect::new(r.x + 34, box_area.y + 1, 14, 6).intersection(box_area);
-    super::minimap::course(buf, outline, &setup.track.track, Style::new().fg(THEME.dim));
+    super::minimap::course(buf, outline, &setup.track.track, THEME.dim);
     rows(buf, box_area.inner(Margin::new(2, 1)), app, &setup);
     let hint = Rect::new(r.x, box_area.bottom(), r.width, 1).intersection(area);
     let line = match &app.planner {

@@ -194,8 +194,7 @@ impl Hub {
         let Some(room) = self.rooms.get_mut(&r) else {
             return;
         };
-        let tracks = self.tracks.len();
-        let offered = &self.tracks[room.menu.track.min(tracks - 1)];
+        let offered = room.offered(&self.tracks);
         let setup = room.menu.setup(&offered.choice, &self.cars);
         let (players, hz) = (&self.players, self.settings.hz);
         // Each driver's keys (their terminal's repeat learned): from the

@@ -288,13 +288,12 @@ impl Hub {
         if self.medals.poll() {
             self.lobby_changed();
         }
-        let tracks = self.tracks.len();
         let players = &self.players;
         for room in self.rooms.values_mut() {
             let shown = Shown {
                 book: &mut self.medals,
                 keeper: &self.keeper,
-                offered: &self.tracks[room.menu.track.min(tracks - 1)],
+                offered: room.offered(&self.tracks),
                 cars: &self.cars,
                 changed,
             };

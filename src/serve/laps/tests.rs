@@ -196,17 +196,23 @@ fn two_servers_starting_at_once_on_a_new_database_both_open_it() {
     }
 }
 
+/// A keeper on `dir` whose database lost its laps' table (taken away
+/// through the connection returned), and Ann's lap of 30 s on `T`, its
+/// ghost one `pose`, handed to it meanwhile.
+fn anns_lap_while_the_table_is_gone(
+    dir: &std::path::Path,
+    pose: [f64; 3],
+) -> (Keeper, rusqlite::Connection) {
+    let mut k = Keeper::open(dir).unwrap();
+    let other = take_the_table_away(dir);
+    k.save("SHA256:ann", "ann", record("T", 30.0), vec![pose]);
+    (k, other)
+}
+
 #[test]
 fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     let dir = temp("down");
-    let mut k = Keeper::open(&dir).unwrap();
-    let other = take_the_table_away(&dir);
-    k.save(
-        "SHA256:ann",
-        "ann",
-        record("T", 30.0),
-        vec![[1.0, 1.0, 0.0]],
-    );
+    let (mut k, other) = anns_lap_while_the_table_is_gone(&dir, [1.0, 1.0, 0.0]);
     k.save("SHA256:bob", "bob", record("T", 31.0), vec![]);
     std::thread::sleep(Duration::from_millis(400));
     let kept: i64 = other
@@ -234,14 +240,7 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
 #[test]
 fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     let dir = temp("spool");
-    let mut k = Keeper::open(&dir).unwrap();
-    let other = take_the_table_away(&dir);
-    k.save(
-        "SHA256:ann",
-        "ann",
-        record("T", 30.0),
-        vec![[2.0, 3.0, 0.5]],
-    );
+    let (k, other) = anns_lap_while_the_table_is_gone(&dir, [2.0, 3.0, 0.5]);
     // The lap waits, kept in the spool as soon as the write fails; then
     // the server stops with the database still failing (its last try
     // fails too), as a kill would leave it: only the spool holds the lap.

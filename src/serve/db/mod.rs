@@ -108,9 +108,35 @@ pub trait Database: Send {
     fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String>;
     /// `identity`'s best lap for `key`, with its ghost.
     fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String>;
-    /// The board of `key`: its best `top` laps, how many, and where each
-    /// of `who` stands on it.
-    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String>;
+    /// The best `n` laps on the board of `key`, and how many it holds.
+    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String>;
+    /// Where `identity` stands on the board of `key` (from 1), with their
+    /// lap, if they have one there.
+    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String>;
+    /// The lap at `place` (from 1) on the board of `key`.
+    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String>;
+    /// The board of `key`: its best `top` laps, how many, where each of
+    /// `who` stands on it and, for each placed below the top and the lap
+    /// after it, the lap just above theirs ([`Board::above`]).
+    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+        let (top, total) = self.top(key, top)?;
+        let (mut places, mut above) = (Vec::new(), Vec::new());
+        for identity in who {
+            let Some((place, lap)) = self.place(key, identity)? else {
+                continue;
+            };
+            if place > top.len() as u64 + 1 {
+                above.extend(self.at(key, place - 1)?.map(|e| (place - 1, e)));
+            }
+            places.push((place, lap));
+        }
+        Ok(Board {
+            top,
+            total,
+            places,
+            above,
+        })
+    }
     /// Every track with a lap, by its id.
     fn tracks(&mut self) -> Result<Vec<String>, String>;
     /// Every board with a lap: its key, and the track's and car's names

@@ -16,8 +16,8 @@ use std::collections::BTreeSet;
 use postgres::{Client, NoTls, Row};
 
 use super::{
-    Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
-    splits_text, sql,
+    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of, splits_text,
+    sql,
 };
 use crate::medals::Medal;
 use crate::records::{Record, ghost_text, parse_ghost};
@@ -216,36 +216,33 @@ impl Database for Postgres {
         }))
     }
 
-    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let name = shown(&self.url);
         let fail = |e| format!("{name}: cannot read a board: {e}");
         let client = self.client()?;
         let k: [&(dyn postgres::types::ToSql + Sync); 3] = [&key.0, &key.1.name(), &key.2];
         let rows = client
-            .query(sql::TOP, &[k[0], k[1], k[2], &(top as i64)])
+            .query(sql::TOP, &[k[0], k[1], k[2], &(n as i64)])
             .map_err(fail)?;
         let total: i64 = client.query_one(sql::COUNT, &k).map_err(fail)?.get(0);
-        let (mut places, mut above) = (Vec::new(), Vec::new());
-        for identity in who {
-            let found = client
-                .query_opt(sql::PLACE, &[identity, k[0], k[1], k[2]])
-                .map_err(fail)?
-                .map(|r| (r.get::<_, i64>(4) as u64 + 1, entry(&r)));
-            if let Some((place, _)) = found.as_ref().filter(|(p, _)| *p > rows.len() as u64 + 1) {
-                let offset = *place as i64 - 2;
-                let lap = client
-                    .query_opt(sql::AT, &[k[0], k[1], k[2], &offset])
-                    .map_err(fail)?;
-                above.extend(lap.map(|r| (place - 1, entry(&r))));
-            }
-            places.extend(found);
-        }
-        Ok(Board {
-            top: rows.iter().map(entry).collect(),
-            total: total.max(0) as u64,
-            places,
-            above,
-        })
+        Ok((rows.iter().map(entry).collect(), total.max(0) as u64))
+    }
+
+    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+        let name = shown(&self.url);
+        let row = (self.client()?)
+            .query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
+            .map_err(|e| format!("{name}: cannot read a board: {e}"))?;
+        Ok(row.map(|r| (r.get::<_, i64>(4).max(0) as u64 + 1, entry(&r))))
+    }
+
+    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String> {
+        let name = shown(&self.url);
+        let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
+        let row = (self.client()?)
+            .query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
+            .map_err(|e| format!("{name}: cannot read a board: {e}"))?;
+        Ok(row.map(|r| entry(&r)))
     }
 
     fn tracks(&mut self) -> Result<Vec<String>, String> {

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Board, CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of,
-    splits_text, sql,
+    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of, splits_text,
+    sql,
 };
 use crate::medals::Medal;
 use crate::models::ModelKind;
@@ -194,46 +194,37 @@ impl Database for Sqlite {
         Ok(row)
     }
 
-    /// The board of `key`: its best `top` laps, how many, and where each
-    /// of `who` stands on it.
-    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let fail = |e| self.fail("cannot read a board", e);
-        let k = params![key.0, key.1.name(), key.2];
         let mut q = (self.conn).prepare_cached(sql::TOP).map_err(fail)?;
         let rows = q
-            .query_map(params![key.0, key.1.name(), key.2, top as i64], entry)
+            .query_map(params![key.0, key.1.name(), key.2, n as i64], entry)
             .map_err(fail)?;
         let top = rows.collect::<Result<Vec<_>, _>>().map_err(fail)?;
         let total: i64 = (self.conn)
             .prepare_cached(sql::COUNT)
-            .and_then(|mut q| q.query_row(k, |r| r.get(0)))
+            .and_then(|mut q| q.query_row(params![key.0, key.1.name(), key.2], |r| r.get(0)))
             .map_err(fail)?;
-        let (mut places, mut above) = (Vec::new(), Vec::new());
-        for identity in who {
-            let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
-            let found = q
-                .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
-                    Ok((r.get::<_, i64>(4)? as u64 + 1, entry(r)?))
-                })
-                .optional()
-                .map_err(fail)?;
-            if let Some((place, _)) = found.as_ref().filter(|(p, _)| *p > top.len() as u64 + 1) {
-                let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
-                let offset = *place as i64 - 2;
-                let lap = q
-                    .query_row(params![key.0, key.1.name(), key.2, offset], entry)
-                    .optional()
-                    .map_err(fail)?;
-                above.extend(lap.map(|e| (place - 1, e)));
-            }
-            places.extend(found);
-        }
-        Ok(Board {
-            top,
-            total: total.max(0) as u64,
-            places,
-            above,
+        Ok((top, total.max(0) as u64))
+    }
+
+    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+        let fail = |e| self.fail("cannot read a board", e);
+        let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
+        q.query_row(params![identity, key.0, key.1.name(), key.2], |r| {
+            Ok((r.get::<_, i64>(4)?.max(0) as u64 + 1, entry(r)?))
         })
+        .optional()
+        .map_err(fail)
+    }
+
+    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String> {
+        let fail = |e| self.fail("cannot read a board", e);
+        let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
+        let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
+        q.query_row(params![key.0, key.1.name(), key.2, offset], entry)
+            .optional()
+            .map_err(fail)
     }
 
     /// The best lap on each track, whatever the model and car, for the

@@ -230,7 +230,8 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
 }
 
 /// Issue 29: in the lobby, the room on the cursor shows its board (its
-/// best laps); the make-a-room row the best lap on each track.
+/// best laps, and your place though you are not in the room); the
+/// make-a-room row the best lap on each track.
 #[test]
 fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
     let dir = std::env::temp_dir().join(format!("skid-serve-lobby-{}", std::process::id()));
@@ -260,5 +261,10 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
     assert!(text.contains(" 1. 0:19.50  bob"), "{text}");
     assert!(text.contains(" 2. 0:21.00  ann"), "{text}");
     assert!(!text.contains("BEST LAPS"), "{text}");
+    // Ann is not in Ben's room: her place is read for her all the same.
+    let ann = |b: &Board| b.places.iter().any(|(_, e)| e.identity == "SHA256:ann");
+    let tick = until_board(&mut hub, start, ann);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(tick));
+    assert!(text.contains("you 2 of 2, 0:21.00"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -133,8 +133,10 @@ struct Seen {
     settings: Option<(usize, ModelKind, usize)>,
     /// The medal book's generation.
     generation: u64,
-    /// How many members the board's places were asked for.
-    members: usize,
+    /// The players whose places on the board were asked for: the
+    /// members, then keyed players looking at the room from the lobby
+    /// (none before the board is first asked for).
+    who: Option<Vec<PlayerId>>,
 }
 
 /// What of the hub a room's [`Room::refresh`] reads and asks.
@@ -223,12 +225,14 @@ impl Room {
     /// track's and car's content ids, the model) worked out when the
     /// settings change; their medals asked of `book` then and looked up
     /// again when it learnt more; their board asked of `keeper` (with
-    /// where the members `who` stand) then, when the members change, and
-    /// when `changed` says the board did.
+    /// where the members and the `lookers` in the lobby stand, their key
+    /// fingerprints from `identities`) then, when those players change,
+    /// and when `changed` says the board did.
     pub fn refresh(
         &mut self,
         hub: Shown<'_>,
-        who: impl FnOnce(&[(PlayerId, String)]) -> Vec<String>,
+        lookers: &[PlayerId],
+        identities: impl FnOnce(&[PlayerId]) -> Vec<String>,
     ) {
         let settings = (self.menu.track, self.menu.model, self.menu.car);
         let key = match &self.board {
@@ -241,7 +245,7 @@ impl Room {
                 self.seen = Seen {
                     settings: Some(settings),
                     generation: hub.book.generation,
-                    members: usize::MAX,
+                    who: None,
                 };
                 self.board = Some(key.clone());
                 key
@@ -256,9 +260,13 @@ impl Room {
         {
             run.race.set_medals(self.medals.medals());
         }
-        if self.seen.members != self.members.len() || hub.changed.contains(&key) {
-            self.seen.members = self.members.len();
-            hub.keeper.ask_board(key, who(&self.members));
+        let members = self.members.iter().map(|m| m.0);
+        let who = members.chain(lookers.iter().copied());
+        let same = (self.seen.who.as_ref()).is_some_and(|w| w.iter().copied().eq(who.clone()));
+        if !same || hub.changed.contains(&key) {
+            let who: Vec<PlayerId> = who.collect();
+            hub.keeper.ask_board(key, identities(&who));
+            self.seen.who = Some(who);
         }
     }
 

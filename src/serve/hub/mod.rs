@@ -289,7 +289,18 @@ impl Hub {
             self.lobby_changed();
         }
         let players = &self.players;
-        for room in self.rooms.values_mut() {
+        // Keyed players in the lobby whose cursor is on a room, by the
+        // room's row: the board the lobby shows them has their place.
+        let mut lookers = vec![Vec::new(); self.rooms.len()];
+        for (&id, p) in players {
+            if let Place::Lobby { row } = p.place
+                && let Some(room) = row.checked_sub(1).and_then(|i| lookers.get_mut(i))
+                && p.identity.is_some()
+            {
+                room.push(id);
+            }
+        }
+        for (room, lookers) in self.rooms.values_mut().zip(&lookers) {
             let shown = Shown {
                 book: &mut self.medals,
                 keeper: &self.keeper,
@@ -297,9 +308,9 @@ impl Hub {
                 cars: &self.cars,
                 changed,
             };
-            room.refresh(shown, |members| {
-                (members.iter())
-                    .filter_map(|(m, _)| players.get(m)?.identity.clone())
+            room.refresh(shown, lookers, |who| {
+                (who.iter())
+                    .filter_map(|m| players.get(m)?.identity.clone())
                     .collect()
             });
         }

@@ -125,7 +125,10 @@ fn the_lap_just_above_a_player_below_the_top_is_on_the_board() {
         (board.above[0].0, board.above[0].1.name.as_str()),
         (11, "p10")
     );
-    assert_eq!(board.ghost_places(Some("SHA256:p11")).last(), Some(&11));
+    assert_eq!(
+        board.ghost_places(Some("SHA256:p11"), &[]).last(),
+        Some(&11)
+    );
 }
 
 #[test]

@@ -182,6 +182,65 @@ fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 29: a friend's lap, though far from the top, is a ghost to race
+/// for whoever shares a room with them: g goes on from the lap just above
+/// yours to each room-mate's.
+#[test]
+fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-mate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Twelve drivers ahead: Ann is 13th, Mo 14th.
+    let names = [
+        "al", "bo", "cy", "di", "ed", "fy", "gus", "hal", "ida", "jo", "kai", "lee",
+    ];
+    let mut laps: Vec<(&str, f64)> = (names.iter().enumerate())
+        .map(|(i, n)| (*n, 19.0 + i as f64 * 0.25))
+        .collect();
+    laps.extend([("ann", 30.0), ("mo", 31.0)]);
+    laps_on_pocket(&dir, &laps);
+    let start = Instant::now();
+    let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
+    let (mo, _mo_rx) = tokio::sync::mpsc::channel(1);
+    let mut join = hub_sim::guest(2, "mo", mo);
+    if let ToHub::Join { identity, .. } = &mut join {
+        *identity = Some("SHA256:mo".into());
+    }
+    hub.apply(join, start);
+    press(&mut hub, KeyCode::Enter, start); // Ann's room
+    for code in [KeyCode::Down, KeyCode::Enter] {
+        let events = vec![Event::Key(KeyEvent::from(code))];
+        hub.apply(
+            ToHub::Input {
+                id: 2,
+                events,
+                at: start,
+            },
+            start,
+        );
+    }
+    let tick = until_board(&mut hub, start, |b| b.places.len() == 2);
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    for _ in 0..11 {
+        press(&mut hub, KeyCode::Char('g'), start);
+    }
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(start, tick));
+    assert!(text.contains("ghost: 12. lee (just above you)"), "{text}");
+    press(&mut hub, KeyCode::Char('g'), start);
+    let text = anns_screen(&mut hub, &mut rx, &mut screen, at(start, tick));
+    assert!(text.contains("ghost: 14. mo (in this room)"), "{text}");
+    press(&mut hub, KeyCode::Enter, start);
+    for t in tick + 1..=tick + 120 * 3 + 30 {
+        hub.tick(at(start, t));
+        if t == tick + 60 {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let (name, _) = seat.their_ghost.as_ref().expect("mo's ghost");
+    assert_eq!(name, "mo");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 29: a player picks a lap of the room's board with g and races
 /// its ghost, its driver's name beside it, while their own record stays
 /// the one to beat.

@@ -181,10 +181,12 @@ impl View<'_> {
             .map_or_else(
                 || "ghost: your best lap  ·  g: race one of these".to_string(),
                 |(p, e)| {
-                    let just = if p as usize > board.top.len() {
+                    let just = if p as usize <= board.top.len() {
+                        ""
+                    } else if board.just_above(p, self.identity) {
                         " (just above you)"
                     } else {
-                        ""
+                        " (in this room)"
                     };
                     format!("ghost: {p}. {}{just}  ·  g: the next", e.name)
                 },

@@ -61,25 +61,47 @@ pub struct Board {
 
 impl Board {
     /// The lap at `place` (from 1) among those the board holds: the top,
-    /// and the laps just above the players asked about.
+    /// the players asked about and the laps just above theirs.
     pub fn at(&self, place: u64) -> Option<&Entry> {
         let i = usize::try_from(place.checked_sub(1)?).ok()?;
-        (self.top.get(i)).or_else(|| self.above.iter().find(|(p, _)| *p == place).map(|(_, e)| e))
+        let listed = (self.above.iter()).chain(&self.places);
+        (self.top.get(i)).or_else(|| {
+            listed
+                .into_iter()
+                .find(|(p, _)| *p == place)
+                .map(|(_, e)| e)
+        })
     }
 
     /// The places whose ghosts `identity` may race, in the order g goes
-    /// through them: the top, then the lap just above theirs if it is
-    /// below the top.
-    pub fn ghost_places(&self, identity: Option<&str>) -> Vec<u64> {
-        let mut places: Vec<u64> = (1..=self.top.len() as u64).collect();
+    /// through them: the top, the lap just above theirs if it is below
+    /// the top, then the laps of `mates` (the players racing with them)
+    /// below the top, the best first.
+    pub fn ghost_places(&self, identity: Option<&str>, mates: &[String]) -> Vec<u64> {
+        let top = self.top.len() as u64;
+        let mut places: Vec<u64> = (1..=top).collect();
         let mine = (self.places.iter()).find(|(_, e)| Some(e.identity.as_str()) == identity);
-        if let Some(&(place, _)) = mine {
-            let above = place - 1;
-            if above > self.top.len() as u64 && self.at(above).is_some() {
-                places.push(above);
-            }
+        if let Some(&(place, _)) = mine
+            && place - 1 > top
+            && self.at(place - 1).is_some()
+        {
+            places.push(place - 1);
         }
+        let mut theirs: Vec<u64> = (self.places.iter())
+            .filter(|(p, e)| *p > top && mates.contains(&e.identity))
+            .filter(|(_, e)| Some(e.identity.as_str()) != identity)
+            .map(|(p, _)| *p)
+            .filter(|p| !places.contains(p))
+            .collect();
+        theirs.sort_unstable();
+        theirs.dedup();
+        places.extend(theirs);
         places
+    }
+
+    /// Whether the lap at `place` is the one just above `identity`'s.
+    pub fn just_above(&self, place: u64, identity: Option<&str>) -> bool {
+        (self.places.iter()).any(|(p, e)| Some(e.identity.as_str()) == identity && *p == place + 1)
     }
 }
 

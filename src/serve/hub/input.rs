@@ -175,8 +175,14 @@ impl Hub {
             }
             None if cmd == Command::ToggleGhost => {
                 let board = room.board.as_ref().and_then(|k| self.keeper.boards.get(k));
-                let identity = self.players.get(&id).and_then(|p| p.identity.as_deref());
-                let places = board.map(|b| b.ghost_places(identity)).unwrap_or_default();
+                let identity = |m| self.players.get(m).and_then(|p| p.identity.clone());
+                let mates: Vec<String> = (room.members.iter())
+                    .filter(|(m, _)| *m != id)
+                    .filter_map(|(m, _)| identity(m))
+                    .collect();
+                let mine = identity(&id);
+                let places =
+                    (board.map(|b| b.ghost_places(mine.as_deref(), &mates))).unwrap_or_default();
                 room.next_ghost(id, &places);
             }
             None if room.creator != id => {}

@@ -298,11 +298,27 @@ fn a_board_holds_the_lap_just_above_a_player_below_its_top() {
     );
     assert_eq!(board.at(13).map(|e| e.time), Some(26.0));
     assert_eq!(board.at(12), None, "not asked about");
+    assert_eq!(board.at(14).map(|e| e.name.as_str()), Some("p13"));
     let mut places: Vec<u64> = (1..=10).collect();
-    assert_eq!(board.ghost_places(Some("SHA256:p3")), places);
-    assert_eq!(board.ghost_places(Some("SHA256:p10")), places);
-    assert_eq!(board.ghost_places(None), places);
+    assert_eq!(board.ghost_places(Some("SHA256:p3"), &[]), places);
+    assert_eq!(board.ghost_places(Some("SHA256:p10"), &[]), places);
+    assert_eq!(board.ghost_places(None, &[]), places);
+    // p3 races with p13 and p10: their laps (14th, 11th) come after the
+    // top, the better first; p13 goes on from the top to the lap just
+    // above theirs, then to p10's.
+    let mates = ["SHA256:p13".into(), "SHA256:p10".into()];
+    let then = |more: &[u64]| places.iter().chain(more).copied().collect::<Vec<u64>>();
+    assert_eq!(
+        board.ghost_places(Some("SHA256:p3"), &mates),
+        then(&[11, 14])
+    );
+    assert_eq!(
+        board.ghost_places(Some("SHA256:p13"), &mates),
+        then(&[13, 11])
+    );
     places.push(13);
-    assert_eq!(board.ghost_places(Some("SHA256:p13")), places);
+    assert_eq!(board.ghost_places(Some("SHA256:p13"), &[]), places);
+    assert!(board.just_above(13, Some("SHA256:p13")));
+    assert!(!board.just_above(13, Some("SHA256:p10")));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,6 +10,7 @@ mod common;
 use common::keyboard::{Keyboard, Player};
 use ratatui::crossterm::event::KeyCode;
 use skid::app::Options;
+use skid::input::Action;
 use skid::physics::{Controls, ModelKind};
 use skid::track::laps;
 
@@ -69,7 +70,7 @@ fn speed(p: &Player) -> f64 {
 
 /// Whether the panel marks the throttle as kept by steering.
 fn kept(p: &Player) -> bool {
-    p.app.race.as_ref().unwrap().seats[0].kept.throttle
+    (p.app.race.as_ref().unwrap().seats[0].kept).has(Action::Throttle)
 }
 
 #[test]
@@ -150,28 +151,47 @@ fn a_tap_of_w_lets_a_kept_throttle_go() {
 }
 
 #[test]
-fn steering_then_a_pedal_steers_on_until_pressed_again_or_done() {
-    // D held 1 s, W pressed and held: D steers on for a repeat delay
-    // (the terminal cannot say whether D is still down); D pressed again
-    // at 1.8 s steers on with the throttle kept.
+fn held_steering_then_a_pedal_steers_on_while_the_pedal_is_held() {
+    // D held 1 s, then W pressed and held 1 s: D, shown to be held by its
+    // repeats, steers on while W repeats (the terminal cannot say whether
+    // D is still down); W let go, its repeats end and so do both. D
+    // pressed again steers.
     let mut p = race(ModelKind::Arcade, tmux());
     p.keys.down(D, 0.0);
     p.keys.down(W, 1.0);
     p.keys.up(D, 1.1);
-    p.keys.hold(D, 1.8, 2.8);
     p.keys.up(W, 2.0);
+    p.keys.hold(D, 2.6, 3.2);
+    p.run_to(1.9);
+    let kept = p.app.race.as_ref().unwrap().seats[0].kept;
+    assert!(kept.has(Action::Right), "the panel marks it kept: >*");
     p.run_to(4.0);
     each(&p, 0.5, 1.0, "full steering while D repeats", |c| {
         c.steer == 1.0
     });
-    each(&p, 1.0, 1.45, "steering on with the throttle", |c| {
+    each(&p, 1.0, 1.95, "steering on with the throttle", |c| {
         c.steer == 1.0 && c.throttle == 1.0
     });
-    each(&p, 1.57, 1.8, "then straight", |c| c.steer == 0.0);
-    each(&p, 1.8, 2.8, "D again: steering, the throttle kept", |c| {
-        c.steer > 0.0 && c.throttle == 1.0
+    each(&p, 2.2, 2.6, "W let go: straight, coasting", |c| {
+        c.steer == 0.0 && c.throttle == 0.0
     });
-    each(&p, 3.0, 4.0, "straight after D", |c| c.steer == 0.0);
+    each(&p, 2.6, 3.2, "D again: steering", |c| c.steer > 0.0);
+    each(&p, 3.8, 4.0, "straight after D", |c| c.steer == 0.0);
+}
+
+#[test]
+fn a_tap_then_a_pedal_steers_one_delay_at_most() {
+    // A tap of D, then W held: the tap is not shown to be held, so it
+    // steers for its repeat delay at most, the throttle on.
+    let mut p = race(ModelKind::Arcade, tmux());
+    p.keys.hold(W, 0.0, 1.5);
+    p.keys.hold(D, 2.0, 2.1);
+    p.keys.hold(W, 2.2, 4.0);
+    p.run_to(4.0);
+    each(&p, 2.0, 2.5, "the tap steers", |c| c.steer > 0.0);
+    each(&p, 2.6, 4.0, "then straight, the throttle on", |c| {
+        c.steer == 0.0 && c.throttle == 1.0
+    });
 }
 
 #[test]

@@ -8,13 +8,13 @@
 //!
 //! The goal (issue 27) is within 15% on both tracks for `arcade`,
 //! `kinematic` and `dynamic`. Measured when written (docs/BENCHMARKS.md,
-//! "Driving by presses alone"), it is met for `kinematic` and `tire` on
-//! both tracks and `arcade` on `grandprix`, which are held to it. Not yet
-//! met: `arcade` on `pocket` (twice as slow: a tap steers for a whole
-//! repeat delay at full lock, and this person's small corrections on the
-//! straights set the car weaving), `dynamic` on `pocket` (37% slower) and
-//! `dynamic` on `grandprix` (two laps not done without releases). Those
-//! are held to where they are, so that they cannot get worse unseen.
+//! "Driving by presses alone"), it is met for `kinematic`, `tire` and
+//! `dynamic` on `pocket`, `kinematic`, `tire` and `arcade` on
+//! `grandprix`, which are held to it. Not yet met: `arcade` on `pocket`
+//! (23% slower: every corner of it is taken at full lock, and each pedal
+//! pressed while steering costs the steering a moment, or a re-press),
+//! held to where it is so that it cannot get worse unseen, and `dynamic`
+//! on `grandprix` (two laps not done without releases).
 
 mod common;
 
@@ -58,7 +58,11 @@ fn arcade_by_presses_alone_on_grandprix_is_within_15_percent() {
 }
 
 #[test]
-fn arcade_and_dynamic_on_pocket_by_presses_alone_get_no_worse() {
-    within("pocket", 5, ModelKind::Arcade, 2.1);
-    within("pocket", 5, ModelKind::Dynamic, 1.45);
+fn dynamic_by_presses_alone_on_pocket_is_within_15_percent() {
+    within("pocket", 5, ModelKind::Dynamic, GOAL);
+}
+
+#[test]
+fn arcade_on_pocket_by_presses_alone_gets_no_worse() {
+    within("pocket", 5, ModelKind::Arcade, 1.3);
 }

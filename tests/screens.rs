@@ -67,6 +67,10 @@
 //! `results_*` gain a line under BEST with the medal and the next one to
 //! chase, the table one row taller. `help_80x24` lists v (watch the
 //! next car), which local play has on the results too.
+//!
+//! Re-blessed 2026-11-26 (later): `help_80x24` says what the keys without
+//! releases now do: held steering goes on while a pedal is held (press
+//! the key again if it stops), and braking goes on a moment into a turn.
 
 mod common;
 

@@ -12,7 +12,7 @@ use glam::DVec2;
 
 use crate::ai::Line;
 use crate::camera::Camera;
-use crate::input::{Action, Held, Latch};
+use crate::input::{Action, Held, Latch, Tap};
 use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
 use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
@@ -35,13 +35,25 @@ const REVERSE_SPEED: f64 = 1.0;
 /// eases off (as the computer driver lifts at the same angle).
 const KEPT_SLIDE_DEG: f64 = 5.0;
 
-/// Controls kept on by a latch in a terminal without key releases.
+/// The controls kept on by a latch in a terminal without key releases:
+/// a set of [`Action`]s.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Kept {
-    pub throttle: bool,
-    pub brake: bool,
-    /// The handbrake, or `strafe`'s hop.
-    pub space: bool,
+pub struct Kept(u8);
+
+impl Kept {
+    /// The controls `held` keeps on by a latch at `now`.
+    pub fn of(held: &Held, now: f64) -> Kept {
+        let bits = (Action::ALL.iter().enumerate())
+            .filter(|&(_, &a)| held.latched(a, now))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+        Kept(bits)
+    }
+
+    /// Whether `action` is kept on.
+    pub fn has(self, action: Action) -> bool {
+        let i = Action::ALL.iter().position(|&a| a == action);
+        i.is_some_and(|i| self.0 & 1 << i != 0)
+    }
 }
 
 /// One car's place in the race.
@@ -183,18 +195,25 @@ impl Seat {
         let state = &car.state;
         // Which pedals latch in a terminal without releases (crate::input).
         // At a crawl or in reverse the brake means reverse and is kept while
-        // steering, to back out of a wall; otherwise a steering key ends it.
-        // `strafe`'s hop is kept until Space is pressed again; the
-        // handbrake while steering, for a drift.
+        // steering, to back out of a wall; at speed a steering key leaves it
+        // on for one repeat delay, braking into the corner. `strafe`'s hop
+        // is kept until Space is pressed again; the handbrake while
+        // steering, for a drift. A tap steers lightly in `dynamic`, which a
+        // long one at full lock sets sliding.
         let reversing = state.drive.gear < 0 || state.body.vel.length() < REVERSE_SPEED;
         held.set_latching(
             Action::Brake,
             if reversing {
                 Latch::WhileSteering
             } else {
-                Latch::No
+                Latch::Briefly
             },
         );
+        held.set_tap(if kind == ModelKind::Dynamic {
+            Tap::LIGHT
+        } else {
+            Tap::FIRM
+        });
         let hop = kind == ModelKind::Strafe;
         held.set_latching(
             Action::Space,
@@ -218,12 +237,8 @@ impl Seat {
         // In the rear-driven `dynamic`, a throttle kept on by steering eases
         // off while the rear slides: the player cannot lift without letting
         // go of the steering, and power would spin the car.
-        self.kept = Kept {
-            throttle: held.latched(Action::Throttle, now),
-            brake: held.latched(Action::Brake, now),
-            space: held.latched(Action::Space, now),
-        };
-        if self.kept.throttle && kind == ModelKind::Dynamic {
+        self.kept = Kept::of(held, now);
+        if self.kept.has(Action::Throttle) && kind == ModelKind::Dynamic {
             let slide = car.telemetry().slip_rear.abs();
             if slide > KEPT_SLIDE_DEG && state.body.vel.length() > REVERSE_SPEED {
                 c.throttle = 0.0;

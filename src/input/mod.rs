@@ -18,17 +18,19 @@
 //!   steers for one repeat delay: the shortest time in which a held key
 //!   and a tapped one can be told apart.
 //! * **A tap steers lightly** ([`Held::share`]): until its first repeat
-//!   shows that a steering key is held, a press steers fully for
-//!   [`TAP_FULL`] and then eases off, reaching [`TAP_EASED`] of full when
-//!   the repeat delay ends; its repeats steer fully. A tap is then worth
-//!   less than its length at full steer (0.43 s at a 500 ms delay) and
-//!   ends at half, so waiting a tap out (rather than steering against it,
-//!   which sets a sliding car weaving) costs less; a held key loses some
-//!   steering until its first repeat, which the wheels' own turning rate
-//!   partly hides. Measured by `tests/driving.rs` over repeat delays of
-//!   0.3 to 0.6 s: with taps at full steer, the rear-driven `dynamic`
-//!   lapped 5 to 31% slower without releases than with them; with this,
-//!   within 8%.
+//!   shows that a steering key is held, a press steers fully for a moment
+//!   and then eases off ([`Tap`]): in most models to half by the end of
+//!   the repeat delay ([`Tap::FIRM`]), in the rear-driven `dynamic`, which
+//!   a long tap at full lock sets sliding, to 0.3 within 0.2 s
+//!   ([`Tap::LIGHT`]). A tap is then worth less than its length at full
+//!   steer, so waiting it out (rather than steering against it, which sets
+//!   the car weaving) costs less.
+//! * **A key pressed again is held**: a steering key pressed again within
+//!   [`AGAIN`] of its last press or repeat, with no opposite key between
+//!   and no other key since its steering ended, steers fully at once, as a
+//!   repeating one does. A player whose key
+//!   stopped steering while they hold it presses it again; the terminal's
+//!   repeat then starts over, so waiting for it would cost another delay.
 //! * **An opposite wins at once**: brake against throttle, left against
 //!   right, strafe left against strafe right.
 //! * **The throttle stays on until you brake** ([`Latch::Always`]): once
@@ -41,19 +43,22 @@
 //!   is the same aid.
 //! * **Steering survives a pedal pressed after it** ([`Latch::Briefly`]):
 //!   a steering key whose repeats a pedal (or Space) interrupts steers on
-//!   for one repeat delay, as a tap would, then ends unless its key is
-//!   pressed again. So D then W steers into the corner with the throttle
-//!   on, and a player who is still holding D sees the wheel straighten
-//!   half a second later and presses D again (the throttle stays on).
-//!   Steering always ends by itself: nothing can tell a held steering key
-//!   from a let-go one once its repeats stop.
-//! * **The brake and the handbrake are kept while steering lasts**
-//!   ([`Latch::WhileSteering`]) where the race says so: the brake at a
-//!   crawl, where it means reverse (to back out of a wall), and the
+//!   for one repeat delay, as a tap would; one shown to be held (it
+//!   repeated, or was pressed again) steers on, too, as long as the key
+//!   that interrupted it is held (its repeats go on). So D held, then W,
+//!   steers through the corner with the throttle on. Once the pedal is let
+//!   go, steering ends after its delay unless its key is pressed again;
+//!   nothing can tell a held steering key from a let-go one once its
+//!   repeats stop, so steering always ends by itself.
+//! * **The brake is kept briefly through turning in** ([`Latch::Briefly`]):
+//!   at speed, a steering key pressed while braking leaves the brake on
+//!   for one repeat delay after its last press or repeat (braking into a
+//!   corner), then it ends unless S is pressed again. At a crawl, where
+//!   the brake means reverse, it is kept while steering lasts
+//!   ([`Latch::WhileSteering`]), to back out of a wall; so is the
 //!   handbrake (Space then a steering key drifts). They let go when no
 //!   steering key repeats any more, and do not come back when steering
-//!   starts again. The brake at speed is not kept: turning in ends it, as
-//!   a brake released at the turn-in point.
+//!   starts again.
 //! * `strafe`'s hop is kept until Space is pressed again and let go
 //!   ([`Latch::Always`]): bunny-hopping survives any turning.
 //!
@@ -68,7 +73,7 @@
 
 mod repeat;
 
-pub use repeat::{ASSUMED_AFTER, ASSUMED_FIRST, Learner, Repeat, TAP_EASED, TAP_FULL};
+pub use repeat::{AGAIN, ASSUMED_AFTER, ASSUMED_FIRST, Learner, Repeat, Tap};
 
 /// A physical key that drives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +135,8 @@ pub enum Latch {
     /// let go.
     Always,
     /// Kept on for one repeat delay (the first window) after its last
-    /// repeat, as a tap.
+    /// press or repeat, as a tap; a steering key shown to be held, also
+    /// while the newer key that interrupted it is held.
     Briefly,
 }
 
@@ -186,16 +192,38 @@ impl Action {
     }
 }
 
+/// What a key's events have shown of its hold since its press.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Shown {
+    /// A press only: perhaps a tap.
+    #[default]
+    Press,
+    /// Pressed again soon after its last press or repeat ([`AGAIN`]):
+    /// held, its terminal's repeat started over.
+    Again,
+    /// Its repeats: held.
+    Repeats,
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 struct State {
     /// Pressed and not yet let go (its window may still run out).
     down: bool,
     /// The latest press or repeat.
     last: f64,
-    /// A repeat has been seen since the press.
-    repeated: bool,
-    /// Kept on after a newer key interrupted it.
-    latched: bool,
+    shown: Shown,
+    /// Kept on after a newer key interrupted it, by the latch its control
+    /// had then, and only while it has that latch: a brake kept into a
+    /// corner at speed does not become a reverse kept while steering once
+    /// the car is down to a crawl.
+    kept: Option<Latch>,
+}
+
+impl State {
+    /// Shown to be held, not perhaps a tap.
+    fn proven(&self) -> bool {
+        self.shown != Shown::Press
+    }
 }
 
 /// The held controls.
@@ -206,6 +234,8 @@ pub struct Held {
     newest: Option<Action>,
     /// What each control does when interrupted (see the module's doc).
     latching: [Latch; ACTIONS],
+    /// How a fresh steering press steers.
+    tap: Option<Tap>,
     /// Releases have been seen: trust them.
     explicit: bool,
     repeat: Option<Repeat>,
@@ -237,6 +267,18 @@ impl Held {
         self.latching[action.index()] = latch;
     }
 
+    /// How a fresh steering press steers ([`Tap::FIRM`] unless set).
+    pub fn set_tap(&mut self, tap: Tap) {
+        self.tap = Some(tap);
+    }
+
+    /// Whether the newest key is a pedal or Space, held by its repeats:
+    /// steering shown to be held is kept while it is.
+    fn pedal_held(&self, now: f64) -> bool {
+        self.newest
+            .is_some_and(|n| !n.steers() && self.streaming(n, now))
+    }
+
     /// Whether a steering or strafe key is held by its repeats.
     fn steering(&self, now: f64) -> bool {
         Action::ALL
@@ -246,13 +288,17 @@ impl Held {
 
     /// Whether a latch keeps `action` on at `now`.
     fn latch_holds(&self, action: Action, now: f64) -> bool {
-        self.actions[action.index()].latched
-            && match self.latching[action.index()] {
-                Latch::Always => true,
-                Latch::WhileSteering => self.steering(now),
-                Latch::Briefly => now - self.actions[action.index()].last <= self.windows().0,
-                Latch::No => false,
+        let s = &self.actions[action.index()];
+        // Kept by the latch it had when interrupted, while it still has it.
+        match s.kept.filter(|&k| k == self.latching[action.index()]) {
+            None | Some(Latch::No) => false,
+            Some(Latch::Always) => true,
+            Some(Latch::WhileSteering) => self.steering(now),
+            Some(Latch::Briefly) => {
+                now - s.last <= self.windows().0
+                    || (action.steers() && s.proven() && self.pedal_held(now))
             }
+        }
     }
 
     /// Any key's press or repeat, for learning the terminal's repeat;
@@ -287,7 +333,12 @@ impl Held {
     fn streaming(&self, a: Action, now: f64) -> bool {
         let s = &self.actions[a.index()];
         let (first, after) = self.windows();
-        s.down && now - s.last <= if s.repeated { after } else { first }
+        let window = if s.shown == Shown::Repeats {
+            after
+        } else {
+            first
+        };
+        s.down && now - s.last <= window
     }
 
     /// A press or an autorepeat of a key that drives `action`, at `now`.
@@ -296,26 +347,31 @@ impl Held {
             self.actions[action.index()].down = true;
             return;
         }
+        // Pressed again soon, with no other key pressed since its steering
+        // ended (which lets it go): it is held.
+        let before = self.actions[action.index()];
+        let again = before.down && now - before.last <= AGAIN;
         if self.newest == Some(action) && self.streaming(action, now) {
             let s = &mut self.actions[action.index()];
             s.last = now;
-            s.repeated = true;
+            s.shown = Shown::Repeats;
             return;
         }
         // Latches that have run out stay out (steering that ended does
         // not bring a brake back when it starts again).
         for a in Action::ALL {
-            if self.actions[a.index()].latched && !self.latch_holds(a, now) {
+            if self.actions[a.index()].kept.is_some() && !self.latch_holds(a, now) {
                 self.actions[a.index()] = State::default();
             }
         }
         // A new press: the key before it stops repeating on the wire.
         if let Some(p) = self.newest.filter(|&p| p != action) {
-            let latch = self.latching[p.index()] != Latch::No && self.streaming(p, now);
+            let latch = self.latching[p.index()];
+            let keep = latch != Latch::No && self.streaming(p, now);
             let s = &mut self.actions[p.index()];
-            if latch {
-                s.latched = true;
-            } else if !s.latched {
+            if keep {
+                s.kept = Some(latch);
+            } else if s.kept.is_none() {
                 *s = State::default();
             }
         }
@@ -325,8 +381,12 @@ impl Held {
         self.actions[action.index()] = State {
             down: true,
             last: now,
-            repeated: false,
-            latched: false,
+            shown: if again && action.steers() {
+                Shown::Again
+            } else {
+                Shown::Press
+            },
+            kept: None,
         };
         self.newest = Some(action);
     }
@@ -342,7 +402,7 @@ impl Held {
         if !self.explicit {
             self.explicit = true;
             for s in &mut self.actions {
-                s.latched = false;
+                s.kept = None;
             }
         }
     }
@@ -388,20 +448,19 @@ impl Held {
 
     /// How much of `action` is asked for, 0 to 1: 1 while it is held,
     /// except a steering or strafe key in a terminal without releases
-    /// between its press and its first repeat, which steers fully for
-    /// [`TAP_FULL`] seconds and then eases linearly to [`TAP_EASED`] at
-    /// the end of its first window (the module's "a tap steers lightly").
+    /// between its press and its first repeat, unless it was pressed again
+    /// ([`AGAIN`]): that steers as the [`Tap`] set says (the module's "a
+    /// tap steers lightly").
     pub fn share(&self, action: Action, now: f64) -> f64 {
         if !self.is_held(action, now) {
             return 0.0;
         }
         let s = &self.actions[action.index()];
-        if self.explicit || s.repeated || !action.steers() {
+        if self.explicit || s.proven() || !action.steers() {
             return 1.0;
         }
         let (first, _) = self.windows();
-        let eased = ((now - s.last - TAP_FULL) / (first - TAP_FULL).max(1e-3)).clamp(0.0, 1.0);
-        1.0 - (1.0 - TAP_EASED) * eased
+        self.tap.unwrap_or(Tap::FIRM).share(now - s.last, first)
     }
 
     /// Whether `action` is on by a latch, not by its key.

@@ -29,12 +29,46 @@ impl Repeat {
     }
 }
 
-/// Seconds a fresh press (not yet repeated, so perhaps a tap) steers
-/// fully in a terminal without releases.
-pub const TAP_FULL: f64 = 0.15;
-/// The share of full steering a fresh press has eased to when its repeat
-/// delay ends (linearly from [`TAP_FULL`]).
-pub const TAP_EASED: f64 = 0.5;
+/// How much a fresh steering press (not yet repeated, so perhaps a tap)
+/// steers in a terminal without releases: fully for `full` seconds, then
+/// easing linearly to `eased` of full at `ease_end` seconds after the
+/// press (with none, at the end of its repeat delay), and no less until
+/// the delay ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tap {
+    pub full: f64,
+    pub eased: f64,
+    pub ease_end: Option<f64>,
+}
+
+impl Tap {
+    /// Full for 0.15 s, half by the end of the repeat delay: a tap is worth
+    /// 0.43 s of full steering at a 500 ms delay.
+    pub const FIRM: Tap = Tap {
+        full: 0.15,
+        eased: 0.5,
+        ease_end: None,
+    };
+    /// Full for 0.05 s, down to 0.3 by 0.2 s: a tap is worth about 0.2 s
+    /// of full steering, for a car that a long tap sets sliding.
+    pub const LIGHT: Tap = Tap {
+        full: 0.05,
+        eased: 0.3,
+        ease_end: Some(0.2),
+    };
+
+    /// The share of full steering `since` seconds after the press, for a
+    /// repeat delay window of `first` seconds.
+    pub fn share(&self, since: f64, first: f64) -> f64 {
+        let end = self.ease_end.unwrap_or(first);
+        let eased = ((since - self.full) / (end - self.full).max(1e-3)).clamp(0.0, 1.0);
+        1.0 - (1.0 - self.eased) * eased
+    }
+}
+
+/// Seconds within which a steering key pressed again counts as held: a
+/// player holding a key whose steering stopped presses it again.
+pub const AGAIN: f64 = 1.0;
 
 /// Seconds held after a press before any repeat has been learned: longer
 /// than most terminals' repeat delay.

@@ -144,18 +144,61 @@ fn the_brake_ends_a_kept_throttle_at_once() {
 }
 
 #[test]
-fn steering_survives_a_pedal_pressed_after_it_for_one_repeat_delay() {
+fn held_steering_survives_a_pedal_while_the_pedal_is_held() {
     let mut h = Held::new();
     hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
-    let last = 0.5 + ((1.0 - 0.5) / 0.03f64).floor() * 0.03;
     h.press(T, 1.0);
     assert!(h.is_held(T, 1.0));
     assert!(h.is_held(R, 1.0) && h.share(R, 1.3) == 1.0, "full, as held");
     assert!(h.latched(R, 1.3));
-    assert!(h.is_held(R, last + 0.59) && !h.is_held(R, last + 0.61));
-    // Pressed again, it steers on and the throttle stays.
+    // W held (its repeats go on): the steering stays with it.
+    hold(&mut h, T, 1.0, 0.5, 0.03, 4.0);
+    assert!(h.is_held(R, 3.9) && h.share(R, 3.9) == 1.0);
+    // W let go: nothing repeats, and steering ends with W's hold.
+    assert!(!h.is_held(R, 4.2));
+    // Pressed again, it steers; W's repeats ended by themselves: let go.
+    h.press(R, 4.3);
+    assert!(h.is_held(R, 4.5) && !h.is_held(T, 4.5));
+}
+
+#[test]
+fn a_tap_interrupted_by_a_pedal_steers_one_delay_at_most() {
+    let mut h = Held::new();
+    h.press(R, 0.0);
+    hold(&mut h, T, 0.1, 0.5, 0.03, 3.0);
+    assert!(h.is_held(R, 0.55) && h.share(R, 0.55) < 1.0);
+    assert!(!h.is_held(R, 0.65), "a tap is not shown to be held");
+}
+
+#[test]
+fn a_steering_key_pressed_again_soon_steers_fully_at_once() {
+    let mut h = Held::new();
+    h.press(R, 0.0);
+    assert!(h.share(R, 0.3) < 1.0, "a fresh press may be a tap");
+    h.press(T, 0.1);
+    assert!(!h.is_held(R, 0.7), "its steering ended with its delay");
+    h.press(R, 0.8);
+    assert!(h.share(R, 1.1) == 1.0, "pressed again: held");
+    // With the opposite key between, a press is a fresh one again.
+    h.press(L, 1.2);
     h.press(R, 1.4);
-    assert!(h.is_held(R, 1.9) && h.is_held(T, 1.9));
+    assert!(h.share(R, 1.7) < 1.0);
+    // So it is long after.
+    h.press(R, 5.0);
+    assert!(h.share(R, 5.3) < 1.0);
+}
+
+#[test]
+fn taps_ease_off_firmly_or_lightly() {
+    assert_eq!(Tap::FIRM.share(0.1, 0.55), 1.0);
+    assert!((Tap::FIRM.share(0.55, 0.55) - 0.5).abs() < 1e-9);
+    assert_eq!(Tap::LIGHT.share(0.04, 0.55), 1.0);
+    assert!((Tap::LIGHT.share(0.2, 0.55) - 0.3).abs() < 1e-9);
+    assert!((Tap::LIGHT.share(0.5, 0.55) - 0.3).abs() < 1e-9);
+    let mut h = Held::new();
+    h.set_tap(Tap::LIGHT);
+    h.press(L, 0.0);
+    assert!((h.share(L, 0.3) - 0.3).abs() < 1e-9);
 }
 
 #[test]
@@ -176,7 +219,29 @@ fn a_tap_of_w_then_steering_keeps_the_throttle_while_steering() {
 }
 
 #[test]
-fn a_brake_at_speed_is_not_kept_but_the_handbrake_is() {
+fn a_brake_kept_briefly_lasts_one_delay_through_turning_in() {
+    let mut h = Held::new();
+    h.set_latching(B, Latch::Briefly);
+    hold(&mut h, B, 0.0, 0.5, 0.03, 1.0);
+    h.press(L, 1.0);
+    assert!(
+        h.is_held(B, 1.5) && h.latched(B, 1.5),
+        "braking into the corner"
+    );
+    hold(&mut h, L, 1.0, 0.5, 0.03, 3.0);
+    assert!(!h.is_held(B, 1.7), "then it ends, steering or not");
+    // Down to a crawl in that time, where the brake is reverse kept while
+    // steering: the brake kept into the corner is let go, not reversing.
+    hold(&mut h, B, 4.0, 0.5, 0.03, 5.0);
+    h.press(L, 5.0);
+    assert!(h.is_held(B, 5.2));
+    h.set_latching(B, Latch::WhileSteering);
+    hold(&mut h, L, 5.0, 0.5, 0.03, 7.0);
+    assert!(!h.is_held(B, 5.2) && !h.is_held(B, 6.0));
+}
+
+#[test]
+fn a_brake_not_kept_ends_at_a_turn_but_the_handbrake_is_kept() {
     let mut h = Held::new();
     h.set_latching(B, Latch::No);
     hold(&mut h, B, 0.0, 0.5, 0.03, 1.0);

@@ -11,6 +11,7 @@ use super::column::{self, Piece};
 use super::gauges::{self, finite};
 use super::theme::THEME;
 use crate::app::{SeatView, Standing};
+use crate::input::Action;
 use crate::physics::ModelKind;
 
 /// `m:ss.cc`, or dashes for no time.
@@ -64,15 +65,15 @@ pub fn input_line(v: SeatView<'_>) -> String {
     let mark = |on: bool| if on { "*" } else { "" };
     let mut parts: Vec<String> = Vec::new();
     if c.throttle > 0.0 {
-        parts.push(format!("GAS{}", mark(k.throttle)));
+        parts.push(format!("GAS{}", mark(k.has(Action::Throttle))));
     }
     if c.brake > 0.0 {
-        parts.push(format!("BRK{}", mark(k.brake)));
+        parts.push(format!("BRK{}", mark(k.has(Action::Brake))));
     }
     if c.steer < 0.0 {
-        parts.push("<".into());
+        parts.push(format!("<{}", mark(k.has(Action::Left))));
     } else if c.steer > 0.0 {
-        parts.push(">".into());
+        parts.push(format!(">{}", mark(k.has(Action::Right))));
     }
     if c.strafe < 0.0 {
         parts.push("S<".into());
@@ -81,7 +82,7 @@ pub fn input_line(v: SeatView<'_>) -> String {
     }
     if c.handbrake || c.jump {
         let name = if c.jump { "HOP" } else { "HB" };
-        parts.push(format!("{name}{}", mark(k.space)));
+        parts.push(format!("{name}{}", mark(k.has(Action::Space))));
     }
     format!("INPUT {}", parts.join(" "))
 }

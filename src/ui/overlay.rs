@@ -225,9 +225,9 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         "a key counts while it repeats, and the last key",
         "pressed steers; a tap steers briefly, fading.",
         "The throttle stays on (INPUT shows *) until",
-        "you press S. After a pedal, steering goes on a",
-        "moment: press the steering key again to turn on.",
-        "Steering ends the brake (at a crawl, reverse stays).",
+        "you press S. Held steering goes on while you hold",
+        "a pedal; if it stops, press the key again.",
+        "Braking goes on a moment as you turn in.",
         "strafe: Space hops until pressed again.",
     ];
     let lines: Vec<&str> = keys.iter().map(String::as_str).chain(notes).collect();

@@ -207,8 +207,8 @@ impl TwoOnHub {
     /// looking every 1/30 s and pressing keys as the computer driver's
     /// wish calls for: A or D while it steers (pressed again at each look,
     /// as a repeating key), after a pedal when the steering starts or
-    /// changes side, and a pedal otherwise: S when it brakes, else W.
-    /// Returns whether it is over.
+    /// changes side or the pedal wanted changes, and a pedal otherwise: S
+    /// when it brakes, else W. Returns whether it is over.
     pub fn race(&mut self, ticks: u64) -> bool {
         use ratatui::crossterm::event::KeyCode;
         let mut drivers: Vec<skid::ai::Driver> = {
@@ -221,6 +221,7 @@ impl TwoOnHub {
                 .collect()
         };
         let mut steering: [Option<KeyCode>; 2] = [None; 2];
+        let mut pedals: [Option<KeyCode>; 2] = [None; 2];
         for tick in 1..ticks {
             let at = self.at(tick);
             self.hub.tick(at);
@@ -244,11 +245,14 @@ impl TwoOnHub {
                 };
                 let pedal = KeyCode::Char(if want.brake > 0.25 { 's' } else { 'w' });
                 match steer {
-                    Some(k) if steering[i] == Some(k) => presses.push((i, k)),
+                    Some(k) if steering[i] == Some(k) && pedals[i] == Some(pedal) => {
+                        presses.push((i, k));
+                    }
                     Some(k) => presses.extend([(i, pedal), (i, k)]),
                     None => presses.push((i, pedal)),
                 }
                 steering[i] = steer;
+                pedals[i] = Some(pedal);
             }
             for (i, code) in presses {
                 self.press(i as u64 + 1, code, tick);

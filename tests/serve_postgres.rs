@@ -207,6 +207,15 @@ fn skid_records_lists_a_servers_boards_from_either_database() {
     assert_eq!(status, Some(2));
     assert!(err.contains(missing.to_str().unwrap()), "{err}");
     assert!(!missing.exists());
+    // TLS asked of PostgreSQL, which skid does not speak: said before
+    // connecting, the password not shown.
+    let tls = "postgres://skid:secret@127.0.0.1:9/skid?sslmode=require";
+    let (_, err, status) = records(&["--database", tls]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("without TLS") && !err.contains("secret"),
+        "{err}"
+    );
     // The same boards on PostgreSQL.
     let Some(db) = postgres_db::database("records") else {
         return;

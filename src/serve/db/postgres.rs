@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 
+use postgres::config::SslMode;
 use postgres::{Client, NoTls, Row};
 
 use super::{
@@ -70,6 +71,15 @@ impl Postgres {
     /// Connects to the database at `url` and brings its schema to this
     /// build's version.
     pub fn open(url: &str) -> Result<Postgres, String> {
+        let config: postgres::Config =
+            (url.parse()).map_err(|e| format!("{}: not a PostgreSQL address: {e}", shown(url)))?;
+        if !matches!(config.get_ssl_mode(), SslMode::Disable | SslMode::Prefer) {
+            return Err(format!(
+                "{}: skid speaks to PostgreSQL without TLS: keep the database on a \
+                 private network or tunnel it, and leave sslmode out",
+                shown(url)
+            ));
+        }
         let mut db = Postgres {
             url: url.to_string(),
             client: None,

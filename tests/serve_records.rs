@@ -131,6 +131,15 @@ fn anns_screen(
     screen.screen().contents()
 }
 
+/// Twelve drivers' laps, al's 19.0 s to lee's 21.75 s, then `behind`'s.
+fn twelve_ahead_of<'a>(behind: &[(&'a str, f64)]) -> Vec<(&'a str, f64)> {
+    let names = [
+        "al", "bo", "cy", "di", "ed", "fy", "gus", "hal", "ida", "jo", "kai", "lee",
+    ];
+    let ahead = (names.iter().enumerate()).map(|(i, n)| (*n, 19.0 + i as f64 * 0.25));
+    ahead.chain(behind.iter().copied()).collect()
+}
+
 /// Issue 29: below the board's top, g goes on past the tenth lap to the
 /// one just above yours, then back to your own best lap.
 #[test]
@@ -138,14 +147,7 @@ fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
     let dir = std::env::temp_dir().join(format!("skid-serve-above-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // Twelve drivers ahead of Ann: she is 13th, Lee (12th) just above her.
-    let names = [
-        "al", "bo", "cy", "di", "ed", "fy", "gus", "hal", "ida", "jo", "kai", "lee",
-    ];
-    let mut laps: Vec<(&str, f64)> = (names.iter().enumerate())
-        .map(|(i, n)| (*n, 19.0 + i as f64 * 0.25))
-        .collect();
-    laps.push(("ann", 30.0));
-    laps_on_pocket(&dir, &laps);
+    laps_on_pocket(&dir, &twelve_ahead_of(&[("ann", 30.0)]));
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     press(&mut hub, KeyCode::Enter, start); // her room, with its board
@@ -190,14 +192,7 @@ fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
     let dir = std::env::temp_dir().join(format!("skid-serve-mate-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // Twelve drivers ahead: Ann is 13th, Mo 14th.
-    let names = [
-        "al", "bo", "cy", "di", "ed", "fy", "gus", "hal", "ida", "jo", "kai", "lee",
-    ];
-    let mut laps: Vec<(&str, f64)> = (names.iter().enumerate())
-        .map(|(i, n)| (*n, 19.0 + i as f64 * 0.25))
-        .collect();
-    laps.extend([("ann", 30.0), ("mo", 31.0)]);
-    laps_on_pocket(&dir, &laps);
+    laps_on_pocket(&dir, &twelve_ahead_of(&[("ann", 30.0), ("mo", 31.0)]));
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let (mo, _mo_rx) = tokio::sync::mpsc::channel(1);

@@ -28,9 +28,9 @@
 //! * **A key pressed again is held**: a steering key pressed again within
 //!   [`AGAIN`] of its last press or repeat, with no opposite key between
 //!   and no other key since its steering ended, steers fully at once, as a
-//!   repeating one does. A player whose key
-//!   stopped steering while they hold it presses it again; the terminal's
-//!   repeat then starts over, so waiting for it would cost another delay.
+//!   repeating one does. A player whose key stopped steering while they
+//!   hold it presses it again; the terminal's repeat then starts over, so
+//!   waiting for it would cost another delay.
 //! * **An opposite wins at once**: brake against throttle, left against
 //!   right, strafe left against strafe right.
 //! * **The throttle stays on until you brake** ([`Latch::Always`]): once
@@ -235,7 +235,7 @@ pub struct Held {
     /// What each control does when interrupted (see the module's doc).
     latching: [Latch; ACTIONS],
     /// How a fresh steering press steers.
-    tap: Option<Tap>,
+    tap: Tap,
     /// Releases have been seen: trust them.
     explicit: bool,
     repeat: Option<Repeat>,
@@ -269,7 +269,7 @@ impl Held {
 
     /// How a fresh steering press steers ([`Tap::FIRM`] unless set).
     pub fn set_tap(&mut self, tap: Tap) {
-        self.tap = Some(tap);
+        self.tap = tap;
     }
 
     /// Whether the newest key is a pedal or Space, held by its repeats:
@@ -460,7 +460,7 @@ impl Held {
             return 1.0;
         }
         let (first, _) = self.windows();
-        self.tap.unwrap_or(Tap::FIRM).share(now - s.last, first)
+        self.tap.share(now - s.last, first)
     }
 
     /// Whether `action` is on by a latch, not by its key.

@@ -41,6 +41,12 @@ pub struct Tap {
     pub ease_end: Option<f64>,
 }
 
+impl Default for Tap {
+    fn default() -> Tap {
+        Tap::FIRM
+    }
+}
+
 impl Tap {
     /// Full for 0.15 s, half by the end of the repeat delay: a tap is worth
     /// 0.43 s of full steering at a 500 ms delay.

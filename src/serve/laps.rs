@@ -281,15 +281,16 @@ fn work(
         // A board asked for again in one batch is read once, for the
         // players asked about last (a cursor run through the lobby's rooms
         // asks for each room's board as it passes).
-        let mut boards = std::collections::HashSet::new();
-        let last: Vec<bool> = (asks.iter().rev())
-            .map(|job| !matches!(job, Job::Board { key, .. } if !boards.insert(key.clone())))
-            .collect();
-        let asks = asks
-            .into_iter()
-            .zip(last.into_iter().rev())
-            .filter(|(_, l)| *l);
-        for (job, _) in asks {
+        let mut last = HashMap::new();
+        for (i, job) in asks.iter().enumerate() {
+            if let Job::Board { key, .. } = job {
+                last.insert(key.clone(), i);
+            }
+        }
+        for (i, job) in asks.into_iter().enumerate() {
+            if matches!(&job, Job::Board { key, .. } if last[key] != i) {
+                continue;
+            }
             if answer(db.as_mut(), job, answers).is_err() {
                 return;
             }

@@ -43,16 +43,13 @@ pub struct Kept(u8);
 impl Kept {
     /// The controls `held` keeps on by a latch at `now`.
     pub fn of(held: &Held, now: f64) -> Kept {
-        let bits = (Action::ALL.iter().enumerate())
-            .filter(|&(_, &a)| held.latched(a, now))
-            .fold(0, |bits, (i, _)| bits | 1 << i);
-        Kept(bits)
+        let kept = Action::ALL.into_iter().filter(|&a| held.latched(a, now));
+        Kept(kept.fold(0, |bits, a| bits | 1 << a.index()))
     }
 
     /// Whether `action` is kept on.
     pub fn has(self, action: Action) -> bool {
-        let i = Action::ALL.iter().position(|&a| a == action);
-        i.is_some_and(|i| self.0 & 1 << i != 0)
+        self.0 & 1 << action.index() != 0
     }
 }
 

@@ -166,7 +166,8 @@ impl Action {
         Action::Space,
     ];
 
-    fn index(self) -> usize {
+    /// Its place in [`Action::ALL`].
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 

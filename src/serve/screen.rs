@@ -158,8 +158,7 @@ impl View<'_> {
     /// Where the viewer stands on `board`, if it says: `you 3 of 12,
     /// 0:41.20`.
     fn place_on(&self, board: &Board) -> Option<String> {
-        let me = self.identity?;
-        let (place, e) = board.places.iter().find(|(_, e)| e.identity == me)?;
+        let (place, e) = board.place_of(Some(self.identity?))?;
         let time = ui::hud::clock(Some(e.time));
         Some(format!("you {place} of {}, {time}", board.total))
     }

@@ -73,6 +73,12 @@ impl Board {
         })
     }
 
+    /// Where `identity` stands on the board and their lap, if they were
+    /// asked about and have one.
+    pub fn place_of(&self, identity: Option<&str>) -> Option<&(u64, Entry)> {
+        (self.places.iter()).find(|(_, e)| Some(e.identity.as_str()) == identity)
+    }
+
     /// The places whose ghosts `identity` may race, in the order g goes
     /// through them: the top, the lap just above theirs if it is below
     /// the top, then the laps of `mates` (the players racing with them)
@@ -80,8 +86,7 @@ impl Board {
     pub fn ghost_places(&self, identity: Option<&str>, mates: &[String]) -> Vec<u64> {
         let top = self.top.len() as u64;
         let mut places: Vec<u64> = (1..=top).collect();
-        let mine = (self.places.iter()).find(|(_, e)| Some(e.identity.as_str()) == identity);
-        if let Some(&(place, _)) = mine
+        if let Some(&(place, _)) = self.place_of(identity)
             && place - 1 > top
             && self.at(place - 1).is_some()
         {
@@ -101,7 +106,8 @@ impl Board {
 
     /// Whether the lap at `place` is the one just above `identity`'s.
     pub fn just_above(&self, place: u64, identity: Option<&str>) -> bool {
-        (self.places.iter()).any(|(p, e)| Some(e.identity.as_str()) == identity && *p == place + 1)
+        self.place_of(identity)
+            .is_some_and(|(p, _)| *p == place + 1)
     }
 }
 

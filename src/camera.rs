@@ -3,15 +3,19 @@
 //! A track cell is as wide as a terminal cell and as tall (1:2), so at zoom
 //! 1 a track column is a terminal column and braille dots come out square.
 //! A track that fits is shown whole, at the largest whole zoom that fits,
-//! and never moves. A larger one is followed with a dead zone around a
-//! point [`LOOK_AHEAD`] seconds of travel ahead of the car (held to keep
-//! the car an eighth of the view from its edge), so more road shows ahead
-//! the faster the car goes: the camera stays put while that point is in
-//! the middle half of the view and jumps to centre it when it leaves. The
-//! view never leaves the map where the map is larger than it. Positions
-//! are whole cells, so the picture of a still part of the track is the
-//! same from frame to frame and costs no bytes (docs/TERMINAL.md, "Bytes on the
-//! wire").
+//! and never moves. A larger one is followed by a point [`LOOK_AHEAD`]
+//! seconds of travel ahead of the car (held to keep the car an eighth of
+//! the view from its edge), so more road shows ahead the faster the car
+//! goes. On each axis the camera stays put while the car is an eighth of
+//! the view or more from its edges and that point a sixth, and jumps to
+//! centre the point on that axis alone when either comes closer. The view
+//! never leaves the map where the map is larger than it. Positions are
+//! whole cells, so the picture of a still part of the track is the same
+//! from frame to frame and costs no bytes; a jump rewrites every ground
+//! cell that differs, which is why the camera jumps as seldom as that rule
+//! allows, and on one axis where the other still frames the car (a jump
+//! along a straight rewrites only the road's ends, one across it every
+//! row; docs/TERMINAL.md, "Bytes on the wire").
 
 use glam::DVec2;
 
@@ -37,7 +41,8 @@ pub struct Camera {
 impl Camera {
     /// The camera for a view of `cols` x `rows` terminal cells with the car
     /// at `car` moving at `vel` (m/s), moving from `prev` (if it framed the
-    /// same view) as little as the dead zone allows.
+    /// same view) only on an axis where the car comes within an eighth of
+    /// the view of its edge, or the point ahead of it within a sixth.
     pub fn follow(
         prev: Option<Camera>,
         track: &Track,
@@ -65,9 +70,10 @@ impl Camera {
                 0
             }
         };
+        let car = (cell(car.x, cs.x), cell(car.y, cs.y));
         let target = (
-            cell(car.x, cs.x) + ahead(vel.x, cs.x, cols / 2 - cols / 8),
-            cell(car.y, cs.y) + ahead(vel.y, cs.y, rows / 2 - rows / 8),
+            car.0 + ahead(vel.x, cs.x, cols / 2 - cols / 8),
+            car.1 + ahead(vel.y, cs.y, rows / 2 - rows / 8),
         );
         // Inside the map where it is larger than the view, centred where not.
         let within = |o: i64, view: i64, size: i64| {
@@ -89,11 +95,20 @@ impl Camera {
                 view,
             };
         };
-        let (x, y) = (target.0 - prev.origin.0, target.1 - prev.origin.1);
-        let inside = x >= cols / 4 && x < cols - cols / 4 && y >= rows / 4 && y < rows - rows / 4;
+        // Whether origin `o` still frames the car and the point ahead on an
+        // axis of `view` cells.
+        let frames = |o: i64, car: i64, target: i64, view: i64| {
+            let within = |p: i64, margin: i64| p - o >= margin && p - o < view - margin;
+            within(car, view / 8) && within(target, view / 6)
+        };
+        let keep_x = frames(prev.origin.0, car.0, target.0, cols);
+        let keep_y = frames(prev.origin.1, car.1, target.1, rows);
         Camera {
             zoom: 1,
-            origin: if inside { prev.origin } else { centred },
+            origin: (
+                if keep_x { prev.origin.0 } else { centred.0 },
+                if keep_y { prev.origin.1 } else { centred.1 },
+            ),
             fixed: false,
             view,
         }
@@ -129,21 +144,27 @@ mod tests {
     }
 
     #[test]
-    fn a_large_track_is_followed_with_a_dead_zone() {
+    fn a_large_track_is_followed_by_jumps_on_one_axis() {
         let gp = bundled::load("grandprix").unwrap();
-        let view = (56, 24);
-        let start = DVec2::new(300.0, 60.0);
+        let view = (56, 24); // a sixth: 9 columns, 4 rows
+        let start = DVec2::new(300.0, 60.0); // column 150, row 15
         let still = DVec2::ZERO;
         let c0 = Camera::follow(None, &gp, view, start, still);
         assert!(!c0.fixed);
-        // Small moves keep the camera where it is.
-        let c1 = Camera::follow(Some(c0), &gp, view, start + DVec2::new(20.0, 8.0), still);
+        assert_eq!(c0.origin, (150 - 28, 15 - 12));
+        // Moves that leave the car (here the point ahead too) a sixth from
+        // every edge keep it.
+        let near = start + DVec2::new(36.0, 28.0); // 18 columns, 7 rows
+        let c1 = Camera::follow(Some(c0), &gp, view, near, still);
         assert_eq!(c1, c0);
-        // Leaving the middle half re-centres it.
-        let far = start + DVec2::new(40.0, 0.0);
-        let c2 = Camera::follow(Some(c1), &gp, view, far, still);
-        assert_ne!(c2.origin, c0.origin);
-        assert_eq!(c2.origin.0, (far.x / 2.0) as i64 - 28);
+        // Closer to the right edge: it centres the car on that axis only.
+        let right = near + DVec2::new(2.0, 0.0);
+        let c2 = Camera::follow(Some(c1), &gp, view, right, still);
+        assert_eq!(c2.origin, ((right.x / 2.0) as i64 - 28, c0.origin.1));
+        // The point ahead counts too: at speed downwards, the rows move.
+        let c3 = Camera::follow(Some(c2), &gp, view, right, DVec2::Y * 30.0);
+        assert_eq!(c3.origin.0, c2.origin.0);
+        assert!(c3.origin.1 > c2.origin.1, "{c3:?}");
     }
 
     #[test]

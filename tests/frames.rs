@@ -2,6 +2,8 @@
 //! Deterministic: a replayed script, a frame every fourth tick (30 fps at
 //! 120 Hz), the real crossterm backend writing into memory.
 
+mod common;
+
 use ratatui::layout::Size;
 use skid::app::{App, LOCAL, Options};
 use skid::console::Frames;
@@ -17,12 +19,12 @@ fn script(model: ModelKind) -> Script {
     Script::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
-fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
+fn app(track: &str, model: ModelKind, size: (u16, u16), replay: Script) -> App {
     let mut app = App::new(Options {
         track: Some((track.into(), bundled::load_raceable(track).unwrap())),
         model: Some(model),
         hz: 120,
-        replay: Some(script(model)),
+        replay: Some(replay),
         ..Options::default()
     });
     app.resize(size.0, size.1);
@@ -30,11 +32,22 @@ fn app(track: &str, model: ModelKind, size: (u16, u16)) -> App {
     app
 }
 
-/// Plays the script, drawing every `every` ticks; returns the bytes of each
-/// frame drawn while racing (the countdown's are left out) and the app at
-/// the end.
+/// Plays the model's golden script, drawing every `every` ticks; returns
+/// the bytes of each frame drawn while racing (the countdown's are left
+/// out) and the app at the end.
 fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec<u8>>, App) {
-    let mut app = app(track, model, size);
+    replay(track, model, size, every, script(model))
+}
+
+/// [`play`] with the script `script`.
+fn replay(
+    track: &str,
+    model: ModelKind,
+    size: (u16, u16),
+    every: u64,
+    script: Script,
+) -> (Vec<Vec<u8>>, App) {
+    let mut app = app(track, model, size, script);
     let tap = Tap::default();
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let mut frames = Vec::new();
@@ -67,6 +80,28 @@ fn frames_at_80x24_cost_under_600_bytes_on_average() {
             "{track}/{model}: {} frames, {mean:.0} bytes a frame",
             frames.len()
         );
+    }
+}
+
+/// A lap at racing speed, the computer's, on a track the camera follows
+/// at 80x24: 30 frames a second of it cost at most 4 KB a second (the
+/// server's budget for a player, docs/SERVE.md).
+#[test]
+fn a_lap_at_racing_speed_costs_at_most_4_kb_a_second() {
+    for (track, model) in [
+        ("oval", ModelKind::Arcade),
+        ("hairpins", ModelKind::Dynamic),
+        ("grandprix", ModelKind::Tire),
+    ] {
+        let lap = common::computer_run(track, model, Some(1));
+        let (frames, _) = replay(track, model, (80, 24), 4, lap);
+        let mean = frames.iter().map(Vec::len).sum::<usize>() as f64 / frames.len() as f64;
+        let per_second = mean * 30.0;
+        eprintln!(
+            "{track}/{model}: {} frames, {per_second:.0} B/s",
+            frames.len()
+        );
+        assert!(per_second <= 4000.0, "{track}/{model}: {per_second:.0} B/s");
     }
 }
 

@@ -1,7 +1,8 @@
-//! Overlays keep off the road ahead: for the five seconds after a lap,
-//! when the lap chart and the lap banner are up, no overlay character
-//! is drawn on the car or on the racing line the car will drive in the
-//! next two seconds, on every bundled track at 80x24 and at 160x48.
+//! Overlays keep off the road ahead: for the five seconds after a lap
+//! (but the last, which the results follow), when the lap chart and the
+//! lap banner are up, no overlay character is drawn on the car or on the
+//! racing line the car will drive in the next two seconds, on every
+//! bundled track at 80x24 and at 160x48.
 
 mod common;
 
@@ -56,7 +57,9 @@ fn no_overlay_covers_the_road_two_seconds_ahead() {
                 app.tick(k as f64 / 120.0);
                 let Some(race) = app.race.as_ref() else { break };
                 let v = race.view(LOCAL);
-                let fresh = v.fresh_lap().is_some();
+                // Once the car has finished, the results are up: no road
+                // is ahead of it any more.
+                let fresh = v.fresh_lap().is_some() && !v.finished();
                 if !fresh || !k.is_multiple_of(15) {
                     continue;
                 }

@@ -13,7 +13,8 @@
 //! * every race screen: your car's arrow (the one nearest its heading, in
 //!   reverse video) on its centre cell, and no other arrow.
 //! * `race_*`: the golden script's car where its trace says, the panel's
-//!   gauges reading the trace's row (per model: RPM, GEAR, SPEED and SLIP;
+//!   gauges reading the trace's row at the latest tenth of a second
+//!   (`skid::app::Readout`; per model: RPM, GEAR, SPEED and SLIP;
 //!   `kinematic` STEER and TURN; `strafe` u/s and HOP), INPUT what the
 //!   game read on that tick; at 160x48 the track at zoom 2.
 //! * `pause_*`, `help_*`: their boxes over the race, every key of the key
@@ -71,6 +72,16 @@
 //! Re-blessed 2026-11-26 (later): `help_80x24` says what the keys without
 //! releases now do: held steering goes on while a pedal is held (press
 //! the key again if it stops), and braking goes on a moment into a turn.
+//!
+//! Re-blessed 2026-11-26 (the panel ten times a second, the camera on one
+//! axis): TIME, RPM, SPEED, SLIP, TURN read as of the latest tenth of a
+//! second of race time (`race_strafe_80x24` 404 u/s where its tick said
+//! 353; `standings_*` TIME 0:08.00 for 0:08.01; `lap_banner_*`,
+//! `missed_checkpoint_80x24` likewise), the gear and INPUT unchanged.
+//! `wrong_way_*`: the car, turned round at speed, has not yet brought the
+//! point 1.5 s ahead of it within a sixth of the view's left edge, so the
+//! camera has not moved: the car left of where it was, 52 columns of road
+//! still ahead of it at 160x48, 34 at 80x24 (`skid::camera`).
 
 mod common;
 

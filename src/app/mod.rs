@@ -27,7 +27,7 @@ pub use crate::keys::Command;
 pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, Phase, Race};
-pub use seat::{Kept, Seat, Standing};
+pub use seat::{Kept, Readout, Seat, Standing};
 pub use view::SeatView;
 
 /// The car of the person at this terminal: local play has one seat, on

@@ -13,7 +13,7 @@ use glam::DVec2;
 use crate::ai::Line;
 use crate::camera::Camera;
 use crate::input::{Action, Held, Latch, Tap};
-use crate::physics::{Car, Controls, ModelKind, Shift, wheel_positions};
+use crate::physics::{Car, Controls, ModelKind, Shift, Telemetry, wheel_positions};
 use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
 use crate::world::{CarId, World};
@@ -34,6 +34,29 @@ const REVERSE_SPEED: f64 = 1.0;
 /// Rear slip angle, degrees, above which a throttle kept on by steering
 /// eases off (as the computer driver lifts at the same angle).
 const KEPT_SLIDE_DEG: f64 = 5.0;
+
+/// The panel's figures (lap clock, speed, revs, slip, steering): the
+/// car's telemetry and lap clock as of the last tick of race time that
+/// began a tenth of a second. Ten times a second is as often as a
+/// figure can be read (at thirty its last digits blur), and a third of
+/// the bytes a terminal is sent for them (docs/TERMINAL.md, "Bytes on the
+/// wire"). The gear, the keys read and everything drawn on the track stay
+/// live.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Readout {
+    /// The tick it was read at.
+    pub tick: u64,
+    pub telemetry: Telemetry,
+    /// The throttle then (the tachometer shows revs it asks for).
+    pub throttle: f64,
+    /// Seconds into the lap then.
+    pub lap_time: f64,
+}
+
+/// Tenths of a second of race time at tick `tick`, ticks `dt` long.
+fn tenths(tick: u64, dt: f64) -> u64 {
+    (tick as f64 * dt * 10.0 + 1e-9) as u64
+}
 
 /// The controls kept on by a latch in a terminal without key releases:
 /// a set of [`Action`]s.
@@ -110,6 +133,8 @@ pub struct Seat {
     pub kept: Kept,
     /// The controls of the latest tick: what the game read.
     pub last: Controls,
+    /// The panel's figures, none before the first tick.
+    pub readout: Option<Readout>,
 }
 
 impl Seat {
@@ -131,6 +156,7 @@ impl Seat {
             pending: Controls::default(),
             kept: Kept::default(),
             last: Controls::default(),
+            readout: None,
         }
     }
 
@@ -276,6 +302,15 @@ impl Seat {
             (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
         };
         self.log.after_step(world.tick, pose, sample, event);
+        let fresh = |r: &Readout| tenths(r.tick, world.dt) == tenths(world.tick, world.dt);
+        if !self.readout.as_ref().is_some_and(fresh) {
+            self.readout = Some(Readout {
+                tick: world.tick,
+                telemetry: car.telemetry(),
+                throttle: c.throttle,
+                lap_time: world.tick.saturating_sub(self.log.lap_start()) as f64 * world.dt,
+            });
+        }
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.
         let along = line.ahead(at, 4.0) - line.points[at];

@@ -11,7 +11,7 @@ use crate::race::{GHOST_EVERY, Lap, Laps};
 use crate::world::CarId;
 
 use super::race::{Phase, Race};
-use super::seat::Seat;
+use super::seat::{Readout, Seat};
 
 impl Race {
     /// The seat driving car `car` reading this race, through that seat's
@@ -96,6 +96,17 @@ impl<'a> SeatView<'a> {
     /// Seconds into the current lap.
     pub fn lap_time(&self) -> f64 {
         self.since(self.seat.log.lap_start())
+    }
+
+    /// The panel's figures as of the latest tenth of a second (before the
+    /// first tick, as they are now).
+    pub fn readout(&self) -> Readout {
+        self.seat.readout.unwrap_or_else(|| Readout {
+            tick: self.race.world.tick,
+            telemetry: self.car().telemetry(),
+            throttle: self.seat.last.throttle,
+            lap_time: self.lap_time(),
+        })
     }
 
     /// Each completed lap's length in seconds.

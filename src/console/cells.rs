@@ -82,7 +82,34 @@ const ATTRIBUTES: [(Modifier, u8); 9] = [
     (Modifier::CROSSED_OUT, 9),
 ];
 
+/// Attributes that show on a blank cell (a space): the others, and the
+/// foreground colour, draw nothing there.
+const SHOW_ON_BLANK: Modifier = Modifier::UNDERLINED
+    .union(Modifier::REVERSED)
+    .union(Modifier::CROSSED_OUT);
+
 impl Pen {
+    /// The pen that draws `cell` for the fewest bytes from this one: its
+    /// colours and attributes, except that a space keeps this pen's
+    /// foreground and the attributes that do not show on it. The spaces
+    /// that clear what the camera left behind then cost no colour change
+    /// before them, nor after when the next cell has this pen's colour.
+    fn to_draw(self, cell: &Cell) -> Pen {
+        let exact = Pen {
+            fg: cell.fg,
+            bg: cell.bg,
+            modifier: cell.modifier,
+        };
+        if cell.symbol() != " " || cell.modifier.intersects(SHOW_ON_BLANK) {
+            return exact;
+        }
+        Pen {
+            fg: self.fg,
+            modifier: cell.modifier | (self.modifier - SHOW_ON_BLANK),
+            ..exact
+        }
+    }
+
     /// The one SGR sequence that turns this pen into `to` (none if they
     /// are the same). An attribute taken away resets all, then sets what
     /// `to` has.
@@ -121,32 +148,71 @@ impl Pen {
     }
 }
 
-/// Writes `content`'s cells to `w`, moving the cursor only where a cell
-/// does not follow the last one written, starting from `pen` and leaving
-/// it as the terminal's pen after.
+/// Decimal digits of `n`.
+fn digits(n: u16) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// A relative move of `n` cells by `final_byte` (`A` up, `B` down, `C`
+/// right, `D` left), its count left out when it is 1; nothing for 0.
+fn step(out: &mut Vec<u8>, n: u16, final_byte: char) {
+    match n {
+        0 => {}
+        1 => {
+            let _ = write!(out, "\x1b[{final_byte}");
+        }
+        _ => {
+            let _ = write!(out, "\x1b[{n}{final_byte}");
+        }
+    }
+}
+
+/// Bytes of [`step`] by `n`.
+fn step_len(n: u16) -> usize {
+    match n {
+        0 => 0,
+        1 => 3,
+        _ => 3 + digits(n),
+    }
+}
+
+/// Moves the cursor from `from` (none: unknown) to `(x, y)` in the fewest
+/// bytes: by rows and columns from where it is, or to the place itself
+/// (`ESC[y;xH`, the column left out for the first).
+fn move_to(out: &mut Vec<u8>, from: Option<(u16, u16)>, (x, y): (u16, u16)) {
+    let absolute = 3 + digits(y + 1) + if x == 0 { 0 } else { 1 + digits(x + 1) };
+    if let Some((fx, fy)) = from {
+        let (dx, dy) = (x.abs_diff(fx), y.abs_diff(fy));
+        if step_len(dx) + step_len(dy) <= absolute {
+            step(out, dy, if y > fy { 'B' } else { 'A' });
+            step(out, dx, if x > fx { 'C' } else { 'D' });
+            return;
+        }
+    }
+    let _ = match x {
+        0 => write!(out, "\x1b[{}H", y + 1),
+        _ => write!(out, "\x1b[{};{}H", y + 1, x + 1),
+    };
+}
+
+/// Writes `content`'s cells to `w` (a screen `cols` wide), moving the
+/// cursor only where a cell does not follow the last one written,
+/// starting from `pen` and leaving it as the terminal's pen after.
 pub fn draw<'a, W: Write>(
     w: &mut W,
     content: impl Iterator<Item = (u16, u16, &'a Cell)>,
+    cols: u16,
     pen: &mut Pen,
 ) -> io::Result<()> {
     let mut out = Vec::with_capacity(1024);
     let mut next: Option<(u16, u16)> = None;
     for (x, y, cell) in content {
-        match next {
-            Some((nx, ny)) if nx == x && ny == y => {}
-            Some((nx, ny)) if ny == y && x > nx => {
-                // Forward on the same row.
-                let _ = write!(out, "\x1b[{}C", x - nx);
-            }
-            _ => {
-                let _ = write!(out, "\x1b[{};{}H", y + 1, x + 1);
-            }
+        if next != Some((x, y)) {
+            // After the last column a terminal's cursor waits there to
+            // wrap: where it stands then is not known for certain.
+            move_to(&mut out, next.filter(|&(nx, _)| nx < cols), (x, y));
         }
-        let to = Pen {
-            fg: cell.fg,
-            bg: cell.bg,
-            modifier: cell.modifier,
-        };
+        let to = pen.to_draw(cell);
         pen.change(to, &mut out);
         let symbol = cell.symbol();
         out.extend_from_slice(symbol.as_bytes());
@@ -177,6 +243,7 @@ mod tests {
         draw(
             &mut out,
             [(3, 0, &a), (4, 0, &b), (9, 0, &c)].into_iter(),
+            80,
             &mut pen,
         )
         .unwrap();
@@ -189,8 +256,70 @@ mod tests {
         let mut out = Vec::new();
         let d = cell("d", Color::Indexed(200), Modifier::BOLD);
         let e = cell("e", Color::Reset, Modifier::empty());
-        draw(&mut out, [(0, 1, &d), (1, 1, &e)].into_iter(), &mut pen).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "\x1b[2;1Hd\x1b[0me");
+        draw(&mut out, [(0, 1, &d), (1, 1, &e)].into_iter(), 80, &mut pen).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "\x1b[2Hd\x1b[0me");
+    }
+
+    #[test]
+    fn the_cursor_takes_the_shortest_way() {
+        let x = cell("x", Color::Reset, Modifier::empty());
+        let cells = [
+            (70, 13),
+            (67, 13),
+            (64, 14),
+            (64, 15),
+            (9, 15),
+            (79, 16),
+            (0, 17),
+        ];
+        let mut out = Vec::new();
+        let mut pen = Pen::default();
+        let content = cells.iter().map(|&(c, r)| (c, r, &x));
+        draw(&mut out, content, 80, &mut pen).unwrap();
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            // Back on a row, down a row and back, straight down, far
+            // back on a row, down and far on (as short as the place),
+            // and after the last column, where the cursor waits to wrap,
+            // the place.
+            "\x1b[14;71Hx\x1b[4Dx\x1b[B\x1b[4Dx\x1b[B\x1b[Dx\x1b[56Dx\x1b[B\x1b[69Cx\x1b[18Hx"
+        );
+        let n = |v| std::num::NonZeroU16::new(v).unwrap();
+        let mut term = vt100::Parser::new(n(24), n(80), 0);
+        term.process(&out);
+        for (c, r) in cells {
+            assert_eq!(term.screen().cell(r, c).unwrap().contents(), "x", "{c},{r}");
+        }
+    }
+
+    #[test]
+    fn a_space_keeps_the_pen_unless_it_would_show() {
+        let a = cell("a", Color::LightBlue, Modifier::BOLD);
+        let space = cell(" ", Color::Reset, Modifier::empty());
+        let b = cell("b", Color::LightBlue, Modifier::BOLD);
+        let mut shaded = cell(" ", Color::Reset, Modifier::empty());
+        shaded.bg = Color::Red;
+        let reversed = cell(" ", Color::Reset, Modifier::REVERSED);
+        let mut out = Vec::new();
+        let mut pen = Pen::default();
+        let row = [(0, 0, &a), (1, 0, &space), (2, 0, &b), (3, 0, &shaded)];
+        let row = row.into_iter().chain([(4, 0, &reversed)]);
+        draw(&mut out, row, 80, &mut pen).unwrap();
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            "\x1b[1H\x1b[1;94ma b\x1b[41m \x1b[0;7m "
+        );
+        // What a terminal shows: the letters in their colour, the spaces
+        // blank but for the red background and the reversed one.
+        let n = |v| std::num::NonZeroU16::new(v).unwrap();
+        let mut term = vt100::Parser::new(n(1), n(8), 0);
+        term.process(&out);
+        let screen = term.screen();
+        let at = |x| screen.cell(0, x).unwrap();
+        assert_eq!(screen.contents().trim_end(), "a b");
+        assert_eq!(at(2).fgcolor(), vt100::Color::Idx(12));
+        assert_eq!(at(3).bgcolor(), vt100::Color::Idx(1));
+        assert!(at(4).inverse() && !at(4).bold());
     }
 
     #[test]
@@ -217,7 +346,7 @@ mod tests {
         let mut out = Vec::new();
         let mut pen = Pen::default();
         let content = cells.iter().enumerate().map(|(i, c)| (2 * i as u16, 0, c));
-        draw(&mut out, content, &mut pen).unwrap();
+        draw(&mut out, content, 20, &mut pen).unwrap();
         let n = |v| std::num::NonZeroU16::new(v).unwrap();
         let mut term = vt100::Parser::new(n(2), n(20), 0);
         term.process(&out);

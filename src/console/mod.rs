@@ -217,7 +217,7 @@ impl<W: Write> Backend for SizedBackend<W> {
     where
         I: Iterator<Item = (u16, u16, &'a ScreenCell)>,
     {
-        cells::draw(&mut self.inner, content, &mut self.pen)
+        cells::draw(&mut self.inner, content, self.size.width, &mut self.pen)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {

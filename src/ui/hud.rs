@@ -1,7 +1,7 @@
 //! The side panel: lap, lap time, best lap and split delta, then the
 //! tachometer, gear and speed, the slip gauges, and the keys to know.
 //! Every figure reads the car's telemetry, which is the same for every
-//! model.
+//! model, as of the latest tenth of a second (`crate::app::Readout`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -161,7 +161,10 @@ fn times(v: SeatView<'_>, me: usize, cars: usize) -> Vec<Piece<'static>> {
     };
     let mut lines = vec![
         column::line(lap_line, THEME.text),
-        column::line(format!("TIME  {}", clock(Some(v.lap_time()))), THEME.text),
+        column::line(
+            format!("TIME  {}", clock(Some(v.readout().lap_time))),
+            THEME.text,
+        ),
         column::line(format!("BEST  {}", clock(v.best_time())), THEME.text),
         column::line(format!("SPLIT {split}"), split_color),
     ];
@@ -185,7 +188,8 @@ pub fn ends_in(v: SeatView<'_>) -> Option<Piece<'static>> {
 /// steering or the others' slip.
 fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
     let car = v.car();
-    let tel = car.telemetry();
+    let readout = v.readout();
+    let tel = readout.telemetry;
     let spec = car.spec();
     let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
     if car.kind == ModelKind::Strafe {
@@ -202,13 +206,14 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
     let e = &spec.engine;
     let rpm = gauges::shown_rpm(
         tel.rpm,
-        v.seat.last.throttle,
+        readout.throttle,
         tel.speed,
         tel.gear,
         e.idle_rpm,
         e.redline_rpm,
     );
-    let gear = match tel.gear {
+    // The gear as it is now: it changes seldom, and a shift shows at once.
+    let gear = match car.telemetry().gear {
         g if g < 0 => "R".to_string(),
         0 => "N".to_string(),
         g => g.to_string(),

@@ -115,18 +115,18 @@ impl Dots {
                 cell.bg = Color::Reset;
             }
         }
-        for (i, &(dots, color)) in self.cells.iter().enumerate() {
-            if dots == 0 {
-                continue;
-            }
-            let (x, y) = ((i % self.width) as u16, (i / self.width) as u16);
-            if x >= area.width || y >= area.height {
-                continue;
-            }
-            let cell = &mut buf.content[at(area.x + x, area.y + y)];
-            cell.set_char(BRAILLE[usize::from(dots)]);
-            if let Some(c) = color {
-                cell.set_fg(c);
+        let cols = usize::from(area.width).min(self.width);
+        for (y, grid) in (area.top()..area.bottom()).zip(self.cells.chunks(self.width.max(1))) {
+            let row = at(area.x, y);
+            let cells = &mut buf.content[row..row + cols];
+            for (cell, &(dots, color)) in cells.iter_mut().zip(grid) {
+                if dots == 0 {
+                    continue;
+                }
+                cell.set_char(BRAILLE[usize::from(dots)]);
+                if let Some(c) = color {
+                    cell.set_fg(c);
+                }
             }
         }
     }

@@ -48,13 +48,8 @@ impl Widget for Bar<'_> {
             return;
         }
         let label = format!("{:<7}{}", self.label, self.text);
-        buf.set_stringn(
-            area.x,
-            area.y,
-            &label,
-            area.width as usize,
-            Style::new().fg(THEME.text),
-        );
+        let style = Style::new().fg(THEME.text);
+        super::column::put_str(buf, area.x, area.y, &label, area.width, style);
         if area.height < 2 {
             return;
         }
@@ -134,7 +129,7 @@ impl Widget for SlipBar<'_> {
         };
         let label = format!("{:<7}{:>5.1}°{side}", self.label, d.abs());
         let style = Style::new().fg(THEME.text);
-        buf.set_stringn(area.x, area.y, &label, area.width as usize, style);
+        super::column::put_str(buf, area.x, area.y, &label, area.width, style);
         if area.height < 2 {
             return;
         }

@@ -435,8 +435,8 @@ fn write_at(buf: &mut Buffer, area: Rect, (x, y): (i64, i64), text: &str, style:
     }
     let shown: String = text.chars().skip((-x).max(0) as usize).collect();
     let x = x.max(0) as u16;
-    let room = (area.width - x) as usize;
-    buf.set_stringn(area.x + x, area.y + y as u16, shown, room, style);
+    let room = area.width - x;
+    super::column::put_str(buf, area.x + x, area.y + y as u16, &shown, room, style);
 }
 
 #[cfg(test)]

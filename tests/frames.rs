@@ -66,6 +66,11 @@ fn replay(
     (frames, app)
 }
 
+/// Bytes a frame, on average.
+fn mean_bytes(frames: &[Vec<u8>]) -> f64 {
+    frames.iter().map(Vec::len).sum::<usize>() as f64 / frames.len() as f64
+}
+
 #[test]
 fn frames_at_80x24_cost_under_600_bytes_on_average() {
     for (track, model) in [
@@ -74,7 +79,7 @@ fn frames_at_80x24_cost_under_600_bytes_on_average() {
         ("grandprix", ModelKind::Tire),
     ] {
         let (frames, _) = play(track, model, (80, 24), 4);
-        let mean = frames.iter().map(Vec::len).sum::<usize>() as f64 / frames.len() as f64;
+        let mean = mean_bytes(&frames);
         assert!(mean <= 600.0, "{track}/{model}: {mean:.0} bytes a frame");
         eprintln!(
             "{track}/{model}: {} frames, {mean:.0} bytes a frame",
@@ -95,8 +100,7 @@ fn a_lap_at_racing_speed_costs_at_most_4_kb_a_second() {
     ] {
         let lap = common::computer_run(track, model, Some(1));
         let (frames, _) = replay(track, model, (80, 24), 4, lap);
-        let mean = frames.iter().map(Vec::len).sum::<usize>() as f64 / frames.len() as f64;
-        let per_second = mean * 30.0;
+        let per_second = mean_bytes(&frames) * 30.0;
         eprintln!(
             "{track}/{model}: {} frames, {per_second:.0} B/s",
             frames.len()

@@ -260,6 +260,14 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), "\x1b[2Hd\x1b[0me");
     }
 
+    /// A terminal of `rows` x `cols` that was sent `out`.
+    fn shown(out: &[u8], rows: u16, cols: u16) -> vt100::Parser {
+        let n = |v| std::num::NonZeroU16::new(v).unwrap();
+        let mut term = vt100::Parser::new(n(rows), n(cols), 0);
+        term.process(out);
+        term
+    }
+
     #[test]
     fn the_cursor_takes_the_shortest_way() {
         let x = cell("x", Color::Reset, Modifier::empty());
@@ -284,9 +292,7 @@ mod tests {
             // the place.
             "\x1b[14;71Hx\x1b[4Dx\x1b[B\x1b[4Dx\x1b[B\x1b[Dx\x1b[56Dx\x1b[B\x1b[69Cx\x1b[18Hx"
         );
-        let n = |v| std::num::NonZeroU16::new(v).unwrap();
-        let mut term = vt100::Parser::new(n(24), n(80), 0);
-        term.process(&out);
+        let term = shown(&out, 24, 80);
         for (c, r) in cells {
             assert_eq!(term.screen().cell(r, c).unwrap().contents(), "x", "{c},{r}");
         }
@@ -311,9 +317,7 @@ mod tests {
         );
         // What a terminal shows: the letters in their colour, the spaces
         // blank but for the red background and the reversed one.
-        let n = |v| std::num::NonZeroU16::new(v).unwrap();
-        let mut term = vt100::Parser::new(n(1), n(8), 0);
-        term.process(&out);
+        let term = shown(&out, 1, 8);
         let screen = term.screen();
         let at = |x| screen.cell(0, x).unwrap();
         assert_eq!(screen.contents().trim_end(), "a b");
@@ -347,9 +351,7 @@ mod tests {
         let mut pen = Pen::default();
         let content = cells.iter().enumerate().map(|(i, c)| (2 * i as u16, 0, c));
         draw(&mut out, content, 20, &mut pen).unwrap();
-        let n = |v| std::num::NonZeroU16::new(v).unwrap();
-        let mut term = vt100::Parser::new(n(2), n(20), 0);
-        term.process(&out);
+        let term = shown(&out, 2, 20);
         let vt = |c: Color| match c {
             Color::Red => vt100::Color::Idx(1),
             Color::Gray => vt100::Color::Idx(7),

@@ -109,6 +109,41 @@ fn a_lap_at_racing_speed_costs_at_most_4_kb_a_second() {
     }
 }
 
+/// The panel's figures change ten times a second, not in every frame:
+/// a second of the golden `arcade` lap drawn at every tick shows ten
+/// lap clocks (and as few readings of the revs), each for 12 ticks.
+#[test]
+fn the_panels_figures_change_ten_times_a_second() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let mut app = app(
+        "pocket",
+        ModelKind::Arcade,
+        (80, 24),
+        script(ModelKind::Arcade),
+    );
+    while app.race.as_ref().unwrap().world.tick < 240 {
+        app.tick(0.0);
+    }
+    let line = |text: &str, label: &str| -> String {
+        let line = text.lines().find(|l| l.contains(label)).unwrap_or("");
+        line[line.find(label).unwrap_or(0)..].to_string()
+    };
+    let (mut clocks, mut revs) = (Vec::new(), Vec::new());
+    for _ in 0..120 {
+        app.tick(0.0);
+        let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        t.draw(|f| skid::ui::draw(f, &app)).unwrap();
+        let text = skid::ui::buffer_text(t.backend().buffer());
+        clocks.push(line(&text, "TIME"));
+        revs.push(line(&text, "RPM"));
+    }
+    let changes = |v: &[String]| v.windows(2).filter(|w| w[0] != w[1]).count();
+    assert_eq!(changes(&clocks), 10, "{clocks:?}");
+    assert!(changes(&revs) <= 10, "{revs:?}");
+    assert!(changes(&revs) >= 5, "the revs move: {revs:?}");
+}
+
 #[test]
 fn each_frame_is_one_synchronized_update() {
     let (frames, _) = play("pocket", ModelKind::Tire, (80, 24), 4);

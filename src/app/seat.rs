@@ -36,12 +36,12 @@ const REVERSE_SPEED: f64 = 1.0;
 const KEPT_SLIDE_DEG: f64 = 5.0;
 
 /// The panel's figures (lap clock, speed, revs, slip, steering): the
-/// car's telemetry and lap clock as of the last tick of race time that
-/// began a tenth of a second. Ten times a second is as often as a
-/// figure can be read (at thirty its last digits blur), and a third of
-/// the bytes a terminal is sent for them (docs/TERMINAL.md, "Bytes on the
-/// wire"). The gear, the keys read and everything drawn on the track stay
-/// live.
+/// car's telemetry and lap clock as they were at the first tick of the
+/// current tenth of a second of race time. Ten times a second is as
+/// often as a figure can be read (at thirty its last digits blur), and
+/// costs a third of the bytes that drawing them in every frame did
+/// (docs/TERMINAL.md, "Bytes on the wire"). The gear, the keys read and
+/// everything drawn on the track stay live.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Readout {
     /// The tick it was read at.

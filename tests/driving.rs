@@ -11,10 +11,12 @@
 //! "Driving by presses alone"), it is met for `kinematic`, `tire` and
 //! `dynamic` on `pocket`, `kinematic`, `tire` and `arcade` on
 //! `grandprix`, which are held to it. Not yet met: `arcade` on `pocket`
-//! (23% slower: every corner of it is taken at full lock, and each pedal
-//! pressed while steering costs the steering a moment, or a re-press),
-//! held to where it is so that it cannot get worse unseen, and `dynamic`
-//! on `grandprix` (two laps not done without releases).
+//! (27% slower on average over the person's four orderings of presses:
+//! every corner of it is taken at full lock, and each pedal pressed
+//! while steering costs the steering a moment, or a re-press), held to
+//! where it is on that average, which one ordering's chaotic lap does
+//! not show, so that it cannot get worse unseen; and `dynamic` on
+//! `grandprix` (two laps not done without releases).
 
 mod common;
 
@@ -25,19 +27,23 @@ use skid::physics::ModelKind;
 /// The goal: the best lap without releases at most this much longer.
 const GOAL: f64 = 1.15;
 
-/// Asserts the best lap without releases at most `ratio` times the one
-/// with them.
-fn within(track: &str, laps: usize, model: ModelKind, ratio: f64) {
-    let exact = best_lap(track, laps, model, Keyboard::kitty(0.5, 0.033), 1);
-    let tmux = best_lap(track, laps, model, Keyboard::press_only(0.5, 0.033), 1);
+/// The best lap without releases over the one with them, the person's
+/// presses in ordering `seed`.
+fn ratio_of(track: &str, laps: usize, model: ModelKind, seed: u64) -> f64 {
+    let exact = best_lap(track, laps, model, Keyboard::kitty(0.5, 0.033), seed);
+    let tmux = best_lap(track, laps, model, Keyboard::press_only(0.5, 0.033), seed);
     let (Some(exact), Some(tmux)) = (exact, tmux) else {
         panic!("{track} {model}: laps not done: {exact:?} / {tmux:?}");
     };
     eprintln!("{track} {model}: best lap {exact:.1} s with releases, {tmux:.1} s without");
-    assert!(
-        tmux <= exact * ratio,
-        "{track} {model}: {tmux:.1} s without releases, {exact:.1} s with"
-    );
+    tmux / exact
+}
+
+/// Asserts the best lap without releases at most `ratio` times the one
+/// with them.
+fn within(track: &str, laps: usize, model: ModelKind, ratio: f64) {
+    let got = ratio_of(track, laps, model, 1);
+    assert!(got <= ratio, "{track} {model}: {got:.2} times as long");
 }
 
 #[test]
@@ -64,5 +70,12 @@ fn dynamic_by_presses_alone_on_pocket_is_within_15_percent() {
 
 #[test]
 fn arcade_on_pocket_by_presses_alone_gets_no_worse() {
-    within("pocket", 5, ModelKind::Arcade, 1.3);
+    let ratios: Vec<f64> = (1..=4)
+        .map(|seed| ratio_of("pocket", 5, ModelKind::Arcade, seed))
+        .collect();
+    let mean = ratios.iter().sum::<f64>() / 4.0;
+    assert!(
+        mean <= 1.3,
+        "{mean:.2} times as long on average: {ratios:.2?}"
+    );
 }

@@ -232,10 +232,10 @@ impl Seat {
                 Latch::Briefly
             },
         );
-        held.set_tap(if kind == ModelKind::Dynamic {
-            Tap::LIGHT
-        } else {
-            Tap::FIRM
+        held.set_tap(match kind {
+            ModelKind::Dynamic => Tap::LIGHT,
+            ModelKind::Arcade => Tap::ARCADE,
+            _ => Tap::FIRM,
         });
         let hop = kind == ModelKind::Strafe;
         held.set_latching(

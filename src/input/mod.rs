@@ -20,8 +20,9 @@
 //! * **A tap steers lightly** ([`Held::share`]): until its first repeat
 //!   shows that a steering key is held, a press steers fully for a moment
 //!   and then eases off ([`Tap`]): in most models to half by the end of
-//!   the repeat delay ([`Tap::FIRM`]), in the rear-driven `dynamic`, which
-//!   a long tap at full lock sets sliding, to 0.3 within 0.2 s
+//!   the repeat delay ([`Tap::FIRM`]), in `arcade`, whose corners want
+//!   full lock, to 0.6 ([`Tap::ARCADE`]), in the rear-driven `dynamic`,
+//!   which a long tap at full lock sets sliding, to 0.3 within 0.2 s
 //!   ([`Tap::LIGHT`]). A tap is then worth less than its length at full
 //!   steer, so waiting it out (rather than steering against it, which sets
 //!   the car weaving) costs less.

@@ -55,6 +55,15 @@ impl Tap {
         eased: 0.5,
         ease_end: None,
     };
+    /// Full for 0.15 s, to 0.6 by the end of the repeat delay: `arcade`
+    /// turns on one radius at any speed, so its corners want full lock
+    /// throughout, and a tap that eases less loses less of them
+    /// (docs/BENCHMARKS.md, "Presses alone, again").
+    pub const ARCADE: Tap = Tap {
+        full: 0.15,
+        eased: 0.6,
+        ease_end: None,
+    };
     /// Full for 0.05 s, down to 0.3 by 0.2 s: a tap is worth about 0.2 s
     /// of full steering, for a car that a long tap sets sliding.
     pub const LIGHT: Tap = Tap {

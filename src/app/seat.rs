@@ -53,6 +53,19 @@ pub struct Readout {
     pub lap_time: f64,
 }
 
+impl Readout {
+    /// What `car` shows at tick `tick`, `lap_time` seconds into its lap,
+    /// its throttle at `throttle`.
+    pub fn of(tick: u64, car: &Car, throttle: f64, lap_time: f64) -> Readout {
+        Readout {
+            tick,
+            telemetry: car.telemetry(),
+            throttle,
+            lap_time,
+        }
+    }
+}
+
 /// Tenths of a second of race time at tick `tick`, ticks `dt` long.
 fn tenths(tick: u64, dt: f64) -> u64 {
     (tick as f64 * dt * 10.0 + 1e-9) as u64
@@ -304,12 +317,8 @@ impl Seat {
         self.log.after_step(world.tick, pose, sample, event);
         let fresh = |r: &Readout| tenths(r.tick, world.dt) == tenths(world.tick, world.dt);
         if !self.readout.as_ref().is_some_and(fresh) {
-            self.readout = Some(Readout {
-                tick: world.tick,
-                telemetry: car.telemetry(),
-                throttle: c.throttle,
-                lap_time: world.tick.saturating_sub(self.log.lap_start()) as f64 * world.dt,
-            });
+            let lap_time = world.tick.saturating_sub(self.log.lap_start()) as f64 * world.dt;
+            self.readout = Some(Readout::of(world.tick, car, c.throttle, lap_time));
         }
         // Against the course: moving at speed opposite to the line's
         // direction where the car is.

@@ -101,11 +101,9 @@ impl<'a> SeatView<'a> {
     /// The panel's figures as of the latest tenth of a second (before the
     /// first tick, as they are now).
     pub fn readout(&self) -> Readout {
-        self.seat.readout.unwrap_or_else(|| Readout {
-            tick: self.race.world.tick,
-            telemetry: self.car().telemetry(),
-            throttle: self.seat.last.throttle,
-            lap_time: self.lap_time(),
+        self.seat.readout.unwrap_or_else(|| {
+            let (tick, car) = (self.race.world.tick, self.car());
+            Readout::of(tick, car, self.seat.last.throttle, self.lap_time())
         })
     }
 

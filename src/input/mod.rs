@@ -349,16 +349,16 @@ impl Held {
             self.actions[action.index()].down = true;
             return;
         }
-        // Pressed again soon, with no other key pressed since its steering
-        // ended (which lets it go): it is held.
-        let before = self.actions[action.index()];
-        let again = before.down && now - before.last <= AGAIN;
         if self.newest == Some(action) && self.streaming(action, now) {
             let s = &mut self.actions[action.index()];
             s.last = now;
             s.shown = Shown::Repeats;
             return;
         }
+        // Pressed again soon, with no other key pressed since its steering
+        // ended (which lets it go): it is held.
+        let before = self.actions[action.index()];
+        let again = before.down && now - before.last <= AGAIN;
         // Latches that have run out stay out (steering that ended does
         // not bring a brake back when it starts again).
         for a in Action::ALL {

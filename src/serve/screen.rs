@@ -108,8 +108,7 @@ impl View<'_> {
     /// The lobby's board, its heading first: the board of the room on
     /// the cursor's `row` once it has been read (the viewer's place on it,
     /// read for them while the cursor stays, and its best laps), else the
-    /// best lap on each
-    /// offered track, if anyone has one.
+    /// best lap on each offered track, if anyone has one.
     fn lobby_board(&self, row: usize) -> Vec<String> {
         let room = row.checked_sub(1).and_then(|i| self.rooms.values().nth(i));
         let board = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));

@@ -213,7 +213,7 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
         e.redline_rpm,
     );
     // The gear as it is now: it changes seldom, and a shift shows at once.
-    let gear = match car.telemetry().gear {
+    let gear = match car.state.drive.gear {
         g if g < 0 => "R".to_string(),
         0 => "N".to_string(),
         g => g.to_string(),

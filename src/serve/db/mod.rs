@@ -64,13 +64,8 @@ impl Board {
     /// the players asked about and the laps just above theirs.
     pub fn at(&self, place: u64) -> Option<&Entry> {
         let i = usize::try_from(place.checked_sub(1)?).ok()?;
-        let listed = (self.above.iter()).chain(&self.places);
-        (self.top.get(i)).or_else(|| {
-            listed
-                .into_iter()
-                .find(|(p, _)| *p == place)
-                .map(|(_, e)| e)
-        })
+        let mut listed = (self.above.iter()).chain(&self.places);
+        (self.top.get(i)).or_else(|| listed.find(|(p, _)| *p == place).map(|(_, e)| e))
     }
 
     /// Where `identity` stands on the board and their lap, if they were

@@ -154,29 +154,33 @@ fn a_tap_of_w_lets_a_kept_throttle_go() {
 fn held_steering_then_a_pedal_steers_on_while_the_pedal_is_held() {
     // D held 1 s, then W pressed and held 1 s: D, shown to be held by its
     // repeats, steers on while W repeats (the terminal cannot say whether
-    // D is still down); W let go, its repeats end and so do both. D
-    // pressed again steers.
+    // D is still down); W let go, its repeats end, and D steers one
+    // repeat delay more (time to press it again, were it still held),
+    // then ends. D pressed again steers.
     let mut p = race(ModelKind::Arcade, tmux());
     p.keys.down(D, 0.0);
     p.keys.down(W, 1.0);
     p.keys.up(D, 1.1);
     p.keys.up(W, 2.0);
-    p.keys.hold(D, 2.6, 3.2);
+    p.keys.hold(D, 3.0, 3.6);
     p.run_to(1.9);
     let kept = p.app.race.as_ref().unwrap().seats[0].kept;
     assert!(kept.has(Action::Right), "the panel marks it kept: >*");
-    p.run_to(4.0);
+    p.run_to(4.6);
     each(&p, 0.5, 1.0, "full steering while D repeats", |c| {
         c.steer == 1.0
     });
     each(&p, 1.0, 1.95, "steering on with the throttle", |c| {
         c.steer == 1.0 && c.throttle == 1.0
     });
-    each(&p, 2.2, 2.6, "W let go: straight, coasting", |c| {
+    each(&p, 2.2, 2.55, "W let go: steering one delay more", |c| {
+        c.steer == 1.0 && c.throttle == 0.0
+    });
+    each(&p, 2.7, 3.0, "then straight, coasting", |c| {
         c.steer == 0.0 && c.throttle == 0.0
     });
-    each(&p, 2.6, 3.2, "D again: steering", |c| c.steer > 0.0);
-    each(&p, 3.8, 4.0, "straight after D", |c| c.steer == 0.0);
+    each(&p, 3.0, 3.6, "D again: steering", |c| c.steer > 0.0);
+    each(&p, 4.2, 4.6, "straight after D", |c| c.steer == 0.0);
 }
 
 #[test]

@@ -7,16 +7,14 @@
 //! 500 ms, then every 33 ms). Compared: the best lap of each run.
 //!
 //! The goal (issue 27) is within 15% on both tracks for `arcade`,
-//! `kinematic` and `dynamic`. Measured when written (docs/BENCHMARKS.md,
-//! "Driving by presses alone"), it is met for `kinematic`, `tire` and
-//! `dynamic` on `pocket`, `kinematic`, `tire` and `arcade` on
-//! `grandprix`, which are held to it. Not yet met: `arcade` on `pocket`
-//! (27% slower on average over the person's four orderings of presses:
-//! every corner of it is taken at full lock, and each pedal pressed
-//! while steering costs the steering a moment, or a re-press), held to
-//! where it is on that average, which one ordering's chaotic lap does
-//! not show, so that it cannot get worse unseen; and `dynamic` on
-//! `grandprix` (two laps not done without releases).
+//! `kinematic` and `dynamic`. Measured (docs/BENCHMARKS.md, "Driving by
+//! presses alone"), it is met for every model on `pocket` and for
+//! `arcade`, `kinematic` and `tire` on `grandprix`, which are held to it;
+//! `arcade` on `pocket` on the mean over the person's four orderings of
+//! presses, since one ordering's lap is chaotic there (a tenth of a second
+//! early into a corner can mean a wall). Not met: `dynamic` on
+//! `grandprix`, two laps of which this person does not finish without
+//! releases (with them they crash too, and lap in 216 s).
 
 mod common;
 
@@ -69,13 +67,13 @@ fn dynamic_by_presses_alone_on_pocket_is_within_15_percent() {
 }
 
 #[test]
-fn arcade_on_pocket_by_presses_alone_gets_no_worse() {
+fn arcade_by_presses_alone_on_pocket_is_within_15_percent() {
     let ratios: Vec<f64> = (1..=4)
         .map(|seed| ratio_of("pocket", 5, ModelKind::Arcade, seed))
         .collect();
     let mean = ratios.iter().sum::<f64>() / 4.0;
     assert!(
-        mean <= 1.3,
+        mean <= GOAL,
         "{mean:.2} times as long on average: {ratios:.2?}"
     );
 }

@@ -16,7 +16,9 @@
 //!   from the first key the player holds ([`Learner`]), in the menu or in
 //!   the race; until then 600 ms and 150 ms are assumed. A tap therefore
 //!   steers for one repeat delay: the shortest time in which a held key
-//!   and a tapped one can be told apart.
+//!   and a tapped one can be told apart. The same key again sooner after
+//!   its press than a learned delay lets its first repeat come is no
+//!   repeat but the key pressed again (below).
 //! * **A tap steers lightly** ([`Held::share`]): until its first repeat
 //!   shows that a steering key is held, a press steers fully for a moment
 //!   and then eases off ([`Tap`]): in most models to half by the end of
@@ -47,10 +49,13 @@
 //!   for one repeat delay, as a tap would; one shown to be held (it
 //!   repeated, or was pressed again) steers on, too, as long as the key
 //!   that interrupted it is held (its repeats go on). So D held, then W,
-//!   steers through the corner with the throttle on. Once the pedal is let
-//!   go, steering ends after its delay unless its key is pressed again;
-//!   nothing can tell a held steering key from a let-go one once its
-//!   repeats stop, so steering always ends by itself.
+//!   steers through the corner with the throttle on. Once the pedal's
+//!   repeats stop (it was let go), steering goes on for one repeat delay
+//!   more, time for a player who still holds its key to press it again
+//!   (S let go, D held, W pressed: the corner goes on), then ends unless
+//!   its key is pressed again; nothing can tell a held steering key from
+//!   a let-go one once its repeats stop, so steering always ends by
+//!   itself.
 //! * **The brake is kept briefly through turning in** ([`Latch::Briefly`]):
 //!   at speed, a steering key pressed while braking leaves the brake on
 //!   for one repeat delay after its last press or repeat (braking into a
@@ -137,7 +142,8 @@ pub enum Latch {
     Always,
     /// Kept on for one repeat delay (the first window) after its last
     /// press or repeat, as a tap; a steering key shown to be held, also
-    /// while the newer key that interrupted it is held.
+    /// while the newer key that interrupted it is held and for one
+    /// repeat delay after.
     Briefly,
 }
 
@@ -274,11 +280,16 @@ impl Held {
         self.tap = tap;
     }
 
-    /// Whether the newest key is a pedal or Space, held by its repeats:
-    /// steering shown to be held is kept while it is.
-    fn pedal_held(&self, now: f64) -> bool {
-        self.newest
-            .is_some_and(|n| !n.steers() && self.streaming(n, now))
+    /// Whether the newest key is a pedal or Space whose repeats go on or
+    /// ended at most one repeat delay ago: steering shown to be held is
+    /// kept while they go on and for that delay after, in which a player
+    /// who let go of the pedal but still holds the steering key (which
+    /// does not repeat again by itself) presses it again.
+    fn pedal_lately(&self, now: f64) -> bool {
+        self.newest.is_some_and(|n| {
+            let s = &self.actions[n.index()];
+            !n.steers() && s.down && now - s.last <= self.window(s) + self.windows().0
+        })
     }
 
     /// Whether a steering or strafe key is held by its repeats.
@@ -298,7 +309,7 @@ impl Held {
             Some(Latch::WhileSteering) => self.steering(now),
             Some(Latch::Briefly) => {
                 now - s.last <= self.windows().0
-                    || (action.steers() && s.proven() && self.pedal_held(now))
+                    || (action.steers() && s.proven() && self.pedal_lately(now))
             }
         }
     }
@@ -331,16 +342,21 @@ impl Held {
         }
     }
 
-    /// Held by its own key's stream of repeats, latches aside.
-    fn streaming(&self, a: Action, now: f64) -> bool {
-        let s = &self.actions[a.index()];
+    /// How long after its latest press or repeat a key counts as held
+    /// by its own stream: the first window until it repeats.
+    fn window(&self, s: &State) -> f64 {
         let (first, after) = self.windows();
-        let window = if s.shown == Shown::Repeats {
+        if s.shown == Shown::Repeats {
             after
         } else {
             first
-        };
-        s.down && now - s.last <= window
+        }
+    }
+
+    /// Held by its own key's stream of repeats, latches aside.
+    fn streaming(&self, a: Action, now: f64) -> bool {
+        let s = &self.actions[a.index()];
+        s.down && now - s.last <= self.window(s)
     }
 
     /// A press or an autorepeat of a key that drives `action`, at `now`.
@@ -349,7 +365,15 @@ impl Held {
             self.actions[action.index()].down = true;
             return;
         }
-        if self.newest == Some(action) && self.streaming(action, now) {
+        // The newest key again while it is held: its repeat, unless it
+        // comes sooner after a press than the terminal's first repeat can
+        // (a learned delay), which is the key let go and pressed again.
+        let s = &self.actions[action.index()];
+        let early = s.shown != Shown::Repeats
+            && self
+                .repeat
+                .is_some_and(|r| now - s.last < r.first_earliest());
+        if self.newest == Some(action) && self.streaming(action, now) && !early {
             let s = &mut self.actions[action.index()];
             s.last = now;
             s.shown = Shown::Repeats;

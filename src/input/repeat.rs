@@ -23,6 +23,12 @@ impl Repeat {
         self.delay + self.margin()
     }
 
+    /// Seconds after a press before which its first repeat cannot come:
+    /// the same key sooner than that was pressed again.
+    pub fn first_earliest(&self) -> f64 {
+        self.delay - self.margin()
+    }
+
     /// Seconds a key counts as held after one of its repeats.
     pub fn after_window(&self) -> f64 {
         2.0 * self.period + self.margin()

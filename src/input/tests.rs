@@ -98,6 +98,35 @@ fn with_a_learned_repeat_a_tap_steers_for_one_delay() {
 }
 
 #[test]
+fn a_key_pressed_again_before_its_first_repeat_could_come_is_no_repeat() {
+    // A terminal repeating after 500 ms, every 33 ms: learned.
+    let mut h = Held::new();
+    for i in 0..12 {
+        h.observe(
+            3,
+            if i == 0 {
+                0.0
+            } else {
+                0.5 + f64::from(i - 1) / 30.0
+            },
+        );
+    }
+    assert!(h.repeat().is_some());
+    // D tapped, let go, pressed again 0.3 s later and held: its first
+    // repeat comes 0.5 s after the second press.
+    h.press(R, 5.0);
+    h.press(R, 5.3);
+    for t in [5.35, 5.5, 5.7, 5.8] {
+        assert!(h.is_held(R, t), "held at {t}, waiting for its repeat");
+        assert!(h.share(R, t) == 1.0, "pressed again: full at {t}");
+    }
+    for i in 0..20 {
+        h.press(R, 5.8 + f64::from(i) / 30.0);
+    }
+    assert!(h.is_held(R, 6.5) && h.share(R, 6.5) == 1.0);
+}
+
+#[test]
 fn an_opposite_wins_at_once() {
     let mut h = Held::new();
     hold(&mut h, T, 0.0, 0.5, 0.03, 2.0);
@@ -154,11 +183,28 @@ fn held_steering_survives_a_pedal_while_the_pedal_is_held() {
     // W held (its repeats go on): the steering stays with it.
     hold(&mut h, T, 1.0, 0.5, 0.03, 4.0);
     assert!(h.is_held(R, 3.9) && h.share(R, 3.9) == 1.0);
-    // W let go: nothing repeats, and steering ends with W's hold.
-    assert!(!h.is_held(R, 4.2));
+    // W let go at 4.0: nothing repeats. Steering goes on for one delay
+    // (0.6 s assumed) more, time to press its key again, then ends.
+    assert!(h.is_held(R, 4.5) && h.share(R, 4.5) == 1.0);
+    assert!(!h.is_held(R, 4.8));
     // Pressed again, it steers; W's repeats ended by themselves: let go.
-    h.press(R, 4.3);
-    assert!(h.is_held(R, 4.5) && !h.is_held(T, 4.5));
+    h.press(R, 4.9);
+    assert!(h.is_held(R, 5.1) && !h.is_held(T, 5.1));
+}
+
+#[test]
+fn held_steering_carries_from_a_let_go_brake_to_the_throttle() {
+    // D held into a corner, S pressed to brake, let go, then W: the person
+    // held D throughout, and the corner goes on without a gap.
+    let mut h = Held::new();
+    hold(&mut h, R, 0.0, 0.5, 0.03, 1.0);
+    hold(&mut h, B, 1.0, 0.5, 0.03, 2.0);
+    assert!(h.is_held(R, 2.0) && h.share(R, 2.0) == 1.0);
+    // S's repeats ended at 2.0; W pressed 0.3 s later.
+    h.press(T, 2.3);
+    assert!(h.is_held(R, 2.3) && h.share(R, 2.3) == 1.0, "not lost");
+    hold(&mut h, T, 2.3, 0.5, 0.03, 3.5);
+    assert!(h.is_held(R, 3.5) && h.is_held(T, 3.5) && !h.is_held(B, 3.5));
 }
 
 #[test]

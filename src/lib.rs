@@ -10,6 +10,7 @@ pub mod car;
 pub mod cli;
 pub mod clock;
 pub mod console;
+pub mod damage;
 pub mod diag;
 pub mod game;
 pub mod input;

@@ -18,6 +18,7 @@ use ratatui::layout::{Rect, Size};
 use unicode_width::UnicodeWidthStr;
 
 use super::{FrameWriter, SizedBackend, Wire, commit};
+use crate::damage::Damage;
 
 /// A screen of frames written to `W` (see the module's doc).
 pub struct Frames<W: Write> {
@@ -27,6 +28,9 @@ pub struct Frames<W: Write> {
     shown: Buffer,
     /// The next frame, drawn into a blank buffer.
     next: Buffer,
+    /// What the shown frame's painter said may have changed in it
+    /// ([`Damage::All`] after a clear: the terminal shows nothing).
+    damage: Damage,
 }
 
 impl<W: Write> Frames<W> {
@@ -40,6 +44,7 @@ impl<W: Write> Frames<W> {
             wire: wire.clone(),
             shown: Buffer::empty(area),
             next: Buffer::empty(area),
+            damage: Damage::All,
         };
         (frames, wire)
     }
@@ -59,18 +64,31 @@ impl<W: Write> Frames<W> {
     pub fn redraw_all(&mut self) -> io::Result<()> {
         self.backend.clear_region(ClearType::All)?;
         self.shown.reset();
+        self.damage = Damage::All;
         commit(&mut self.backend, &self.wire)
     }
 
     /// Draws one frame with `paint` (into a blank buffer the screen's
     /// size) inside synchronized output, so no terminal shows half of it,
-    /// and sends it at once.
-    pub fn frame(&mut self, paint: impl FnOnce(&mut Buffer, Rect)) -> io::Result<()> {
+    /// and sends it at once. `paint` says which cells may differ from the
+    /// frame it painted before ([`Damage`]): only those are compared.
+    pub fn frame(&mut self, paint: impl FnOnce(&mut Buffer, Rect) -> Damage) -> io::Result<()> {
         let area = self.next.area;
-        paint(&mut self.next, area);
+        let damage = paint(&mut self.next, area);
+        let mask = damage.mask(&self.damage, area);
+        self.damage = damage;
+        let cells = changes(&self.shown, &self.next, mask.as_deref());
+        // Tests hold every painter to its word: outside its damage,
+        // nothing changed.
+        debug_assert_eq!(
+            cells.iter().map(|&(x, y, _)| (x, y)).collect::<Vec<_>>(),
+            (changes(&self.shown, &self.next, None).iter())
+                .map(|&(x, y, _)| (x, y))
+                .collect::<Vec<_>>(),
+            "a cell changed outside the painter's damage"
+        );
         queue!(self.backend, BeginSynchronizedUpdate)?;
-        self.backend
-            .draw(changes(&self.shown, &self.next).into_iter())?;
+        self.backend.draw(cells.into_iter())?;
         self.backend.hide_cursor()?;
         queue!(self.backend, EndSynchronizedUpdate)?;
         std::mem::swap(&mut self.shown, &mut self.next);
@@ -110,14 +128,26 @@ fn same(a: &Cell, x: &str, b: &Cell, y: &str) -> bool {
 /// The cells of `next` to send over a terminal showing `prev` (the same
 /// area): those that differ, and after a wide character that was or is
 /// no longer there, the cells it covered; never the cells a wide
-/// character of `next` covers (the terminal fills them itself).
-pub fn changes<'a>(prev: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
+/// character of `next` covers (the terminal fills them itself). With a
+/// `mask` (row by row, [`Damage::mask`]), only the cells it marks may
+/// differ: the rest are not compared.
+pub fn changes<'a>(
+    prev: &Buffer,
+    next: &'a Buffer,
+    mask: Option<&[bool]>,
+) -> Vec<(u16, u16, &'a Cell)> {
     let w = usize::from(next.area.width.max(1));
     let mut out = Vec::new();
     // Cells still covered by a wide character of `next`, and cells that
     // a wide character of either frame covered, to be sent again.
     let (mut covered, mut stale) = (0usize, 0usize);
     for (i, (now, was)) in next.content.iter().zip(&prev.content).enumerate() {
+        // Outside the damage: the same in both frames, one column wide
+        // (the ground: braille or blank).
+        if mask.is_some_and(|m| !m[i]) && stale == 0 {
+            covered = covered.saturating_sub(1);
+            continue;
+        }
         let (symbol, was_symbol) = (now.symbol(), was.symbol());
         let same = same(now, symbol, was, was_symbol);
         if covered == 0 && (!same || stale > 0) {
@@ -172,9 +202,27 @@ mod tests {
     }
 
     fn sent(prev: &Buffer, next: &Buffer) -> Vec<(u16, u16, String)> {
-        (changes(prev, next).into_iter())
+        (changes(prev, next, None).into_iter())
             .map(|(x, y, c)| (x, y, c.symbol().to_string()))
             .collect()
+    }
+
+    #[test]
+    fn with_a_mask_only_its_cells_are_compared_and_wide_leftovers_sent() {
+        let prev = buffer(&["abcdefghijkl"]);
+        let next = buffer(&["aBcDefghijkL"]);
+        let mask: Vec<bool> = "..##.......#".chars().map(|c| c == '#').collect();
+        let got = changes(&prev, &next, Some(&mask));
+        let at: Vec<u16> = got.iter().map(|&(x, ..)| x).collect();
+        assert_eq!(at, [3, 11], "B at 1 is outside the mask: not compared");
+        // A wide character inside the mask gone: the cell it covered is
+        // sent again though outside it.
+        let prev = buffer(&["界cd"]);
+        let next = buffer(&["xycd"]);
+        let mask = [true, false, false, false];
+        let got = changes(&prev, &next, Some(&mask));
+        let at: Vec<u16> = got.iter().map(|&(x, ..)| x).collect();
+        assert_eq!(at, [0, 1]);
     }
 
     #[test]
@@ -241,7 +289,12 @@ mod tests {
         let n = |v: u16| std::num::NonZero::new(v).expect("a frame of some size");
         let mut vt = vt100::Parser::new(n(area.height), n(area.width), 0);
         for f in frames {
-            screen.frame(|buf, _| buf.merge(f)).unwrap();
+            screen
+                .frame(|buf, _| {
+                    buf.merge(f);
+                    Damage::All
+                })
+                .unwrap();
             vt.process(&tap.take());
         }
         (vt.screen().rows(0, area.width))

@@ -10,6 +10,7 @@ use ratatui::layout::Rect;
 
 use crate::camera::Camera;
 use crate::car::CarSpec;
+use crate::damage::Damage;
 use crate::layout::too_small;
 use crate::session::Door;
 use crate::ui::{self, lobby, overlay, results};
@@ -47,41 +48,55 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    pub fn draw(&self, buf: &mut Buffer, area: Rect) {
-        match self.place {
+    /// Draws the screen and says which cells may differ from the frame
+    /// drawn before it (only a race knows).
+    pub fn draw(&self, buf: &mut Buffer, area: Rect) -> Damage {
+        let damage = match self.place {
             Place::Lobby { row } => {
                 let rows = lobby_rows(self.rooms, self.tracks);
                 let board = self.lobby_board(row);
                 lobby::lobby(buf, area, &self.you(), &rows, row, &board);
+                Damage::All
             }
-            Place::Room(r) => match self.rooms.get(&r) {
-                Some(room) => match &room.running {
-                    Some(_) if too_small(self.size) => {
-                        overlay::too_small(buf, area, self.size, Door::Served);
-                    }
-                    Some(run) => self.race(buf, area, run),
-                    None => lobby::room(buf, area, &self.room_screen(room)),
-                },
-                None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
-            },
-        }
+            Place::Room(r) => self.room(buf, area, r),
+        };
         if self.help {
             overlay::help(buf, area, true);
+            return Damage::All;
         }
+        damage
+    }
+
+    /// Room `r`: its race if one runs, else its settings (the lobby if
+    /// the room is gone).
+    fn room(&self, buf: &mut Buffer, area: Rect, r: u32) -> Damage {
+        let Some(room) = self.rooms.get(&r) else {
+            lobby::lobby(buf, area, &self.you(), &[], 0, &[]);
+            return Damage::All;
+        };
+        match &room.running {
+            Some(_) if too_small(self.size) => {
+                overlay::too_small(buf, area, self.size, Door::Served);
+            }
+            Some(run) => return self.race(buf, area, run),
+            None => lobby::room(buf, area, &self.room_screen(room)),
+        }
+        Damage::All
     }
 
     /// A running race: the player's own seat while they race; once done,
     /// the car they chose to watch or their results; watching, that car
     /// or the first seat's (`Race::followed`).
-    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running) {
+    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running) -> Damage {
         let mine = run.seat_of(self.id);
         match (mine, run.race.followed(mine, self.watch)) {
             (Some(i), Some(c)) if c == i => {
-                ui::race_screen(buf, area, run.race.view(i), false, true);
+                let mut damage = ui::race_screen(buf, area, run.race.view(i), false, true);
                 if self.leaving {
                     let ask = "leave the race? q or Esc again; any other key stays";
-                    overlay::note(buf, area, ask);
+                    damage.add(overlay::note(buf, area, ask));
                 }
+                damage
             }
             (_, Some(c)) => {
                 let keys = match mine {
@@ -89,10 +104,13 @@ impl View<'_> {
                     None => "you drive the next race  v next car  Esc leave",
                 };
                 let v = run.race.view(c).watched_by(mine, self.camera);
-                ui::watching(buf, area, v, keys, true);
+                ui::watching(buf, area, v, keys, true)
             }
-            (Some(i), None) => results::draw(buf, area, run.race.view(i), true),
-            (None, None) => {}
+            (Some(i), None) => {
+                results::draw(buf, area, run.race.view(i), true);
+                Damage::All
+            }
+            (None, None) => Damage::All,
         }
     }
 

@@ -21,13 +21,26 @@ use ratatui::symbols::braille::BRAILLE;
 /// 500x200.
 const KEPT_CELLS: usize = 2_000_000;
 
+/// A row none of whose cells were painted.
+const NONE: (usize, usize) = (usize::MAX, 0);
+
 /// A grid of braille cells, each 2 x 4 dots.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Dots {
     /// Cells a row.
     width: usize,
     /// Each cell's dots (bit `x + 2 y`) and colour.
     cells: Vec<(u8, Option<Color>)>,
+    /// Each row's first and past-last cell painted since the grid was
+    /// made or taken from the kept ones: where it may differ from them.
+    touched: Vec<(usize, usize)>,
+}
+
+impl PartialEq for Dots {
+    /// The same dots in the same colours.
+    fn eq(&self, other: &Dots) -> bool {
+        self.width == other.width && self.cells == other.cells
+    }
 }
 
 /// What a kept grid was painted for: the track (its content hash and
@@ -52,9 +65,11 @@ impl Dots {
     /// A blank grid of `dots` (columns, rows of dots).
     pub fn new(dots: (usize, usize)) -> Dots {
         let width = dots.0.div_ceil(2);
+        let rows = dots.1.div_ceil(4);
         Dots {
             width,
-            cells: vec![(0, None); width * dots.1.div_ceil(4)],
+            cells: vec![(0, None); width * rows],
+            touched: vec![NONE; rows],
         }
     }
 
@@ -70,6 +85,7 @@ impl Dots {
             }
             let mut grid = Dots::new(dots);
             paint(&mut grid);
+            grid.touched.fill(NONE);
             while kept.cells + grid.cells.len() > KEPT_CELLS {
                 let oldest = (kept.grids.iter()).min_by_key(|(_, (used, _))| *used);
                 let Some(&k) = oldest.map(|(k, _)| k) else {
@@ -96,7 +112,22 @@ impl Dots {
         if let Some(cell) = self.cells.get_mut(y / 4 * self.width + x / 2) {
             cell.0 |= 1 << (x % 2 + 2 * (y % 4));
             cell.1 = Some(color);
+            let row = &mut self.touched[y / 4];
+            *row = (row.0.min(x / 2), row.1.max(x / 2 + 1));
         }
+    }
+
+    /// The cells of `area` (where the grid is rendered) painted since the
+    /// grid was made or taken from the kept ones: one rectangle a row.
+    pub fn touched(&self, area: Rect) -> impl Iterator<Item = Rect> + '_ {
+        (self.touched.iter().enumerate())
+            .filter(|(_, (from, to))| from < to)
+            .map(move |(y, &(from, to))| {
+                let (x, y) = (area.x as usize + from, area.y as usize + y);
+                let r = Rect::new(x as u16, y as u16, (to - from) as u16, 1);
+                r.intersection(area)
+            })
+            .filter(|r| !r.is_empty())
     }
 
     /// Draws the grid into `area` of `buf` as `Canvas` does: the area's
@@ -178,6 +209,29 @@ mod tests {
                 painter.paint(x, y, c);
             }
         }
+    }
+
+    #[test]
+    fn a_grid_says_which_cells_were_painted_over_the_kept_one() {
+        let key = (9, 3, 3, 1, (0, 0), (8, 12), 0);
+        let mut grid = Dots::cached(key, (8, 12), |g| g.paint(0, 0, Color::Red));
+        let area = Rect::new(10, 5, 4, 3);
+        assert_eq!(
+            grid.touched(area).count(),
+            0,
+            "the kept ground is not damage"
+        );
+        grid.paint(3, 5, Color::Blue);
+        grid.paint(6, 4, Color::Blue);
+        grid.paint(7, 11, Color::Blue);
+        let got: Vec<Rect> = grid.touched(area).collect();
+        assert_eq!(got, [Rect::new(11, 6, 3, 1), Rect::new(13, 7, 1, 1)]);
+        // Clipped to the area it is drawn in.
+        let small = Rect::new(10, 5, 2, 2);
+        assert_eq!(
+            grid.touched(small).collect::<Vec<_>>(),
+            [Rect::new(11, 6, 1, 1)]
+        );
     }
 
     #[test]

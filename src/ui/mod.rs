@@ -23,6 +23,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::app::{App, LOCAL, Screen, SeatView};
+use crate::damage::Damage;
 use crate::layout::race_areas;
 
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).
@@ -32,50 +33,66 @@ pub fn draw(frame: &mut Frame, app: &App) {
 }
 
 /// Paints the whole screen into `buf`'s `area`, in colour unless the
-/// player asked for none.
-pub fn paint(buf: &mut Buffer, area: Rect, app: &App) {
-    paint_in_colour(buf, area, app);
+/// player asked for none, and says which cells may differ from the frame
+/// painted before it ([`Damage`]).
+pub fn paint(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
+    let damage = paint_in_colour(buf, area, app);
     if !app.color {
         theme::monochrome(buf);
     }
+    damage
 }
 
-fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) {
+fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
     if app.screen != Screen::Menu && app.session.too_small() {
         overlay::too_small(buf, area, app.session.size, app.session.door);
-        return;
+        return Damage::All;
     }
-    match app.screen {
-        Screen::Menu => menu::draw(buf, area, app),
-        Screen::Race => {
-            if let Some(race) = &app.race {
-                race_screen(buf, area, race.view(LOCAL), app.paused, app.color);
-            }
+    let damage = match app.screen {
+        Screen::Menu => {
+            menu::draw(buf, area, app);
+            Damage::All
         }
-        Screen::Results => {
-            if let Some(race) = &app.race {
-                match race.followed(Some(LOCAL), app.session.watch) {
-                    Some(c) if c != LOCAL => {
-                        let v = race.view(c).watched_by(Some(LOCAL), app.session.camera);
-                        watching(buf, area, v, "v next car  Enter menu", app.color);
-                    }
-                    _ => results::draw(buf, area, race.view(LOCAL), app.color),
+        Screen::Race => match &app.race {
+            Some(race) => race_screen(buf, area, race.view(LOCAL), app.paused, app.color),
+            None => Damage::All,
+        },
+        Screen::Results => match &app.race {
+            Some(race) => match race.followed(Some(LOCAL), app.session.watch) {
+                Some(c) if c != LOCAL => {
+                    let v = race.view(c).watched_by(Some(LOCAL), app.session.camera);
+                    watching(buf, area, v, "v next car  Enter menu", app.color)
                 }
-            }
-        }
-    }
+                _ => {
+                    results::draw(buf, area, race.view(LOCAL), app.color);
+                    Damage::All
+                }
+            },
+            None => Damage::All,
+        },
+    };
     if app.session.help {
         overlay::help(buf, area, false);
+        return Damage::All;
     }
+    damage
 }
 
 /// One seat's race screen: the track view with its overlays (countdown,
 /// banners, pause) and the side panel with the minimap where the view
 /// does not show the whole track. Local play draws its one seat with
 /// this; a server draws each player's seat with it.
-pub fn race_screen(buf: &mut Buffer, area: Rect, v: SeatView<'_>, paused: bool, color: bool) {
+/// Its damage: the panel, the overlays and what moves on the track.
+pub fn race_screen(
+    buf: &mut Buffer,
+    area: Rect,
+    v: SeatView<'_>,
+    paused: bool,
+    color: bool,
+) -> Damage {
     let (view, panel) = race_areas(area);
-    track::draw(buf, view, v);
+    let mut damage = track::draw(buf, view, v);
+    damage.add(panel);
     let below = hud::draw(buf, panel, v);
     // The minimap between the panel's figures and its key line, on tracks
     // the view does not show whole.
@@ -88,16 +105,22 @@ pub fn race_screen(buf: &mut Buffer, area: Rect, v: SeatView<'_>, paused: bool, 
         );
         minimap::draw(buf, map, v);
     }
-    overlay::race(buf, view, v, paused, color);
+    damage.extend(overlay::race(buf, view, v, paused, color));
+    damage
 }
 
 /// A race seen by a person not driving in it (done, or watching): the
 /// car `v` follows through their camera, a line at the top naming it and
 /// the keys `keys`.
-pub fn watching(buf: &mut Buffer, area: Rect, v: SeatView<'_>, keys: &str, color: bool) {
-    race_screen(buf, area, v, false, color);
+pub fn watching(buf: &mut Buffer, area: Rect, v: SeatView<'_>, keys: &str, color: bool) -> Damage {
+    let mut damage = race_screen(buf, area, v, false, color);
     let name = v.race.name(v.seat.car, v.viewer);
-    overlay::note(buf, area, &format!("watching {name}  {keys}"));
+    damage.add(overlay::note(
+        buf,
+        area,
+        &format!("watching {name}  {keys}"),
+    ));
+    damage
 }
 
 /// A buffer as plain text: one line per row, trailing spaces trimmed.

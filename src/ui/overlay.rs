@@ -13,8 +13,8 @@ use super::theme::THEME;
 use crate::app::{Phase, SeatView};
 use crate::layout::MIN_SIZE;
 
-/// Lines in a bordered box centred in `area`.
-fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
+/// Lines in a bordered box centred in `area`; the box.
+fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) -> Rect {
     let w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 4;
     let r = centred(
         area,
@@ -35,6 +35,7 @@ fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) {
             );
         }
     }
+    r
 }
 
 /// One line of a banner and its style.
@@ -128,17 +129,17 @@ fn car_high(view: Rect, v: SeatView<'_>) -> bool {
 /// a box with the start lights, the lap's time and delta, a missed
 /// checkpoint or WRONG WAY. What finds no clear place is not drawn.
 /// Paused, a box in the middle instead. Without `color`, the chart draws
-/// its two laps in different dots.
-pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: bool) {
+/// its two laps in different dots. What was drawn, box by box.
+pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: bool) -> Vec<Rect> {
     use super::placement::{ahead, boxes, first_clear, strips};
     if paused {
-        boxed(
+        let r = boxed(
             buf,
             view,
             "PAUSED",
             &["p or Esc  resume", "r         restart", "q         quit"],
         );
-        return;
+        return vec![r];
     }
     let low = car_high(view, v);
     let keep = ahead(view, v);
@@ -158,9 +159,10 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
             );
         }
     }
+    let mut drawn: Vec<Rect> = chart.into_iter().collect();
     let lines = banner_lines(v);
     if lines.is_empty() {
-        return;
+        return drawn;
     }
     let w = lines
         .iter()
@@ -170,8 +172,9 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
         + 4;
     let h = lines.len() as u16 + 2;
     let Some(r) = first_clear(view, &boxes(view, w, h, low), &keep, chart) else {
-        return;
+        return drawn;
     };
+    drawn.push(r);
     Clear.render(r, buf);
     Block::bordered().render(r, buf);
     for (i, (text, style)) in lines.iter().enumerate() {
@@ -180,6 +183,7 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
             buf.set_stringn(r.x + 2, y, text, r.width.saturating_sub(4) as usize, *style);
         }
     }
+    drawn
 }
 
 /// Every key, in a box over the screen: the bindings' own words
@@ -259,8 +263,8 @@ pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16), door: Door) {
 }
 
 /// A line across the top of `area`, over the race: `text` with a space
-/// either side.
-pub fn note(buf: &mut Buffer, area: Rect, text: &str) {
+/// either side. The line.
+pub fn note(buf: &mut Buffer, area: Rect, text: &str) -> Rect {
     let style = Style::new().fg(THEME.accent);
     buf.set_stringn(
         area.x,
@@ -269,4 +273,5 @@ pub fn note(buf: &mut Buffer, area: Rect, text: &str) {
         area.width as usize,
         style,
     );
+    Rect::new(area.x, area.y, area.width, area.height.min(1))
 }

@@ -32,6 +32,7 @@ use super::dots::Dots;
 use super::theme::THEME;
 use crate::app::SeatView;
 use crate::camera::Camera;
+use crate::damage::Damage;
 use crate::physics::ModelKind;
 use crate::track::{Mark, Obb, Track};
 
@@ -290,10 +291,12 @@ pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
     })
 }
 
-/// Draws the race's track view into `area`.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
+/// Draws the race's track view into `area`, and says where it may differ
+/// from the view drawn before it: the ground is what the camera's place
+/// paints (its key); the moving things and the labels are the damage.
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> Damage {
     if area.width == 0 || area.height == 0 {
-        return;
+        return Damage::All;
     }
     let track = &v.race.world.track;
     let cam = camera(v, area);
@@ -336,16 +339,31 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
     }
     .draw(&mut grid);
     grid.render(area, buf);
+    let mut damage = Damage::within((key, area), grid.touched(area).collect());
     // The next checkpoint's number on its line, so it reads without colour.
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let style = Style::new()
             .fg(THEME.next_mark)
             .add_modifier(Modifier::BOLD);
-        label(buf, area, view, at, 0, &next.to_string(), style);
+        damage.extend(label(buf, area, view, at, 0, &next.to_string(), style));
     }
-    // Where people race each other, each other car's driver by name,
-    // beside the car (never with an arrow in it: the arrows are your
-    // car's).
+    damage.extend(names(buf, area, view, v));
+    // Your car, unmistakable at any zoom and without colour: the arrow
+    // nearest its heading on its centre cell, in reverse video.
+    let you = Style::new()
+        .fg(THEME.you)
+        .add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    let body = &v.car().state.body;
+    let arrow = arrow(body.heading).to_string();
+    damage.extend(label(buf, area, view, body.pos, 0, &arrow, you));
+    damage
+}
+
+/// Where people race each other, each other car's driver by name beside
+/// the car, and someone else's ghost by name beside it: the rows written.
+fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -> Vec<Rect> {
+    let mut drawn = Vec::new();
+    // Never with an arrow in it: the arrows are your car's.
     for e in &v.race.world.cars {
         let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
             continue;
@@ -357,7 +375,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
         let cells = view.cells(&e.car.footprint());
         let at = beside(cells, e.car.forward(), short.chars().count() as i64);
         let style = Style::new().fg(THEME.rival);
-        write_at(buf, area, at, &short, style);
+        drawn.extend(write_at(buf, area, at, &short, style));
     }
     // Someone else's ghost, by name, beside it.
     if let (Some(name), Some([x, y, heading])) = (v.ghost_name(), v.ghost_pose()) {
@@ -369,16 +387,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
         let outline = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
         let fwd = DVec2::new(heading.cos(), heading.sin());
         let at = beside(view.cells(&outline), fwd, short.chars().count() as i64);
-        write_at(buf, area, at, &short, Style::new().fg(THEME.faint));
+        let style = Style::new().fg(THEME.faint);
+        drawn.extend(write_at(buf, area, at, &short, style));
     }
-    // Your car, unmistakable at any zoom and without colour: the arrow
-    // nearest its heading on its centre cell, in reverse video.
-    let you = Style::new()
-        .fg(THEME.you)
-        .add_modifier(Modifier::REVERSED | Modifier::BOLD);
-    let body = &v.car().state.body;
-    let arrow = arrow(body.heading).to_string();
-    label(buf, area, view, body.pos, 0, &arrow, you);
+    drawn
 }
 
 /// Where a name of `len` cells goes beside a car covering the cells
@@ -418,25 +430,44 @@ pub fn arrow(heading: f64) -> char {
 }
 
 /// Writes `text` on the view's cell at `at`, `dx` cells to its right,
-/// clipped to `area`; nothing if the cell is outside.
-fn label(buf: &mut Buffer, area: Rect, view: View, at: DVec2, dx: u16, text: &str, style: Style) {
+/// clipped to `area`; nothing if the cell is outside. The row of `area`
+/// written in, if any.
+fn label(
+    buf: &mut Buffer,
+    area: Rect,
+    view: View,
+    at: DVec2,
+    dx: u16,
+    text: &str,
+    style: Style,
+) -> Option<Rect> {
     let d = view.dot(at);
     let (x, y) = ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64);
     if x >= 0 && x < i64::from(area.width) {
-        write_at(buf, area, (x + i64::from(dx), y), text, style);
+        return write_at(buf, area, (x + i64::from(dx), y), text, style);
     }
+    None
 }
 
 /// Writes `text` from the view's cell `(x, y)` (which may lie outside
 /// it), clipped to `area`: a text that starts left of it shows its end.
-fn write_at(buf: &mut Buffer, area: Rect, (x, y): (i64, i64), text: &str, style: Style) {
+/// The row of `area` written in, if any.
+fn write_at(
+    buf: &mut Buffer,
+    area: Rect,
+    (x, y): (i64, i64),
+    text: &str,
+    style: Style,
+) -> Option<Rect> {
     if y < 0 || y >= i64::from(area.height) || x >= i64::from(area.width) {
-        return;
+        return None;
     }
     let shown: String = text.chars().skip((-x).max(0) as usize).collect();
     let x = x.max(0) as u16;
     let room = area.width - x;
-    super::column::put_str(buf, area.x + x, area.y + y as u16, &shown, room, style);
+    let y = area.y + y as u16;
+    super::column::put_str(buf, area.x + x, y, &shown, room, style);
+    Some(Rect::new(area.x, y, area.width, 1))
 }
 
 #[cfg(test)]

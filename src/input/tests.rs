@@ -16,6 +16,17 @@ fn hold(h: &mut Held, a: Action, from: f64, delay: f64, rate: f64, until: f64) {
     }
 }
 
+/// A tracker that has seen a key held on a terminal repeating after
+/// `delay`, every `period`, from time 0 (eleven repeats).
+fn learned(delay: f64, period: f64) -> Held {
+    let mut h = Held::new();
+    h.observe(3, 0.0);
+    for i in 0..11 {
+        h.observe(3, delay + f64::from(i) * period);
+    }
+    h
+}
+
 #[test]
 fn a_single_tap_is_held_across_the_assumed_repeat_delay_then_lets_go() {
     let mut h = Held::new();
@@ -79,17 +90,7 @@ fn typing_and_double_taps_teach_nothing() {
 
 #[test]
 fn with_a_learned_repeat_a_tap_steers_for_one_delay() {
-    let mut h = Held::new();
-    for i in 0..12 {
-        h.observe(
-            3,
-            if i == 0 {
-                0.0
-            } else {
-                0.2 + f64::from(i - 1) * 0.025
-            },
-        );
-    }
+    let h = &mut learned(0.2, 0.025);
     let r = h.repeat().expect("learned");
     assert!((r.delay - 0.2).abs() < 1e-9);
     h.press(L, 5.0);
@@ -100,17 +101,7 @@ fn with_a_learned_repeat_a_tap_steers_for_one_delay() {
 #[test]
 fn a_key_pressed_again_before_its_first_repeat_could_come_is_no_repeat() {
     // A terminal repeating after 500 ms, every 33 ms: learned.
-    let mut h = Held::new();
-    for i in 0..12 {
-        h.observe(
-            3,
-            if i == 0 {
-                0.0
-            } else {
-                0.5 + f64::from(i - 1) / 30.0
-            },
-        );
-    }
+    let h = &mut learned(0.5, 1.0 / 30.0);
     assert!(h.repeat().is_some());
     // D tapped, let go, pressed again 0.3 s later and held: its first
     // repeat comes 0.5 s after the second press.

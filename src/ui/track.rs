@@ -430,8 +430,8 @@ pub fn arrow(heading: f64) -> char {
 }
 
 /// Writes `text` on the view's cell at `at`, `dx` cells to its right,
-/// clipped to `area`; nothing if the cell is outside. The row of `area`
-/// written in, if any.
+/// clipped to `area`; nothing if the cell is outside. The cells
+/// written, if any.
 fn label(
     buf: &mut Buffer,
     area: Rect,
@@ -451,7 +451,7 @@ fn label(
 
 /// Writes `text` from the view's cell `(x, y)` (which may lie outside
 /// it), clipped to `area`: a text that starts left of it shows its end.
-/// The row of `area` written in, if any.
+/// The cells written, if any.
 fn write_at(
     buf: &mut Buffer,
     area: Rect,
@@ -467,7 +467,8 @@ fn write_at(
     let room = area.width - x;
     let y = area.y + y as u16;
     super::column::put_str(buf, area.x + x, y, &shown, room, style);
-    Some(Rect::new(area.x, y, area.width, 1))
+    let width = unicode_width::UnicodeWidthStr::width(shown.as_str()).min(usize::from(room));
+    Some(Rect::new(area.x + x, y, width as u16, 1))
 }
 
 #[cfg(test)]

@@ -10,10 +10,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use ratatui::layout::Rect;
 
 /// What may have changed in a frame since the one painted before it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Damage {
     /// Anything: every cell is compared.
-    #[default]
     All,
     /// Only cells within `rects`, if the frame before had the same `key`:
     /// every cell outside them is a function of `key` alone (for a race

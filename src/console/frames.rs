@@ -79,14 +79,16 @@ impl<W: Write> Frames<W> {
         self.damage = damage;
         let cells = changes(&self.shown, &self.next, mask.as_deref());
         // Tests hold every painter to its word: outside its damage,
-        // nothing changed.
-        debug_assert_eq!(
-            cells.iter().map(|&(x, y, _)| (x, y)).collect::<Vec<_>>(),
-            (changes(&self.shown, &self.next, None).iter())
-                .map(|&(x, y, _)| (x, y))
-                .collect::<Vec<_>>(),
-            "a cell changed outside the painter's damage"
-        );
+        // nothing changed (without a mask there is nothing to check).
+        if cfg!(debug_assertions) && mask.is_some() {
+            let at =
+                |c: &[(u16, u16, &Cell)]| c.iter().map(|&(x, y, _)| (x, y)).collect::<Vec<_>>();
+            assert_eq!(
+                at(&cells),
+                at(&changes(&self.shown, &self.next, None)),
+                "a cell changed outside the painter's damage"
+            );
+        }
         queue!(self.backend, BeginSynchronizedUpdate)?;
         self.backend.draw(cells.into_iter())?;
         self.backend.hide_cursor()?;

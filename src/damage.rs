@@ -5,7 +5,8 @@
 //! (docs/BENCHMARKS.md). A painter that can say where the moving things
 //! are lets the frame diff (`console::frames`) compare those cells only.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
+use std::sync::LazyLock;
 
 use ratatui::layout::Rect;
 
@@ -14,21 +15,43 @@ use ratatui::layout::Rect;
 pub enum Damage {
     /// Anything: every cell is compared.
     All,
-    /// Only cells within `rects`, if the frame before had the same `key`:
-    /// every cell outside them is a function of `key` alone (for a race
-    /// screen: the screen's size and the ground under the camera).
-    Within { key: u64, rects: Vec<Rect> },
+    /// Only cells within `rects` and changed `parts`, if the frame before
+    /// had the same `key`: every other cell is a function of `key` alone
+    /// (for a race screen: the screen's size and the ground under the
+    /// camera).
+    Within {
+        key: u64,
+        rects: Vec<Rect>,
+        parts: Vec<Part>,
+    },
+}
+
+/// A rectangle whose cells are a function of `key` (a hash of what it
+/// shows, its place apart): the same part in two frames in a row, with
+/// the same key, paints the same cells, which need no compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    pub rect: Rect,
+    pub key: u64,
+}
+
+/// The hash of `key`, as damage keys are taken: foldhash, for some
+/// twenty short lines a frame for each player (the standard hasher was
+/// 5% of a server's frame), seeded at random once a process, so that no
+/// name can be made to collide with another line on purpose.
+fn hashed(key: impl Hash) -> u64 {
+    static STATE: LazyLock<foldhash::quality::RandomState> = LazyLock::new(Default::default);
+    STATE.hash_one(key)
 }
 
 impl Damage {
     /// Cells within `rects` may change; the rest is what `key` (any
     /// hashable description of it) paints.
     pub fn within(key: impl Hash, rects: Vec<Rect>) -> Damage {
-        let mut h = DefaultHasher::new();
-        key.hash(&mut h);
         Damage::Within {
-            key: h.finish(),
+            key: hashed(key),
             rects,
+            parts: Vec::new(),
         }
     }
 
@@ -37,16 +60,30 @@ impl Damage {
         self.extend([rect]);
     }
 
+    /// A part of the frame (see [`Part`]) that shows what `key` (any
+    /// hashable description of it) paints into `rect`, if this damage has
+    /// any bound.
+    pub fn part(&mut self, rect: Rect, key: impl Hash) {
+        if let Damage::Within { parts, .. } = self {
+            parts.push(Part {
+                rect,
+                key: hashed(key),
+            });
+        }
+    }
+
     /// Which cells of `area` (row by row) a frame damaged as `self`, after
     /// one damaged as `before`, may differ in: those within either's
-    /// rectangles. None if any may: different keys, or either is
-    /// [`Damage::All`].
+    /// rectangles, and within either's parts but one the other frame had
+    /// the same (place and key). None if any may: different keys, or
+    /// either is [`Damage::All`].
     pub fn mask(&self, before: &Damage, area: Rect) -> Option<Vec<bool>> {
         let (
-            Damage::Within { key, rects },
+            Damage::Within { key, rects, parts },
             Damage::Within {
                 key: was,
                 rects: were,
+                parts: had,
             },
         ) = (self, before)
         else {
@@ -55,9 +92,17 @@ impl Damage {
         if key != was {
             return None;
         }
+        let changed = |of: &[Part], other: &[Part]| -> Vec<Rect> {
+            (of.iter())
+                .filter(|p| !other.contains(p))
+                .map(|p| p.rect)
+                .collect()
+        };
+        let (new, gone) = (changed(parts, had), changed(had, parts));
         let w = usize::from(area.width);
         let mut mask = vec![false; w * usize::from(area.height)];
-        for r in rects.iter().chain(were).map(|r| r.intersection(area)) {
+        let all = rects.iter().chain(were).chain(&new).chain(&gone);
+        for r in all.map(|r| r.intersection(area)) {
             for y in r.top()..r.bottom() {
                 let row = usize::from(y - area.y) * w;
                 let from = row + usize::from(r.x - area.x);
@@ -97,5 +142,30 @@ mod tests {
         assert_eq!(now.mask(&Damage::within(8, vec![]), area), None);
         assert_eq!(now.mask(&Damage::All, area), None);
         assert_eq!(Damage::All.mask(&now, area), None);
+    }
+
+    #[test]
+    fn a_part_is_compared_unless_the_frame_before_had_it_the_same() {
+        let area = Rect::new(0, 0, 4, 3);
+        let frame = |parts: &[(u16, &str)]| {
+            let mut d = Damage::within(7, vec![]);
+            for &(y, text) in parts {
+                d.part(Rect::new(0, y, 4, 1), text);
+            }
+            d
+        };
+        let rows = |now: &Damage, was: &Damage| -> String {
+            let mask = now.mask(was, area).expect("same key");
+            (mask.chunks(4))
+                .map(|r| if r.iter().all(|&m| m) { '#' } else { '.' })
+                .collect()
+        };
+        let was = frame(&[(0, "LAP 1"), (1, "TIME 0:01"), (2, "gone")]);
+        let now = frame(&[(0, "LAP 1"), (1, "TIME 0:02")]);
+        assert_eq!(rows(&now, &was), ".##", "changed, and one no longer there");
+        assert_eq!(rows(&was, &now), ".##", "changed, and a new one");
+        assert_eq!(rows(&now, &now), "...");
+        let moved = frame(&[(1, "LAP 1"), (0, "TIME 0:02")]);
+        assert_eq!(rows(&moved, &now), "##.", "the same text elsewhere");
     }
 }

@@ -143,17 +143,23 @@ pub fn changes<'a>(
     // Cells still covered by a wide character of `next`, and cells that
     // a wide character of either frame covered, to be sent again.
     let (mut covered, mut stale) = (0usize, 0usize);
-    for (i, (now, was)) in next.content.iter().zip(&prev.content).enumerate() {
+    let n = next.content.len().min(prev.content.len());
+    let mut i = 0;
+    while i < n {
         // Outside the damage: the same in both frames, one column wide
-        // (the ground: braille or blank).
-        if mask.is_some_and(|m| !m[i]) && stale == 0 {
-            covered = covered.saturating_sub(1);
+        // (the ground: braille or blank). Skipped a run at a time.
+        if let Some(m) = mask.filter(|m| !m[i] && stale == 0) {
+            let run = m[i..n].iter().position(|&d| d).unwrap_or(n - i);
+            covered = covered.saturating_sub(run);
+            i += run;
             continue;
         }
+        let (at, now, was) = (i, &next.content[i], &prev.content[i]);
+        i += 1;
         let (symbol, was_symbol) = (now.symbol(), was.symbol());
         let same = same(now, symbol, was, was_symbol);
         if covered == 0 && (!same || stale > 0) {
-            let (x, y) = (i % w, i / w);
+            let (x, y) = (at % w, at / w);
             out.push((next.area.x + x as u16, next.area.y + y as u16, now));
         }
         let wide = width(symbol);

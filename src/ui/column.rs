@@ -3,12 +3,15 @@
 //! whole. The side panel and the results build their content as pieces
 //! and leave placing them to this, instead of moving a cursor by hand.
 
+use std::hash::{Hash, Hasher};
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::gauges::{Bar, SlipBar};
+use crate::damage::Damage;
 
 /// One piece of a column.
 pub enum Piece<'a> {
@@ -28,6 +31,19 @@ impl Piece<'_> {
         match self {
             Piece::Line(..) | Piece::Gap => 1,
             Piece::Bar(_) | Piece::Slip(_) => 2,
+        }
+    }
+}
+
+/// What a piece draws, for [`Damage::part`]: equal keys, equal cells.
+impl Hash for Piece<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            Piece::Line(text, style) => (text, style).hash(h),
+            Piece::Gap => {}
+            Piece::Bar(b) => (b.label, &b.text, b.fill.to_bits(), b.warn.to_bits()).hash(h),
+            Piece::Slip(b) => (b.label, b.degrees.to_bits(), b.sliding).hash(h),
         }
     }
 }
@@ -82,11 +98,26 @@ pub fn line<'a>(text: impl Into<String>, c: ratatui::style::Color) -> Piece<'a> 
 /// fits whole below the last; returns the row below them all, at most the
 /// area's bottom.
 pub fn stack<'a>(buf: &mut Buffer, area: Rect, pieces: impl IntoIterator<Item = Piece<'a>>) -> u16 {
+    stack_parts(buf, area, pieces, &mut Damage::All)
+}
+
+/// [`stack`], each piece drawn a part of `damage` (blank rows none: a
+/// row blank in both frames is the same).
+pub fn stack_parts<'a>(
+    buf: &mut Buffer,
+    area: Rect,
+    pieces: impl IntoIterator<Item = Piece<'a>>,
+    damage: &mut Damage,
+) -> u16 {
     let mut y = area.y;
     for piece in pieces {
         let h = piece.height();
-        if y + h <= area.bottom() {
-            piece.render(Rect::new(area.x, y, area.width, h), buf);
+        if y + h <= area.bottom() && !matches!(piece, Piece::Gap) {
+            let rect = Rect::new(area.x, y, area.width, h);
+            if matches!(damage, Damage::Within { .. }) {
+                damage.part(rect, &piece);
+            }
+            piece.render(rect, buf);
         }
         y = (y + h).min(area.bottom());
     }

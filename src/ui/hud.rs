@@ -11,6 +11,7 @@ use super::column::{self, Piece};
 use super::gauges::{self, finite};
 use super::theme::THEME;
 use crate::app::{SeatView, Standing};
+use crate::damage::Damage;
 use crate::input::Action;
 use crate::physics::ModelKind;
 
@@ -87,9 +88,9 @@ pub fn input_line(v: SeatView<'_>) -> String {
     format!("INPUT {}", parts.join(" "))
 }
 
-/// Draws the panel; returns the first row below what it drew (where the
-/// minimap may go).
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
+/// Draws the panel, each line and gauge a part of `damage`; returns the
+/// first row below what it drew (where the minimap may go).
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
     }
@@ -117,22 +118,27 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> u16 {
     pieces.extend(times(v, me, standings.len()));
     pieces.push(Piece::Gap);
     pieces.extend(gauges(v));
-    let y = column::stack(buf, body, pieces);
+    let y = column::stack_parts(buf, body, pieces, damage);
     let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
     let y = if rest.height >= 1 {
-        column::stack(buf, rest, [column::line(input_line(v), THEME.dim)])
+        column::stack_parts(buf, rest, [column::line(input_line(v), THEME.dim)], damage)
     } else {
         y
     };
     let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
-    let y = column::stack(buf, rest, standings_lines(v, &standings, me, rest.height));
+    let y = column::stack_parts(
+        buf,
+        rest,
+        standings_lines(v, &standings, me, rest.height),
+        damage,
+    );
     // A race between people (`skid serve`) has no pause; q leaves it.
     let hint = if v.race.door.pauses() {
         "? help  p pause  q quit"
     } else {
         "? help  q leave"
     };
-    column::stack(buf, keys, [column::line(hint, THEME.faint)]);
+    column::stack_parts(buf, keys, [column::line(hint, THEME.faint)], damage);
     y
 }
 

@@ -17,6 +17,7 @@ use ratatui::style::{Color, Modifier, Style};
 use super::dots::Dots;
 use super::theme::THEME;
 use crate::app::SeatView;
+use crate::damage::Damage;
 use crate::track::{Mark, Track};
 
 /// The dot under a world point, in a grid of `dots` at `s` metres a dot.
@@ -103,29 +104,29 @@ fn paint(grid: &mut Dots, dots: (usize, usize), track: &Track, s: f64, color: Co
     }
 }
 
-/// Draws the minimap into `area`: the course, the next mark, the cars.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) {
-    let Some(map) = course(buf, area, &v.race.world.track, THEME.dim) else {
-        return;
-    };
-    let mut mark = |p: DVec2, text: &str, c: Color| {
-        if let Some((x, y)) = map.cell_of(p) {
-            buf.set_string(x, y, text, Style::new().fg(c).add_modifier(Modifier::BOLD));
-        }
+/// Draws the minimap into `area`: the course, the next mark, the cars; a
+/// part of `damage` keyed by the course and where each letter landed.
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) {
+    let track = &v.race.world.track;
+    let Some(map) = course(buf, area, track, THEME.dim) else {
+        return; // blank
     };
     let next = v.next_mark();
-    if let Some(&at) = v.race.marks.get(next as usize) {
-        let label = if next == 0 {
-            "F".to_string()
-        } else {
-            next.to_string()
-        };
-        mark(at, &label, THEME.next_mark);
+    let label = match next {
+        0 => "F".to_string(),
+        n => n.to_string(),
+    };
+    let at = v.race.marks.get(next as usize).copied();
+    let letters = (at.map(|p| (p, label.as_str(), THEME.next_mark)).into_iter())
+        .chain(v.rivals().map(|car| (car.state.body.pos, "o", THEME.rival)))
+        .chain([(v.car().state.body.pos, "@", THEME.you)]);
+    let placed: Vec<_> = letters
+        .filter_map(|(p, text, c)| map.cell_of(p).map(|at| (at, text, c)))
+        .collect();
+    for &((x, y), text, c) in &placed {
+        buf.set_string(x, y, text, Style::new().fg(c).add_modifier(Modifier::BOLD));
     }
-    for car in v.rivals() {
-        mark(car.state.body.pos, "o", THEME.rival);
-    }
-    mark(v.car().state.body.pos, "@", THEME.you);
+    damage.part(area, (track.id, track.width, track.height, placed));
 }
 
 #[cfg(test)]
@@ -150,6 +151,7 @@ mod tests {
                     &mut buf,
                     Rect::new(0, 0, w, h),
                     race.view(crate::app::LOCAL),
+                    &mut Damage::All,
                 );
                 let text = crate::ui::buffer_text(&buf);
                 assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");

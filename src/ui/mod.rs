@@ -82,7 +82,8 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
 /// banners, pause) and the side panel with the minimap where the view
 /// does not show the whole track. Local play draws its one seat with
 /// this; a server draws each player's seat with it.
-/// Its damage: the panel, the overlays and what moves on the track.
+/// Its damage: what moves on the track, the overlays, and the panel's
+/// lines, gauges and minimap as parts.
 pub fn race_screen(
     buf: &mut Buffer,
     area: Rect,
@@ -92,8 +93,7 @@ pub fn race_screen(
 ) -> Damage {
     let (view, panel) = race_areas(area);
     let mut damage = track::draw(buf, view, v);
-    damage.add(panel);
-    let below = hud::draw(buf, panel, v);
+    let below = hud::draw(buf, panel, v, &mut damage);
     // The minimap between the panel's figures and its key line, on tracks
     // the view does not show whole.
     if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
@@ -103,7 +103,7 @@ pub fn race_screen(
             panel.width.saturating_sub(1),
             panel.bottom() - below - 2,
         );
-        minimap::draw(buf, map, v);
+        minimap::draw(buf, map, v, &mut damage);
     }
     damage.extend(overlay::race(buf, view, v, paused, color));
     damage

@@ -8,6 +8,7 @@
 use std::hash::{BuildHasher, Hash};
 use std::sync::LazyLock;
 
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 /// What may have changed in a frame since the one painted before it.
@@ -55,6 +56,28 @@ impl Damage {
         }
     }
 
+    /// Whether this is [`Damage::Within`] `key` (hashed as
+    /// [`Damage::within`] does).
+    pub fn keyed(&self, key: impl Hash) -> bool {
+        matches!(self, Damage::Within { key: k, .. } if *k == hashed(key))
+    }
+
+    /// Its rectangles, not its parts (none for [`Damage::All`]).
+    pub fn rects(&self) -> &[Rect] {
+        match self {
+            Damage::All => &[],
+            Damage::Within { rects, .. } => rects,
+        }
+    }
+
+    /// Blanks the cells of `buf` within this damage's rectangles (not its
+    /// parts: see [`Damage::part`] and [`Damage::blank_gone`]).
+    pub fn blank(&self, buf: &mut Buffer) {
+        for &r in self.rects() {
+            blank(buf, r);
+        }
+    }
+
     /// One more rectangle that may change, if this damage has any bound.
     pub fn add(&mut self, rect: Rect) {
         self.extend([rect]);
@@ -63,12 +86,41 @@ impl Damage {
     /// A part of the frame (see [`Part`]) that shows what `key` (any
     /// hashable description of it) paints into `rect`, if this damage has
     /// any bound.
-    pub fn part(&mut self, rect: Rect, key: impl Hash) {
-        if let Damage::Within { parts, .. } = self {
-            parts.push(Part {
-                rect,
-                key: hashed(key),
-            });
+    ///
+    /// Whether the buffer still holds it: `kept` (the damage of the frame
+    /// the buffer holds, with its rectangles blanked) had the same part,
+    /// and none of its rectangles crossed it. A part so held need not be
+    /// painted again.
+    pub fn part(&mut self, rect: Rect, key: impl Hash, kept: Option<&Damage>) -> bool {
+        let Damage::Within { parts, .. } = self else {
+            return false;
+        };
+        let part = Part {
+            rect,
+            key: hashed(key),
+        };
+        parts.push(part);
+        matches!(kept, Some(Damage::Within { rects, parts, .. })
+            if parts.contains(&part) && !rects.iter().any(|r| r.intersects(rect)))
+    }
+
+    /// After every part of this frame is painted over a buffer holding the
+    /// frame damaged as `kept`: blanks the cells of `kept`'s parts that no
+    /// part of this frame covers (a line that is gone, a gauge now lower).
+    pub fn blank_gone(&self, kept: &Damage, buf: &mut Buffer) {
+        let (Damage::Within { parts, .. }, Damage::Within { parts: had, .. }) = (self, kept) else {
+            return;
+        };
+        for gone in had.iter().filter(|p| !parts.contains(p)) {
+            let r = gone.rect.intersection(buf.area);
+            let over: Vec<Rect> = (parts.iter().map(|p| p.rect))
+                .filter(|p| p.intersects(r))
+                .collect();
+            for at in r.positions() {
+                if !over.iter().any(|p| p.contains(at)) {
+                    buf[at].reset();
+                }
+            }
         }
     }
 
@@ -113,6 +165,17 @@ impl Damage {
     }
 }
 
+/// Blanks the cells of `buf` within `r`.
+pub fn blank(buf: &mut Buffer, r: Rect) {
+    let r = r.intersection(buf.area);
+    for y in r.top()..r.bottom() {
+        let from = buf.index_of(r.x, y);
+        for cell in &mut buf.content[from..from + usize::from(r.width)] {
+            cell.reset();
+        }
+    }
+}
+
 /// More rectangles that may change, if the damage has any bound.
 impl Extend<Rect> for Damage {
     fn extend<I: IntoIterator<Item = Rect>>(&mut self, more: I) {
@@ -150,7 +213,7 @@ mod tests {
         let frame = |parts: &[(u16, &str)]| {
             let mut d = Damage::within(7, vec![]);
             for &(y, text) in parts {
-                d.part(Rect::new(0, y, 4, 1), text);
+                d.part(Rect::new(0, y, 4, 1), text, None);
             }
             d
         };

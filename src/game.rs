@@ -57,7 +57,7 @@ impl Stats {
 
 /// Draws the game's screen as one frame and sends it at once.
 pub fn draw_frame<W: Write>(frames: &mut Frames<W>, app: &App) -> io::Result<()> {
-    frames.frame(|buf, area| ui::paint(buf, area, app))
+    frames.frame(|buf, area, before| ui::paint(buf, area, app, before))
 }
 
 /// Applies one terminal event; returns whether the screen must be cleared.

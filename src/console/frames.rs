@@ -1,6 +1,7 @@
 //! A player's screen as the game draws it: two buffers, the frame on the
-//! terminal and the one being drawn, and the cells that differ sent as one
-//! synchronized update. What ratatui's `Terminal` does for a frame, less
+//! terminal and the one being drawn (over a copy of it: a painter that
+//! knows what changed repaints only that), and the cells that differ sent
+//! as one synchronized update. What ratatui's `Terminal` does for a frame, less
 //! its per-frame costs that a server pays for every player: its diff works
 //! out every cell's display width, equal or not, by grapheme segmentation
 //! (a quarter of a frame at 80x24); here equal cells cost a compare, and a
@@ -26,7 +27,7 @@ pub struct Frames<W: Write> {
     wire: Arc<Wire>,
     /// What the terminal shows.
     shown: Buffer,
-    /// The next frame, drawn into a blank buffer.
+    /// The next frame, painted over a copy of the one shown.
     next: Buffer,
     /// What the shown frame's painter said may have changed in it
     /// ([`Damage::All`] after a clear: the terminal shows nothing).
@@ -64,22 +65,41 @@ impl<W: Write> Frames<W> {
     pub fn redraw_all(&mut self) -> io::Result<()> {
         self.backend.clear_region(ClearType::All)?;
         self.shown.reset();
+        self.next.reset();
         self.damage = Damage::All;
         commit(&mut self.backend, &self.wire)
     }
 
-    /// Draws one frame with `paint` (into a blank buffer the screen's
-    /// size) inside synchronized output, so no terminal shows half of it,
-    /// and sends it at once. `paint` says which cells may differ from the
-    /// frame it painted before ([`Damage`]): only those are compared.
-    pub fn frame(&mut self, paint: impl FnOnce(&mut Buffer, Rect) -> Damage) -> io::Result<()> {
+    /// Draws one frame with `paint` inside synchronized output, so no
+    /// terminal shows half of it, and sends it at once.
+    ///
+    /// `paint` is given a buffer the screen's size holding the frame
+    /// shown, and that frame's damage, and leaves in it the whole new
+    /// frame: a painter that keeps nothing resets it first; one whose
+    /// frame before was [`Damage::Within`] its own key may repaint only
+    /// the cells that frame damaged and those it damages now. It returns
+    /// which cells may differ from the frame before ([`Damage`]): only
+    /// those are compared. Debug builds hold every painter to both: the
+    /// frame equals one painted into a blank buffer, and nothing changed
+    /// outside its damage.
+    pub fn frame(
+        &mut self,
+        mut paint: impl FnMut(&mut Buffer, Rect, &Damage) -> Damage,
+    ) -> io::Result<()> {
         let area = self.next.area;
-        let damage = paint(&mut self.next, area);
+        let damage = paint(&mut self.next, area, &self.damage);
+        if cfg!(debug_assertions) {
+            let mut fresh = Buffer::empty(area);
+            paint(&mut fresh, area, &Damage::All);
+            assert!(
+                fresh == self.next,
+                "a painter left cells of the frame before in the buffer"
+            );
+        }
         let mask = damage.mask(&self.damage, area);
-        self.damage = damage;
         let cells = changes(&self.shown, &self.next, mask.as_deref());
-        // Tests hold every painter to its word: outside its damage,
-        // nothing changed (without a mask there is nothing to check).
+        // Outside its damage, nothing changed (without a mask there is
+        // nothing to check).
         if cfg!(debug_assertions) && mask.is_some() {
             let at =
                 |c: &[(u16, u16, &Cell)]| c.iter().map(|&(x, y, _)| (x, y)).collect::<Vec<_>>();
@@ -90,12 +110,37 @@ impl<W: Write> Frames<W> {
             );
         }
         queue!(self.backend, BeginSynchronizedUpdate)?;
-        self.backend.draw(cells.into_iter())?;
+        self.backend.draw(cells.iter().copied())?;
         self.backend.hide_cursor()?;
         queue!(self.backend, EndSynchronizedUpdate)?;
-        std::mem::swap(&mut self.shown, &mut self.next);
-        self.next.reset();
+        let sent: Vec<usize> = (cells.iter())
+            .map(|&(x, y, _)| {
+                usize::from(y - area.y) * usize::from(area.width) + usize::from(x - area.x)
+            })
+            .collect();
+        self.keep(mask.as_deref(), &sent);
+        self.damage = damage;
         commit(&mut self.backend, &self.wire)
+    }
+
+    /// Makes the frame shown the frame just painted, leaving it in both
+    /// buffers (the next painter is given it). With a `mask`, only the
+    /// cells `sent` and what wide ones among them cover (or covered)
+    /// differ: a cell that differs but was not sent is one a wide
+    /// character covers, whose cells a buffer holds blank.
+    fn keep(&mut self, mask: Option<&[bool]>, sent: &[usize]) {
+        if mask.is_none() {
+            self.shown.content.clone_from(&self.next.content);
+            return;
+        }
+        let (shown, next) = (&mut self.shown.content, &self.next.content);
+        for &i in sent {
+            let wide = width(next[i].symbol()).max(width(shown[i].symbol())).max(1);
+            for j in i..(i + wide).min(next.len()) {
+                shown[j].clone_from(&next[j]);
+            }
+        }
+        debug_assert!(shown == next, "the frame kept is the frame shown");
     }
 }
 
@@ -149,7 +194,7 @@ pub fn changes<'a>(
         // Outside the damage: the same in both frames, one column wide
         // (the ground: braille or blank). Skipped a run at a time.
         if let Some(m) = mask.filter(|m| !m[i] && stale == 0) {
-            let run = m[i..n].iter().position(|&d| d).unwrap_or(n - i);
+            let run = unmarked(&m[i..n]);
             covered = covered.saturating_sub(run);
             i += run;
             continue;
@@ -168,6 +213,16 @@ pub fn changes<'a>(
         stale = stale.max(wide.max(was_wide)).saturating_sub(1);
     }
     bridged(next, out)
+}
+
+/// How many cells from the start of `mask` are unmarked: sixteen at a
+/// time while none is (a loop the compiler makes wide), then one by one.
+fn unmarked(mask: &[bool]) -> usize {
+    let wide = mask
+        .chunks_exact(16)
+        .take_while(|c| !c.iter().fold(false, |a, &m| a | m));
+    let skipped = wide.count() * 16;
+    skipped + (mask[skipped..].iter().position(|&m| m)).unwrap_or(mask.len() - skipped)
 }
 
 /// `cells` (changed cells of `next`, in order) with the unchanged ones
@@ -231,6 +286,17 @@ mod tests {
         let got = changes(&prev, &next, Some(&mask));
         let at: Vec<u16> = got.iter().map(|&(x, ..)| x).collect();
         assert_eq!(at, [0, 1]);
+    }
+
+    #[test]
+    fn unmarked_counts_up_to_the_first_marked_cell() {
+        for len in [0, 1, 15, 16, 17, 40] {
+            for first in 0..=len {
+                let mask: Vec<bool> = (0..len).map(|i| i >= first && i % 3 != 1).collect();
+                let want = mask.iter().position(|&m| m).unwrap_or(len);
+                assert_eq!(unmarked(&mask), want, "{len} {first}");
+            }
+        }
     }
 
     #[test]
@@ -298,7 +364,8 @@ mod tests {
         let mut vt = vt100::Parser::new(n(area.height), n(area.width), 0);
         for f in frames {
             screen
-                .frame(|buf, _| {
+                .frame(|buf, _, _| {
+                    buf.reset();
                     buf.merge(f);
                     Damage::All
                 })

@@ -50,15 +50,16 @@ pub struct View<'a> {
 impl View<'_> {
     /// Draws the screen and says which cells may differ from the frame
     /// drawn before it (only a race knows).
-    pub fn draw(&self, buf: &mut Buffer, area: Rect) -> Damage {
+    pub fn draw(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
         let damage = match self.place {
             Place::Lobby { row } => {
+                buf.reset();
                 let rows = lobby_rows(self.rooms, self.tracks);
                 let board = self.lobby_board(row);
                 lobby::lobby(buf, area, &self.you(), &rows, row, &board);
                 Damage::All
             }
-            Place::Room(r) => self.room(buf, area, r),
+            Place::Room(r) => self.room(buf, area, r, before),
         };
         if self.help {
             overlay::help(buf, area, true);
@@ -69,17 +70,20 @@ impl View<'_> {
 
     /// Room `r`: its race if one runs, else its settings (the lobby if
     /// the room is gone).
-    fn room(&self, buf: &mut Buffer, area: Rect, r: u32) -> Damage {
-        let Some(room) = self.rooms.get(&r) else {
-            lobby::lobby(buf, area, &self.you(), &[], 0, &[]);
-            return Damage::All;
-        };
-        match &room.running {
-            Some(_) if too_small(self.size) => {
+    fn room(&self, buf: &mut Buffer, area: Rect, r: u32, before: &Damage) -> Damage {
+        let room = self.rooms.get(&r);
+        if let Some(run) = room.and_then(|room| room.running.as_ref())
+            && !too_small(self.size)
+        {
+            return self.race(buf, area, run, before);
+        }
+        buf.reset();
+        match room {
+            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
+            Some(room) if room.running.is_some() => {
                 overlay::too_small(buf, area, self.size, Door::Served);
             }
-            Some(run) => return self.race(buf, area, run),
-            None => lobby::room(buf, area, &self.room_screen(room)),
+            Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
     }
@@ -87,11 +91,11 @@ impl View<'_> {
     /// A running race: the player's own seat while they race; once done,
     /// the car they chose to watch or their results; watching, that car
     /// or the first seat's (`Race::followed`).
-    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running) -> Damage {
+    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running, before: &Damage) -> Damage {
         let mine = run.seat_of(self.id);
         match (mine, run.race.followed(mine, self.watch)) {
             (Some(i), Some(c)) if c == i => {
-                let mut damage = ui::race_screen(buf, area, run.race.view(i), false, true);
+                let mut damage = ui::race_screen(buf, area, run.race.view(i), false, true, before);
                 if self.leaving {
                     let ask = "leave the race? q or Esc again; any other key stays";
                     damage.add(overlay::note(buf, area, ask));
@@ -104,13 +108,17 @@ impl View<'_> {
                     None => "you drive the next race  v next car  Esc leave",
                 };
                 let v = run.race.view(c).watched_by(mine, self.camera);
-                ui::watching(buf, area, v, keys, true)
+                ui::watching(buf, area, v, keys, true, before)
             }
             (Some(i), None) => {
+                buf.reset();
                 results::draw(buf, area, run.race.view(i), true);
                 Damage::All
             }
-            (None, None) => Damage::All,
+            (None, None) => {
+                buf.reset();
+                Damage::All
+            }
         }
     }
 

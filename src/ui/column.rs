@@ -98,26 +98,30 @@ pub fn line<'a>(text: impl Into<String>, c: ratatui::style::Color) -> Piece<'a> 
 /// fits whole below the last; returns the row below them all, at most the
 /// area's bottom.
 pub fn stack<'a>(buf: &mut Buffer, area: Rect, pieces: impl IntoIterator<Item = Piece<'a>>) -> u16 {
-    stack_parts(buf, area, pieces, &mut Damage::All)
+    stack_parts(buf, area, pieces, &mut Damage::All, None)
 }
 
-/// [`stack`], each piece drawn a part of `damage` (blank rows none: a
-/// row blank in both frames is the same).
+/// [`stack`], each piece a part of `damage` (blank rows none: a row
+/// blank in both frames is the same), painted unless the buffer holds it
+/// from the frame before (`kept`, [`Damage::part`]).
 pub fn stack_parts<'a>(
     buf: &mut Buffer,
     area: Rect,
     pieces: impl IntoIterator<Item = Piece<'a>>,
     damage: &mut Damage,
+    kept: Option<&Damage>,
 ) -> u16 {
     let mut y = area.y;
     for piece in pieces {
         let h = piece.height();
         if y + h <= area.bottom() && !matches!(piece, Piece::Gap) {
             let rect = Rect::new(area.x, y, area.width, h);
-            if matches!(damage, Damage::Within { .. }) {
-                damage.part(rect, &piece);
+            if !damage.part(rect, &piece, kept) {
+                if kept.is_some() {
+                    crate::damage::blank(buf, rect);
+                }
+                piece.render(rect, buf);
             }
-            piece.render(rect, buf);
         }
         y = (y + h).min(area.bottom());
     }

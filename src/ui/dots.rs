@@ -134,29 +134,42 @@ impl Dots {
     /// background reset, each cell with dots its braille character in its
     /// colour.
     pub fn render(&self, area: Rect, buf: &mut Buffer) {
+        self.render_within(area, buf, [area]);
+    }
+
+    /// [`Dots::render`] into the cells of `area` within `rects` only (a
+    /// cell in two of them drawn twice, the same).
+    pub fn render_within(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        rects: impl IntoIterator<Item = Rect>,
+    ) {
         // Row by row through the buffer's cells: this runs for every cell
         // of every player's track view in every frame, where indexing by
         // position would work out each cell's place again.
         let area = area.intersection(buf.area);
         let (bx, by, bw) = (buf.area.x, buf.area.y, usize::from(buf.area.width));
         let at = |x: u16, y: u16| usize::from(y - by) * bw + usize::from(x - bx);
-        for y in area.top()..area.bottom() {
-            let row = at(area.x, y);
-            for cell in &mut buf.content[row..row + usize::from(area.width)] {
-                cell.bg = Color::Reset;
-            }
-        }
         let cols = usize::from(area.width).min(self.width);
-        for (y, grid) in (area.top()..area.bottom()).zip(self.cells.chunks(self.width.max(1))) {
-            let row = at(area.x, y);
-            let cells = &mut buf.content[row..row + cols];
-            for (cell, &(dots, color)) in cells.iter_mut().zip(grid) {
-                if dots == 0 {
-                    continue;
+        for r in rects.into_iter().map(|r| r.intersection(area)) {
+            let (gx, w) = (usize::from(r.x - area.x), usize::from(r.width));
+            for y in r.top()..r.bottom() {
+                let row = at(r.x, y);
+                let cells = &mut buf.content[row..row + w];
+                let g = usize::from(y - area.y) * self.width;
+                let grid = self.cells.get(g + gx..g + cols.max(gx)).unwrap_or(&[]);
+                for cell in cells.iter_mut() {
+                    cell.bg = Color::Reset;
                 }
-                cell.set_char(BRAILLE[usize::from(dots)]);
-                if let Some(c) = color {
-                    cell.set_fg(c);
+                for (cell, &(dots, color)) in cells.iter_mut().zip(grid) {
+                    if dots == 0 {
+                        continue;
+                    }
+                    cell.set_char(BRAILLE[usize::from(dots)]);
+                    if let Some(c) = color {
+                        cell.set_fg(c);
+                    }
                 }
             }
         }

@@ -88,9 +88,16 @@ pub fn input_line(v: SeatView<'_>) -> String {
     format!("INPUT {}", parts.join(" "))
 }
 
-/// Draws the panel, each line and gauge a part of `damage`; returns the
-/// first row below what it drew (where the minimap may go).
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) -> u16 {
+/// Draws the panel, each line and gauge a part of `damage` (painted
+/// unless `kept`: [`column::stack_parts`]); returns the first row below
+/// what it drew (where the minimap may go).
+pub fn draw(
+    buf: &mut Buffer,
+    area: Rect,
+    v: SeatView<'_>,
+    damage: &mut Damage,
+    kept: Option<&Damage>,
+) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
     }
@@ -118,10 +125,16 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) 
     pieces.extend(times(v, me, standings.len()));
     pieces.push(Piece::Gap);
     pieces.extend(gauges(v));
-    let y = column::stack_parts(buf, body, pieces, damage);
+    let y = column::stack_parts(buf, body, pieces, damage, kept);
     let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
     let y = if rest.height >= 1 {
-        column::stack_parts(buf, rest, [column::line(input_line(v), THEME.dim)], damage)
+        column::stack_parts(
+            buf,
+            rest,
+            [column::line(input_line(v), THEME.dim)],
+            damage,
+            kept,
+        )
     } else {
         y
     };
@@ -131,6 +144,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) 
         rest,
         standings_lines(v, &standings, me, rest.height),
         damage,
+        kept,
     );
     // A race between people (`skid serve`) has no pause; q leaves it.
     let hint = if v.race.door.pauses() {
@@ -138,7 +152,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) 
     } else {
         "? help  q leave"
     };
-    column::stack_parts(buf, keys, [column::line(hint, THEME.faint)], damage);
+    column::stack_parts(buf, keys, [column::line(hint, THEME.faint)], damage, kept);
     y
 }
 

@@ -51,11 +51,9 @@ impl Placed {
     }
 }
 
-/// Draws the whole course of `track` scaled into `area` in `color` (see
-/// the module doc); none below 8 x 3 cells. Its dots are painted once
-/// per track and area size on each thread and kept with the track
-/// view's grounds ([`Dots::cached`]).
-pub fn course(buf: &mut Buffer, area: Rect, track: &Track, color: Color) -> Option<Placed> {
+/// Where the whole course of `track` lands scaled into `area` (see the
+/// module doc); nowhere below 8 x 3 cells.
+fn placed(area: Rect, track: &Track) -> Option<Placed> {
     if area.width < 8 || area.height < 3 {
         return None;
     }
@@ -72,14 +70,29 @@ pub fn course(buf: &mut Buffer, area: Rect, track: &Track, color: Color) -> Opti
     );
     let x0 = area.x + (area.width - used.0) / 2;
     let y0 = area.y + (area.height - used.1) / 2;
+    Some(Placed { s, x0, y0, used })
+}
+
+/// Draws the whole course of `track` scaled into `area` in `color` (see
+/// the module doc); none below 8 x 3 cells. Its dots are painted once
+/// per track and area size on each thread and kept with the track
+/// view's grounds ([`Dots::cached`]).
+pub fn course(buf: &mut Buffer, area: Rect, track: &Track, color: Color) -> Option<Placed> {
+    let map = placed(area, track)?;
+    paint_course(buf, area, &map, track, color);
+    Some(map)
+}
+
+/// The course's dots, placed as `map`, into `buf`.
+fn paint_course(buf: &mut Buffer, area: Rect, map: &Placed, track: &Track, color: Color) {
+    let (s, used) = (map.s, map.used);
     let dots = (usize::from(used.0) * 2, usize::from(used.1) * 4);
     // Zoom 0, which no camera has, and the area's size where a camera's
     // origin goes: the whole course scaled to the area.
     let whole = (i64::from(area.width), i64::from(area.height));
     let key = (track.id, track.width, track.height, 0, whole, dots, 0);
     let grid = Dots::cached(key, dots, |g| paint(g, dots, track, s, color));
-    grid.render(Rect::new(x0, y0, used.0, used.1), buf);
-    Some(Placed { s, x0, y0, used })
+    grid.render(Rect::new(map.x0, map.y0, used.0, used.1), buf);
 }
 
 /// Lights each dot of `grid` (`dots` of them, `s` metres a dot) with
@@ -105,10 +118,17 @@ fn paint(grid: &mut Dots, dots: (usize, usize), track: &Track, s: f64, color: Co
 }
 
 /// Draws the minimap into `area`: the course, the next mark, the cars; a
-/// part of `damage` keyed by the course and where each letter landed.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) {
+/// part of `damage` keyed by the course and where each letter landed,
+/// painted unless the buffer holds it (`kept`, [`Damage::part`]).
+pub fn draw(
+    buf: &mut Buffer,
+    area: Rect,
+    v: SeatView<'_>,
+    damage: &mut Damage,
+    kept: Option<&Damage>,
+) {
     let track = &v.race.world.track;
-    let Some(map) = course(buf, area, track, THEME.dim) else {
+    let Some(map) = placed(area, track) else {
         return; // blank
     };
     let next = v.next_mark();
@@ -120,13 +140,20 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, damage: &mut Damage) 
     let letters = (at.map(|p| (p, label.as_str(), THEME.next_mark)).into_iter())
         .chain(v.rivals().map(|car| (car.state.body.pos, "o", THEME.rival)))
         .chain([(v.car().state.body.pos, "@", THEME.you)]);
-    let placed: Vec<_> = letters
+    let letters: Vec<_> = letters
         .filter_map(|(p, text, c)| map.cell_of(p).map(|at| (at, text, c)))
         .collect();
-    for &((x, y), text, c) in &placed {
+    let key = (track.id, track.width, track.height, &letters);
+    if damage.part(area, key, kept) {
+        return;
+    }
+    if kept.is_some() {
+        crate::damage::blank(buf, area);
+    }
+    paint_course(buf, area, &map, track, THEME.dim);
+    for &((x, y), text, c) in &letters {
         buf.set_string(x, y, text, Style::new().fg(c).add_modifier(Modifier::BOLD));
     }
-    damage.part(area, (track.id, track.width, track.height, placed));
 }
 
 #[cfg(test)]
@@ -152,6 +179,7 @@ mod tests {
                     Rect::new(0, 0, w, h),
                     race.view(crate::app::LOCAL),
                     &mut Damage::All,
+                    None,
                 );
                 let text = crate::ui::buffer_text(&buf);
                 assert!(text.contains('@'), "{name} {w}x{h}: the player\n{text}");

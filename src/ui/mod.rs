@@ -29,47 +29,50 @@ use crate::layout::race_areas;
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    paint(frame.buffer_mut(), area, app);
+    paint(frame.buffer_mut(), area, app, &Damage::All);
 }
 
 /// Paints the whole screen into `buf`'s `area`, in colour unless the
-/// player asked for none, and says which cells may differ from the frame
-/// painted before it ([`Damage`]).
-pub fn paint(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
-    let damage = paint_in_colour(buf, area, app);
+/// player asked for none, over the frame painted before it (damaged as
+/// `before`; see `console::Frames::frame`), and says which cells may
+/// differ from that frame ([`Damage`]).
+pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
+    let damage = paint_in_colour(buf, area, app, before);
     if !app.color {
         theme::monochrome(buf);
     }
     damage
 }
 
-fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
-    if app.screen != Screen::Menu && app.session.too_small() {
-        overlay::too_small(buf, area, app.session.size, app.session.door);
-        return Damage::All;
-    }
-    let damage = match app.screen {
-        Screen::Menu => {
-            menu::draw(buf, area, app);
+fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
+    let race = app.race.as_ref();
+    // The screens drawn whole (into a blank buffer), and the race's.
+    let seat = match app.screen {
+        _ if app.screen != Screen::Menu && app.session.too_small() => None,
+        Screen::Race => race.map(|r| (r.view(LOCAL), None)),
+        Screen::Results => race.and_then(|r| match r.followed(Some(LOCAL), app.session.watch) {
+            Some(c) if c != LOCAL => Some((
+                r.view(c).watched_by(Some(LOCAL), app.session.camera),
+                Some("v next car  Enter menu"),
+            )),
+            _ => None,
+        }),
+        Screen::Menu => None,
+    };
+    let damage = match seat {
+        Some((v, None)) => race_screen(buf, area, v, app.paused, app.color, before),
+        Some((v, Some(keys))) => watching(buf, area, v, keys, app.color, before),
+        None => {
+            buf.reset();
+            if app.screen != Screen::Menu && app.session.too_small() {
+                overlay::too_small(buf, area, app.session.size, app.session.door);
+            } else if app.screen == Screen::Menu {
+                menu::draw(buf, area, app);
+            } else if let Some(race) = race {
+                results::draw(buf, area, race.view(LOCAL), app.color);
+            }
             Damage::All
         }
-        Screen::Race => match &app.race {
-            Some(race) => race_screen(buf, area, race.view(LOCAL), app.paused, app.color),
-            None => Damage::All,
-        },
-        Screen::Results => match &app.race {
-            Some(race) => match race.followed(Some(LOCAL), app.session.watch) {
-                Some(c) if c != LOCAL => {
-                    let v = race.view(c).watched_by(Some(LOCAL), app.session.camera);
-                    watching(buf, area, v, "v next car  Enter menu", app.color)
-                }
-                _ => {
-                    results::draw(buf, area, race.view(LOCAL), app.color);
-                    Damage::All
-                }
-            },
-            None => Damage::All,
-        },
     };
     if app.session.help {
         overlay::help(buf, area, false);
@@ -83,17 +86,31 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App) -> Damage {
 /// does not show the whole track. Local play draws its one seat with
 /// this; a server draws each player's seat with it.
 /// Its damage: what moves on the track, the overlays, and the panel's
-/// lines, gauges and minimap as parts.
+/// lines, gauges and minimap as parts. Over a frame of the same ground
+/// (`before` keyed as this one), only the cells `before` damaged are
+/// blanked and painted again, with those that change now: the rest of
+/// the track's ground and the panel's parts that are the same are kept,
+/// not drawn again.
 pub fn race_screen(
     buf: &mut Buffer,
     area: Rect,
     v: SeatView<'_>,
     paused: bool,
     color: bool,
+    before: &Damage,
 ) -> Damage {
     let (view, panel) = race_areas(area);
-    let mut damage = track::draw(buf, view, v);
-    let below = hud::draw(buf, panel, v, &mut damage);
+    let Some(at) = track::Framing::of(v, view) else {
+        buf.reset();
+        return Damage::All;
+    };
+    let kept = before.keyed(at.key()).then_some(before);
+    match kept {
+        Some(before) => before.blank(buf),
+        None => buf.reset(),
+    }
+    let mut damage = track::draw(buf, &at, v, kept);
+    let below = hud::draw(buf, panel, v, &mut damage, kept);
     // The minimap between the panel's figures and its key line, on tracks
     // the view does not show whole.
     if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
@@ -103,7 +120,10 @@ pub fn race_screen(
             panel.width.saturating_sub(1),
             panel.bottom() - below - 2,
         );
-        minimap::draw(buf, map, v, &mut damage);
+        minimap::draw(buf, map, v, &mut damage, kept);
+    }
+    if let Some(kept) = kept {
+        damage.blank_gone(kept, buf);
     }
     damage.extend(overlay::race(buf, view, v, paused, color));
     damage
@@ -112,8 +132,15 @@ pub fn race_screen(
 /// A race seen by a person not driving in it (done, or watching): the
 /// car `v` follows through their camera, a line at the top naming it and
 /// the keys `keys`.
-pub fn watching(buf: &mut Buffer, area: Rect, v: SeatView<'_>, keys: &str, color: bool) -> Damage {
-    let mut damage = race_screen(buf, area, v, false, color);
+pub fn watching(
+    buf: &mut Buffer,
+    area: Rect,
+    v: SeatView<'_>,
+    keys: &str,
+    color: bool,
+    before: &Damage,
+) -> Damage {
+    let mut damage = race_screen(buf, area, v, false, color, before);
     let name = v.race.name(v.seat.car, v.viewer);
     damage.add(overlay::note(
         buf,

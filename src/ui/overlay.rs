@@ -141,10 +141,14 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
         );
         return vec![r];
     }
+    let (fresh, lines) = (v.fresh_lap(), banner_lines(v));
+    if fresh.is_none() && lines.is_empty() {
+        return Vec::new(); // most frames: nothing over the road to place
+    }
     let low = car_high(view, v);
     let keep = ahead(view, v);
     let mut chart = None;
-    if let Some(lap) = v.fresh_lap() {
+    if let Some(lap) = fresh {
         let h = (view.height / 3).max(7).min(view.height / 2);
         chart = first_clear(view, &strips(view, h, low), &keep, None);
         if let Some(area) = chart {
@@ -160,7 +164,6 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
         }
     }
     let mut drawn: Vec<Rect> = chart.into_iter().collect();
-    let lines = banner_lines(v);
     if lines.is_empty() {
         return drawn;
     }

@@ -291,33 +291,59 @@ pub fn camera(v: SeatView<'_>, area: Rect) -> Camera {
     })
 }
 
-/// Draws the race's track view into `area`, and says where it may differ
-/// from the view drawn before it: the ground is what the camera's place
-/// paints (its key); the moving things and the labels are the damage.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> Damage {
-    if area.width == 0 || area.height == 0 {
-        return Damage::All;
+/// Where the track view looks from: its camera's view of the track, and
+/// what its ground is painted for ([`Framing::key`]).
+pub struct Framing {
+    area: Rect,
+    view: View,
+    next: u8,
+    ground: super::dots::Key,
+}
+
+impl Framing {
+    /// The track view of `v` in `area`; none for an empty area.
+    pub fn of(v: SeatView<'_>, area: Rect) -> Option<Framing> {
+        if area.width == 0 || area.height == 0 {
+            return None;
+        }
+        let track = &v.race.world.track;
+        let cam = camera(v, area);
+        let dots = (area.width as usize * 2, area.height as usize * 4);
+        let view = View {
+            cam,
+            cell: track.cell_size(),
+            dots,
+        };
+        let next = v.next_mark();
+        let (id, w, h) = (track.id, track.width, track.height);
+        let ground = (id, w, h, cam.zoom, cam.origin, dots, next);
+        Some(Framing {
+            area,
+            view,
+            next,
+            ground,
+        })
     }
+
+    /// What the view's cells outside its damage are a function of: the
+    /// ground under the camera, and the view's place.
+    pub fn key(&self) -> (super::dots::Key, Rect) {
+        (self.ground, self.area)
+    }
+}
+
+/// Draws the race's track view `at` (see [`Framing`]), and says where it
+/// may differ from the view drawn before it: the ground is what the
+/// camera's place paints (its key); the moving things and the labels are
+/// the damage. `kept`: the buffer holds the frame before, of the same
+/// ground, with the cells of its damage blank; the ground is then
+/// painted into those and where things move now, and kept elsewhere.
+pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damage>) -> Damage {
+    let (area, view, next) = (at.area, at.view, at.next);
     let track = &v.race.world.track;
-    let cam = camera(v, area);
-    let dots = (area.width as usize * 2, area.height as usize * 4);
-    let view = View {
-        cam,
-        cell: track.cell_size(),
-        dots,
-    };
     // The ground is the same while the camera stays: painted once.
-    let next = v.next_mark();
-    let key = (
-        track.id,
-        track.width,
-        track.height,
-        cam.zoom,
-        cam.origin,
-        dots,
-        next,
-    );
-    let mut grid = Dots::cached(key, dots, |g| Ground { track, view, next }.draw(g));
+    let dots = view.dots;
+    let mut grid = Dots::cached(at.ground, dots, |g| Ground { track, view, next }.draw(g));
     Skids {
         points: &v.seat.skids,
         view,
@@ -338,8 +364,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>) -> Damage {
         view,
     }
     .draw(&mut grid);
-    grid.render(area, buf);
-    let mut damage = Damage::within((key, area), grid.touched(area).collect());
+    let moved: Vec<Rect> = grid.touched(area).collect();
+    match kept {
+        Some(before) => grid.render_within(area, buf, before.rects().iter().chain(&moved).copied()),
+        None => grid.render(area, buf),
+    }
+    let mut damage = Damage::within(at.key(), moved);
     // The next checkpoint's number on its line, so it reads without colour.
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let style = Style::new()

@@ -138,7 +138,8 @@ impl Player {
                 boards: hub.boards,
                 identity: self.identity.as_deref(),
             };
-            self.frames.frame(|buf, area| view.draw(buf, area))
+            self.frames
+                .frame(|buf, area, before| view.draw(buf, area, before))
         }));
         match drawn {
             Ok(Ok(())) => {

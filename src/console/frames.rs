@@ -1,12 +1,12 @@
 //! A player's screen as the game draws it: two buffers, the frame on the
 //! terminal and the one being drawn (over a copy of it: a painter that
 //! knows what changed repaints only that), and the cells that differ sent
-//! as one synchronized update. What ratatui's `Terminal` does for a frame, less
-//! its per-frame costs that a server pays for every player: its diff works
-//! out every cell's display width, equal or not, by grapheme segmentation
-//! (a quarter of a frame at 80x24); here equal cells cost a compare, and a
-//! width is looked up only where a cell is not ASCII, box drawing, a block
-//! or braille.
+//! as one synchronized update. What ratatui's `Terminal` does for a
+//! frame, less its per-frame costs that a server pays for every player:
+//! its diff works out every cell's display width, equal or not, by
+//! grapheme segmentation (a quarter of a frame at 80x24); here equal cells
+//! cost a compare, and a width is looked up only where a cell is not
+//! ASCII, box drawing, a block or braille.
 
 use std::io::{self, Write};
 use std::sync::Arc;

@@ -85,23 +85,39 @@ impl Damage {
 
     /// A part of the frame (see [`Part`]) that shows what `key` (any
     /// hashable description of it) paints into `rect`, if this damage has
-    /// any bound.
+    /// any bound; whether to paint it.
     ///
-    /// Whether the buffer still holds it: `kept` (the damage of the frame
-    /// the buffer holds, with its rectangles blanked) had the same part,
-    /// and none of its rectangles crossed it. A part so held need not be
-    /// painted again.
-    pub fn part(&mut self, rect: Rect, key: impl Hash, kept: Option<&Damage>) -> bool {
+    /// Not if `buf` still holds it: `kept` (the damage of the frame the
+    /// buffer holds, with its rectangles blanked) had the same part, and
+    /// none of its rectangles crossed it. Else, over a kept buffer, its
+    /// cells are blanked first.
+    pub fn part(
+        &mut self,
+        buf: &mut Buffer,
+        rect: Rect,
+        key: impl Hash,
+        kept: Option<&Damage>,
+    ) -> bool {
         let Damage::Within { parts, .. } = self else {
-            return false;
+            return true;
         };
         let part = Part {
             rect,
             key: hashed(key),
         };
         parts.push(part);
-        matches!(kept, Some(Damage::Within { rects, parts, .. })
-            if parts.contains(&part) && !rects.iter().any(|r| r.intersects(rect)))
+        match kept {
+            Some(Damage::Within { rects, parts, .. })
+                if parts.contains(&part) && !rects.iter().any(|r| r.intersects(rect)) =>
+            {
+                false
+            }
+            Some(_) => {
+                blank(buf, rect);
+                true
+            }
+            None => true,
+        }
     }
 
     /// After every part of this frame is painted over a buffer holding the
@@ -166,7 +182,7 @@ impl Damage {
 }
 
 /// Blanks the cells of `buf` within `r`.
-pub fn blank(buf: &mut Buffer, r: Rect) {
+fn blank(buf: &mut Buffer, r: Rect) {
     let r = r.intersection(buf.area);
     for y in r.top()..r.bottom() {
         let from = buf.index_of(r.x, y);
@@ -210,10 +226,11 @@ mod tests {
     #[test]
     fn a_part_is_compared_unless_the_frame_before_had_it_the_same() {
         let area = Rect::new(0, 0, 4, 3);
-        let frame = |parts: &[(u16, &str)]| {
+        let mut buf = Buffer::empty(area);
+        let mut frame = |parts: &[(u16, &str)]| {
             let mut d = Damage::within(7, vec![]);
             for &(y, text) in parts {
-                d.part(Rect::new(0, y, 4, 1), text, None);
+                d.part(&mut buf, Rect::new(0, y, 4, 1), text, None);
             }
             d
         };

@@ -116,10 +116,7 @@ pub fn stack_parts<'a>(
         let h = piece.height();
         if y + h <= area.bottom() && !matches!(piece, Piece::Gap) {
             let rect = Rect::new(area.x, y, area.width, h);
-            if !damage.part(rect, &piece, kept) {
-                if kept.is_some() {
-                    crate::damage::blank(buf, rect);
-                }
+            if damage.part(buf, rect, &piece, kept) {
                 piece.render(rect, buf);
             }
         }

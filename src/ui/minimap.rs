@@ -144,11 +144,8 @@ pub fn draw(
         .filter_map(|(p, text, c)| map.cell_of(p).map(|at| (at, text, c)))
         .collect();
     let key = (track.id, track.width, track.height, &letters);
-    if damage.part(area, key, kept) {
+    if !damage.part(buf, area, key, kept) {
         return;
-    }
-    if kept.is_some() {
-        crate::damage::blank(buf, area);
     }
     paint_course(buf, area, &map, track, THEME.dim);
     for &((x, y), text, c) in &letters {

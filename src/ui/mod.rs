@@ -46,7 +46,8 @@ pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage
 
 fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
     let race = app.race.as_ref();
-    // The screens drawn whole (into a blank buffer), and the race's.
+    // The seat whose race screen shows, if one does (it may keep what
+    // the buffer holds); every other screen is painted whole, from blank.
     let seat = match app.screen {
         _ if app.screen != Screen::Menu && app.session.too_small() => None,
         Screen::Race => race.map(|r| (r.view(LOCAL), None)),
@@ -113,7 +114,7 @@ pub fn race_screen(
     let below = hud::draw(buf, panel, v, &mut damage, kept);
     // The minimap between the panel's figures and its key line, on tracks
     // the view does not show whole.
-    if !track::camera(v, view).fixed && below + 2 < panel.bottom() {
+    if !at.whole_track() && below + 2 < panel.bottom() {
         let map = Rect::new(
             panel.x + 1,
             below + 1,

@@ -325,6 +325,11 @@ impl Framing {
         })
     }
 
+    /// Whether the camera shows the whole track (no minimap needed).
+    pub fn whole_track(&self) -> bool {
+        self.view.cam.fixed
+    }
+
     /// What the view's cells outside its damage are a function of: the
     /// ground under the camera, and the view's place.
     pub fn key(&self) -> (super::dots::Key, Rect) {

@@ -5,7 +5,11 @@
 //! Steering is pure pursuit: aim at the point of the line `L` metres ahead
 //! (`L` grows with speed), `alpha` the angle from the car's heading to it.
 //! A wheeled car turns its wheels to `atan(2 wheelbase sin(alpha) / L)`
-//! (the arc through that point); `arcade` and `strafe`, which turn their
+//! (the arc through that point), both angles taken from the way its rear
+//! axle is going rather than the way it points: a car whose rear slides
+//! turns its wheels that much further towards the slide, as a driver
+//! counter-steers (without it `dynamic` spun about twenty times a lap of
+//! `grandprix`, docs/BENCHMARKS.md); `arcade` and `strafe`, which turn their
 //! heading directly, steer in proportion to `alpha`. A gate within twice
 //! `L` (a mark drawn across part of the road, [`line::Gate`]) is aimed at
 //! instead until the car is past it, so the car crosses the mark rather
@@ -190,10 +194,18 @@ impl Driver {
             ModelKind::Arcade => alpha * 2.5,
             ModelKind::Strafe => alpha * 3.0,
             _ => {
+                // The arc is drawn from where the rear axle is going, not
+                // where the nose points: with the rear sliding, the wheels
+                // turn that much more towards the slide (counter-steer).
+                let slide = if speed > 3.0 {
+                    car.telemetry().slip_rear.to_radians()
+                } else {
+                    0.0
+                };
                 let b = &car.spec().body;
-                let sin_alpha = crate::trig::sin_cos(alpha).0;
+                let sin_alpha = crate::trig::sin_cos(alpha - slide).0;
                 let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
-                delta / b.max_steer_deg.to_radians().max(1e-3)
+                (delta + slide) / b.max_steer_deg.to_radians().max(1e-3)
             }
         }
         .clamp(-1.0, 1.0);

@@ -22,7 +22,7 @@ use crate::track::Track;
 
 /// What a cached table was worked out by: the game's version and the
 /// medal rule's own number (raise it when the driver or margins change).
-pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/1");
+pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/2");
 
 /// The most the cache file may hold (a hundred thousand tables fit).
 const MAX_FILE: u64 = 16 << 20;

@@ -103,7 +103,7 @@ fn presses_alone_mean() {
     println!("| --- | --- | --- |");
     for (track, laps) in TRACKS {
         for model in ModelKind::ALL {
-            if model == ModelKind::Strafe || (track, model) == ("grandprix", ModelKind::Dynamic) {
+            if model == ModelKind::Strafe {
                 continue;
             }
             let means: Vec<String> = (DELAYS.iter())

@@ -31,9 +31,20 @@ const STEER_ASSIST: f64 = 14.0;
 /// steering in a terminal without key releases.
 const REVERSE_SPEED: f64 = 1.0;
 
-/// Rear slip angle, degrees, above which a throttle kept on by steering
-/// eases off (as the computer driver lifts at the same angle).
-const KEPT_SLIDE_DEG: f64 = 5.0;
+/// Rear slip angle, degrees, above which `dynamic` eases off the
+/// keyboard's pedals ([`ease_in_slide`]; the computer driver lifts at the
+/// same angle).
+const SLIDE_DEG: f64 = 5.0;
+
+/// Above this speed (m/s) the rear's slip angle is a slide the keyboard's
+/// counter-steer follows ([`keyboard_steer`]); below it, the angle of a
+/// car barely moving says little.
+const SLIDE_SPEED: f64 = 3.0;
+
+/// The share of full lock the keyboard's steering must allow
+/// ([`steer_assist`]) for a tap to steer lightly in `dynamic`
+/// ([`Tap::LIGHT`]): below about 52 km/h for the Corvette.
+const LIGHT_TAP_LOCK: f64 = 1.0 / 3.0;
 
 /// The panel's figures (lap clock, speed, revs, slip, steering): the
 /// car's telemetry and lap clock as they were at the first tick of the
@@ -234,8 +245,9 @@ impl Seat {
         // steering, to back out of a wall; at speed a steering key leaves it
         // on for one repeat delay, braking into the corner. `strafe`'s hop
         // is kept until Space is pressed again; the handbrake while
-        // steering, for a drift. A tap steers lightly in `dynamic`, which a
-        // long one at full lock sets sliding.
+        // steering, for a drift. A tap steers lightly in `dynamic` at low
+        // speed, where a long one near full lock sets it sliding; at speed
+        // the keyboard's lock is small and a firm tap is safe.
         let reversing = state.drive.gear < 0 || state.body.vel.length() < REVERSE_SPEED;
         held.set_latching(
             Action::Brake,
@@ -246,7 +258,7 @@ impl Seat {
             },
         );
         held.set_tap(match kind {
-            ModelKind::Dynamic => Tap::LIGHT,
+            ModelKind::Dynamic if steer_assist(car) > LIGHT_TAP_LOCK => Tap::LIGHT,
             ModelKind::Arcade => Tap::ARCADE,
             _ => Tap::FIRM,
         });
@@ -270,15 +282,9 @@ impl Seat {
             model: self.pending.model.take(),
             ..Controls::default()
         };
-        // In the rear-driven `dynamic`, a throttle kept on by steering eases
-        // off while the rear slides: the player cannot lift without letting
-        // go of the steering, and power would spin the car.
         self.kept = Kept::of(held, now);
-        if self.kept.has(Action::Throttle) && kind == ModelKind::Dynamic {
-            let slide = car.telemetry().slip_rear.abs();
-            if slide > KEPT_SLIDE_DEG && state.body.vel.length() > REVERSE_SPEED {
-                c.throttle = 0.0;
-            }
+        if kind == ModelKind::Dynamic {
+            ease_in_slide(&mut c, car, self.kept);
         }
         if kind == ModelKind::Strafe {
             c.strafe = held.share(Action::StrafeRight, now) - held.share(Action::StrafeLeft, now);
@@ -287,7 +293,7 @@ impl Seat {
         } else {
             c.handbrake = held.is_held(Action::Space, now);
             if kind != ModelKind::Arcade {
-                c.steer *= steer_assist(car);
+                c.steer = keyboard_steer(car, c.steer);
             }
         }
         c
@@ -352,4 +358,41 @@ pub(super) fn steer_assist(car: &Car) -> f64 {
         return 1.0;
     }
     (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
+}
+
+/// The steer the keyboard's share `share` (-1 to 1) asks for: the
+/// assisted lock ([`steer_assist`]), widened by the rear's slide when the
+/// key steers into it, so that counter-steer turns the wheels towards
+/// where the car is going at any speed (at 100 km/h the assisted lock is
+/// under 3 degrees, and a slide of 20 degrees could not be caught).
+fn keyboard_steer(car: &Car, share: f64) -> f64 {
+    let lock = car.spec().body.max_steer_deg.to_radians();
+    let slide = if car.state.body.vel.length() > SLIDE_SPEED && lock > 0.0 {
+        car.telemetry().slip_rear.to_radians() / lock
+    } else {
+        0.0
+    };
+    let assisted = share * steer_assist(car);
+    if share * slide > 0.0 {
+        (assisted + share.abs() * slide).clamp(-1.0, 1.0)
+    } else {
+        assisted
+    }
+}
+
+/// `dynamic`'s pedals while the rear slides more than [`SLIDE_DEG`] going
+/// forwards: a throttle kept on by steering eases off (the player cannot
+/// lift without letting go of the steering, and power would spin the
+/// car), and so does the brake, whatever the terminal: a key's brake is
+/// all or nothing, and at full brake the weight leaving the rear wheels
+/// turns a slide into a spin.
+fn ease_in_slide(c: &mut Controls, car: &Car, kept: Kept) {
+    let state = &car.state;
+    let forwards = state.drive.gear >= 0 && state.body.vel.length() > REVERSE_SPEED;
+    if forwards && car.telemetry().slip_rear.abs() > SLIDE_DEG {
+        if kept.has(Action::Throttle) {
+            c.throttle = 0.0;
+        }
+        c.brake = 0.0;
+    }
 }

@@ -23,9 +23,9 @@
 //!   shows that a steering key is held, a press steers fully for a moment
 //!   and then eases off ([`Tap`]): in most models to half by the end of
 //!   the repeat delay ([`Tap::FIRM`]), in `arcade`, whose corners want
-//!   full lock, to 0.6 ([`Tap::ARCADE`]), in the rear-driven `dynamic`,
-//!   which a long tap at full lock sets sliding, to 0.3 within 0.2 s
-//!   ([`Tap::LIGHT`]). A tap is then worth less than its length at full
+//!   full lock, to 0.6 ([`Tap::ARCADE`]), in the rear-driven `dynamic`
+//!   at low speed, where a long tap near full lock sets it sliding, to 0.3
+//!   within 0.2 s ([`Tap::LIGHT`]; the game picks per tick). A tap is then worth less than its length at full
 //!   steer, so waiting it out (rather than steering against it, which sets
 //!   the car weaving) costs less.
 //! * **A key pressed again is held**: a steering key pressed again within

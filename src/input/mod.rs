@@ -62,9 +62,9 @@
 //!   corner), then it ends unless S is pressed again. At a crawl, where
 //!   the brake means reverse, it is kept while steering lasts
 //!   ([`Latch::WhileSteering`]), to back out of a wall; so is the
-//!   handbrake (Space then a steering key drifts). They let go when no
-//!   steering key repeats any more, and do not come back when steering
-//!   starts again.
+//!   handbrake (Space then a steering key drifts), until steering turns
+//!   the other way to catch the slide. They let go when no steering key
+//!   repeats any more, and do not come back when steering starts again.
 //! * `strafe`'s hop is kept until Space is pressed again and let go
 //!   ([`Latch::Always`]): bunny-hopping survives any turning.
 //!
@@ -244,6 +244,9 @@ pub struct Held {
     latching: [Latch; ACTIONS],
     /// How a fresh steering press steers.
     tap: Tap,
+    /// The way the car was steered when the handbrake went on (or first
+    /// after): steering the other way lets a kept handbrake go.
+    drift: Option<Action>,
     /// Releases have been seen: trust them.
     explicit: bool,
     repeat: Option<Repeat>,
@@ -401,6 +404,7 @@ impl Held {
                 *s = State::default();
             }
         }
+        self.drift(action, now);
         if let Some(o) = action.opposite() {
             self.actions[o.index()] = State::default();
         }
@@ -415,6 +419,29 @@ impl Held {
             kept: None,
         };
         self.newest = Some(action);
+    }
+
+    /// The handbrake's side of a press of `action` at `now`, before it
+    /// is held: Space notes the way the car is being steered, if it is
+    /// (else the first steering key after it does); a handbrake kept
+    /// while steering lets go when steering turns the other way, which
+    /// catches the slide it started.
+    fn drift(&mut self, action: Action, now: f64) {
+        if action == Action::Space {
+            self.drift = [Action::Left, Action::Right]
+                .into_iter()
+                .find(|&a| self.is_held(a, now));
+        } else if matches!(action, Action::Left | Action::Right) {
+            let space = &mut self.actions[Action::Space.index()];
+            if space.kept != Some(Latch::WhileSteering) {
+                return;
+            }
+            match self.drift {
+                Some(d) if Some(d) == action.opposite() => *space = State::default(),
+                Some(_) => {}
+                None => self.drift = Some(action),
+            }
+        }
     }
 
     /// A release of a key that drives `action` (kitty protocol only).

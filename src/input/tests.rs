@@ -329,3 +329,24 @@ fn focus_lost_releases_everything() {
     h.release_all();
     assert!(!h.is_held(T, 2.0) && !h.is_held(R, 2.0));
 }
+
+#[test]
+fn a_kept_handbrake_lets_go_when_steering_turns_the_other_way() {
+    // D and Space at once, held 0.6 s: a flick. The handbrake is kept
+    // while a steering key repeats (a drift), but A, turning the other
+    // way, catches the slide: the handbrake lets go at once.
+    let mut h = learned(0.5, 0.033);
+    h.press(R, 1.0);
+    hold(&mut h, Action::Space, 1.0, 0.5, 0.033, 1.6);
+    hold(&mut h, L, 1.62, 0.5, 0.033, 3.0);
+    assert!(!h.is_held(Action::Space, 1.63), "caught by steering left");
+    assert!(h.is_held(L, 2.0));
+    // Space first, then A: a drift to the left, kept while A repeats;
+    // D then turns the other way.
+    let mut h = learned(0.5, 0.033);
+    hold(&mut h, Action::Space, 10.0, 0.5, 0.033, 10.3);
+    hold(&mut h, L, 10.32, 0.5, 0.033, 11.5);
+    assert!(h.is_held(Action::Space, 11.4), "a handbrake drift");
+    h.press(R, 11.5);
+    assert!(!h.is_held(Action::Space, 11.51), "caught by steering right");
+}

@@ -25,9 +25,10 @@
 //!   the repeat delay ([`Tap::FIRM`]), in `arcade`, whose corners want
 //!   full lock, to 0.6 ([`Tap::ARCADE`]), in the rear-driven `dynamic`
 //!   at low speed, where a long tap near full lock sets it sliding, to 0.3
-//!   within 0.2 s ([`Tap::LIGHT`]; the game picks per tick). A tap is then worth less than its length at full
-//!   steer, so waiting it out (rather than steering against it, which sets
-//!   the car weaving) costs less.
+//!   within 0.2 s ([`Tap::LIGHT`]; the game picks per tick). A tap is
+//!   then worth less than its length at full steer, so waiting it out
+//!   (rather than steering against it, which sets the car weaving) costs
+//!   less.
 //! * **A key pressed again is held**: a steering key pressed again within
 //!   [`AGAIN`] of its last press or repeat, with no opposite key between
 //!   and no other key since its steering ended, steers fully at once, as a
@@ -404,7 +405,7 @@ impl Held {
                 *s = State::default();
             }
         }
-        self.drift(action, now);
+        self.catch_drift(action, now);
         if let Some(o) = action.opposite() {
             self.actions[o.index()] = State::default();
         }
@@ -426,7 +427,7 @@ impl Held {
     /// (else the first steering key after it does); a handbrake kept
     /// while steering lets go when steering turns the other way, which
     /// catches the slide it started.
-    fn drift(&mut self, action: Action, now: f64) {
+    fn catch_drift(&mut self, action: Action, now: f64) {
         if action == Action::Space {
             self.drift = [Action::Left, Action::Right]
                 .into_iter()

@@ -197,11 +197,7 @@ impl Driver {
                 // The arc is drawn from where the rear axle is going, not
                 // where the nose points: with the rear sliding, the wheels
                 // turn that much more towards the slide (counter-steer).
-                let slide = if speed > 3.0 {
-                    car.telemetry().slip_rear.to_radians()
-                } else {
-                    0.0
-                };
+                let slide = car.rear_slide();
                 let b = &car.spec().body;
                 let sin_alpha = crate::trig::sin_cos(alpha - slide).0;
                 let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));

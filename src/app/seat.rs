@@ -36,11 +36,6 @@ const REVERSE_SPEED: f64 = 1.0;
 /// same angle).
 const SLIDE_DEG: f64 = 5.0;
 
-/// Above this speed (m/s) the rear's slip angle is a slide the keyboard's
-/// counter-steer follows ([`keyboard_steer`]); below it, the angle of a
-/// car barely moving says little.
-const SLIDE_SPEED: f64 = 3.0;
-
 /// The share of full lock the keyboard's steering must allow
 /// ([`steer_assist`]) for a tap to steer lightly in `dynamic`
 /// ([`Tap::LIGHT`]): below about 52 km/h for the Corvette.
@@ -249,6 +244,7 @@ impl Seat {
         // speed, where a long one near full lock sets it sliding; at speed
         // the keyboard's lock is small and a firm tap is safe.
         let reversing = state.drive.gear < 0 || state.body.vel.length() < REVERSE_SPEED;
+        let assist = steer_assist(car);
         held.set_latching(
             Action::Brake,
             if reversing {
@@ -258,7 +254,7 @@ impl Seat {
             },
         );
         held.set_tap(match kind {
-            ModelKind::Dynamic if steer_assist(car) > LIGHT_TAP_LOCK => Tap::LIGHT,
+            ModelKind::Dynamic if assist > LIGHT_TAP_LOCK => Tap::LIGHT,
             ModelKind::Arcade => Tap::ARCADE,
             _ => Tap::FIRM,
         });
@@ -293,7 +289,7 @@ impl Seat {
         } else {
             c.handbrake = held.is_held(Action::Space, now);
             if kind != ModelKind::Arcade {
-                c.steer = keyboard_steer(car, c.steer);
+                c.steer = keyboard_steer(car, c.steer, assist);
             }
         }
         c
@@ -361,18 +357,18 @@ pub(super) fn steer_assist(car: &Car) -> f64 {
 }
 
 /// The steer the keyboard's share `share` (-1 to 1) asks for: the
-/// assisted lock ([`steer_assist`]), widened by the rear's slide when the
+/// assisted lock (`assist`, [`steer_assist`]), widened by the rear's slide when the
 /// key steers into it, so that counter-steer turns the wheels towards
 /// where the car is going at any speed (at 100 km/h the assisted lock is
 /// under 3 degrees, and a slide of 20 degrees could not be caught).
-fn keyboard_steer(car: &Car, share: f64) -> f64 {
+fn keyboard_steer(car: &Car, share: f64, assist: f64) -> f64 {
     let lock = car.spec().body.max_steer_deg.to_radians();
-    let slide = if car.state.body.vel.length() > SLIDE_SPEED && lock > 0.0 {
-        car.telemetry().slip_rear.to_radians() / lock
+    let slide = if lock > 0.0 {
+        car.rear_slide() / lock
     } else {
         0.0
     };
-    let assisted = share * steer_assist(car);
+    let assisted = share * assist;
     if share * slide > 0.0 {
         (assisted + share.abs() * slide).clamp(-1.0, 1.0)
     } else {

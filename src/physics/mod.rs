@@ -31,6 +31,10 @@ pub use model::{
 /// The default physics rate (docs/DESIGN.md: dt = 1/120 s).
 pub const DEFAULT_HZ: u32 = 120;
 
+/// Below this speed (m/s) a slip angle says little of a car barely
+/// moving ([`Car::rear_slide`]).
+pub const SLIDE_SPEED: f64 = 3.0;
+
 /// A car on a track: its preset, its model and its state.
 pub struct Car {
     spec: CarSpec,
@@ -228,6 +232,18 @@ impl Car {
     /// Whether the car is off the ground (only `strafe` leaves it).
     pub fn airborne(&self) -> bool {
         self.model.airborne()
+    }
+
+    /// How far the rear slides: the angle (radians, positive to the
+    /// right) from where the car points to where its rear axle is going,
+    /// when it moves faster than [`SLIDE_SPEED`], else 0. Counter-steer,
+    /// the computer's and the keyboard's, turns the wheels by it.
+    pub fn rear_slide(&self) -> f64 {
+        if self.state.body.vel.length() > SLIDE_SPEED {
+            self.telemetry().slip_rear.to_radians()
+        } else {
+            0.0
+        }
     }
 
     pub fn telemetry(&self) -> Telemetry {

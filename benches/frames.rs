@@ -15,30 +15,43 @@ use skid::script::Script;
 use skid::track::bundled;
 use skid::ui;
 
-fn racing(size: (u16, u16)) -> App {
-    let path = "tests/golden/tire.toml";
-    let script = Script::parse(path, &std::fs::read_to_string(path).unwrap()).unwrap();
+/// A race on `track` in `model` at `size`, `script` replayed for
+/// `ticks` after the countdown.
+fn racing(size: (u16, u16), track: &str, model: ModelKind, script: Script, ticks: u64) -> App {
     let mut app = App::new(Options {
-        track: Some((
-            "hairpins".into(),
-            bundled::load_raceable("hairpins").unwrap(),
-        )),
-        model: Some(ModelKind::Tire),
+        track: Some((track.into(), bundled::load_raceable(track).unwrap())),
+        model: Some(model),
         hz: 120,
         replay: Some(script),
         ..Options::default()
     });
     app.resize(size.0, size.1);
     app.start_race();
-    for _ in 0..(360 + 400) {
+    for _ in 0..(360 + ticks) {
         app.tick(0.0);
     }
     app
 }
 
+/// The golden `tire` lap on `hairpins`, 400 ticks in.
+fn golden(size: (u16, u16)) -> App {
+    let path = "tests/golden/tire.toml";
+    let script = Script::parse(path, &std::fs::read_to_string(path).unwrap()).unwrap();
+    racing(size, "hairpins", ModelKind::Tire, script, 400)
+}
+
+/// Doughnuts in `dynamic` on `oval`'s infield side, the handbrake kept:
+/// a car sliding all the time, its skid marks as many as a seat keeps.
+fn sliding() -> App {
+    let text = "[[hold]]\nticks = 120\nthrottle = 1.0\n\
+                [[hold]]\nticks = 100000\nthrottle = 1.0\nsteer = 1.0\nhandbrake = true\n";
+    let script = Script::parse("doughnuts", text).unwrap();
+    racing((80, 24), "oval", ModelKind::Dynamic, script, 1200)
+}
+
 fn bench(c: &mut Criterion) {
     for size in [(80, 24), (160, 48)] {
-        let app = racing(size);
+        let app = golden(size);
         let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         c.bench_function(&format!("build frame {}x{}", size.0, size.1), |b| {
             b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap());
@@ -54,5 +67,58 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// A frame of a car sliding with its skid marks, after the frame before
+/// (the camera still): what a server draws for a player sliding. The
+/// seat's marks are as many as it keeps, spread over the view as a lap's
+/// would be, and the car adds more each tick.
+fn skid_marks(c: &mut Criterion) {
+    let mut app = sliding();
+    let race = app.race.as_mut().unwrap();
+    let cell = race.world.track.cell_size();
+    let seat = &mut race.seats[0];
+    let cam = seat.camera.unwrap();
+    let z = f64::from(cam.zoom);
+    let (x0, y0) = (cam.origin.0 as f64 * cell.x, cam.origin.1 as f64 * cell.y);
+    let (w, h) = (
+        f64::from(cam.view.0) * cell.x / z,
+        f64::from(cam.view.1) * cell.y / z,
+    );
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    // Four wheels' trails along a wandering line, 225 m, turned back at
+    // the view's edges.
+    let (mut at, mut heading) = (glam::DVec2::new(x0 + w / 2.0, y0 + h / 2.0), 0.0f64);
+    for _ in 0..750 {
+        heading += (next() - 0.5) * 0.1;
+        let fwd = glam::DVec2::new(heading.cos(), heading.sin());
+        at += fwd * 0.3;
+        if at.x < x0 || at.x > x0 + w || at.y < y0 || at.y > y0 + h {
+            heading += std::f64::consts::PI;
+            at = at.clamp(glam::DVec2::new(x0, y0), glam::DVec2::new(x0 + w, y0 + h));
+        }
+        let side = fwd.perp() * 0.8;
+        for wheel in [
+            at + fwd + side,
+            at + fwd - side,
+            at - fwd + side,
+            at - fwd - side,
+        ] {
+            seat.skids.push(wheel);
+        }
+    }
+    let (mut frames, _) = Frames::new(std::io::sink(), Size::new(80, 24));
+    c.bench_function("frame to the wire 80x24 sliding", |b| {
+        b.iter(|| {
+            app.tick(0.0);
+            draw_frame(&mut frames, &app).unwrap();
+        });
+    });
+}
+
+criterion_group!(benches, bench, skid_marks);
 criterion_main!(benches);

@@ -177,3 +177,116 @@ fn drawing_size_and_frame_rate_never_enter_the_physics() {
         assert_eq!(race.world.cars[0].car.state, sim.cars[0].car.state);
     }
 }
+
+/// What a terminal shows, a line a row with trailing blanks cut, and
+/// what a frame painted from nothing shows, for `paint`.
+fn shown_and_fresh(
+    term: &vt100::Parser,
+    size: (u16, u16),
+    paint: impl FnOnce(&mut ratatui::buffer::Buffer, ratatui::layout::Rect),
+) -> (String, String) {
+    let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
+    let mut fresh = ratatui::buffer::Buffer::empty(area);
+    paint(&mut fresh, area);
+    let lines = |s: &str| s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
+    let shown = term.screen().rows(0, size.0).collect::<Vec<_>>().join("\n");
+    (lines(&shown), lines(&ui_text(&fresh)))
+}
+
+fn ui_text(buf: &ratatui::buffer::Buffer) -> String {
+    skid::ui::buffer_text(buf)
+}
+
+/// Skid marks are painted once and kept, only those added since the
+/// frame before painted again: a terminal fed the frames shows what a
+/// frame painted from nothing shows, every frame, through a trail so
+/// long that its oldest marks were let go (twice).
+#[test]
+fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
+    let text = "[[hold]]\nticks = 120\nthrottle = 1.0\n\
+                [[hold]]\nticks = 5000\nthrottle = 1.0\nsteer = 1.0\nhandbrake = true\n\
+                [[hold]]\nticks = 200\nthrottle = 1.0\nsteer = -0.5\n";
+    let script = Script::parse("doughnuts", text).unwrap();
+    let size = (80, 24);
+    let mut app = app("oval", ModelKind::Dynamic, size, script);
+    let tap = Tap::default();
+    let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
+    let nz = |n| std::num::NonZeroU16::new(n).unwrap();
+    let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
+    let (mut n, mut stems, mut most) = (0u64, Vec::new(), 0);
+    while !app.race.as_ref().unwrap().view(LOCAL).replay_done() {
+        app.tick(0.0);
+        n += 1;
+        if !n.is_multiple_of(4) {
+            continue;
+        }
+        draw_frame(&mut screen, &app).unwrap();
+        term.process(&tap.take());
+        let (shown, fresh) = shown_and_fresh(&term, size, |buf, area| {
+            skid::ui::paint(buf, area, &app, &skid::damage::Damage::All);
+        });
+        assert_eq!(shown, fresh, "tick {n}");
+        let skids = &app.race.as_ref().unwrap().view(LOCAL).seat.skids;
+        most = most.max(skids.len());
+        if stems.last() != Some(&skids.stem()) {
+            stems.push(skids.stem());
+        }
+    }
+    assert_eq!(most, skid::app::SKIDS, "the trail filled");
+    assert!(stems.len() >= 3, "marks let go twice: {stems:?}");
+}
+
+/// Someone watching one car and then another, frame after frame, on the
+/// same ground: each car's own skid marks, never the other's left over.
+#[test]
+fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
+    let size = (80, 24);
+    let mut app = App::new(Options {
+        track: Some(("oval".into(), bundled::load_raceable("oval").unwrap())),
+        model: Some(ModelKind::Dynamic),
+        hz: 120,
+        opponents: 2,
+        ..Options::default()
+    });
+    app.resize(size.0, size.1);
+    app.start_race();
+    app.tick(0.0);
+    let race = app.race.as_mut().unwrap();
+    let cars: Vec<_> = race.seats.iter().map(|s| s.car).collect();
+    // Each car's marks along a line of its own across the grid.
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for seat in &mut race.seats {
+        let at = race.world.car(seat.car).car.state.body.pos;
+        let dir = glam::DVec2::new(next() - 0.5, next() - 0.5).normalize_or_zero();
+        for k in 0..400 {
+            seat.skids.push(at + dir * (f64::from(k) * 0.1));
+        }
+    }
+    let tap = Tap::default();
+    let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
+    let nz = |n| std::num::NonZeroU16::new(n).unwrap();
+    let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
+    let race = app.race.as_ref().unwrap();
+    // One camera for all, as a watcher's own: the same ground under each.
+    let camera = race.seats[0].camera;
+    assert!(camera.is_some());
+    let paint = |buf: &mut ratatui::buffer::Buffer, area, c, before: &skid::damage::Damage| {
+        let v = race.view(c).watched_by(None, camera);
+        skid::ui::race_screen(buf, area, v, false, true, before)
+    };
+    for turn in 0..12 {
+        let c = cars[turn % cars.len()];
+        screen
+            .frame(|buf, area, before| paint(buf, area, c, before))
+            .unwrap();
+        term.process(&tap.take());
+        let (shown, fresh) = shown_and_fresh(&term, size, |buf, area| {
+            paint(buf, area, c, &skid::damage::Damage::All);
+        });
+        assert_eq!(shown, fresh, "turn {turn}, car {c:?}");
+    }
+}

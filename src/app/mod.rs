@@ -9,6 +9,7 @@ pub mod planner;
 mod race;
 mod records;
 mod seat;
+mod skids;
 mod view;
 
 use crate::ai::Line;
@@ -28,6 +29,7 @@ pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
 pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, Phase, Race};
 pub use seat::{Kept, Readout, Seat, Standing};
+pub use skids::{SKIDS, Skids};
 pub use view::SeatView;
 
 /// The car of the person at this terminal: local play has one seat, on

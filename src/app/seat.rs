@@ -6,10 +6,7 @@
 //! keep laps for whoever watches them; a seat reading its race is a
 //! [`super::view::SeatView`].
 
-use std::collections::VecDeque;
-
-use glam::DVec2;
-
+use super::skids::Skids;
 use crate::ai::Line;
 use crate::camera::Camera;
 use crate::input::{Action, Held, Latch, Tap};
@@ -18,8 +15,6 @@ use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
 use crate::world::{CarId, World};
 
-/// Skid mark dots kept.
-const SKIDS: usize = 3000;
 /// Lateral acceleration the keyboard's steering aims at, m/s²: full steer
 /// asks for the wheel angle that gives about this at the current speed
 /// (`delta = atan(L a / v^2)`), so a key press at speed is a steering
@@ -139,7 +134,8 @@ pub struct Seat {
     pub(super) wrong_way: u64,
     /// The checkpoint missed at the latest finish crossing, and its tick.
     pub(super) missed: Option<(u8, u64)>,
-    pub skids: VecDeque<DVec2>,
+    /// Where its tires slid.
+    pub skids: Skids,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
     /// The seat's inputs so far, as an input script.
@@ -168,7 +164,7 @@ impl Seat {
             their_ghost: None,
             wrong_way: 0,
             missed: None,
-            skids: VecDeque::new(),
+            skids: Skids::new(),
             camera: None,
             autostrafe: true,
             recording: Script::default(),
@@ -336,10 +332,7 @@ impl Seat {
                 .zip(s.contact.sliding)
                 .filter(|(_, slid)| *slid)
             {
-                if self.skids.len() == SKIDS {
-                    self.skids.pop_front();
-                }
-                self.skids.push_back(*at);
+                self.skids.push(*at);
             }
         }
     }

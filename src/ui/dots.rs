@@ -48,17 +48,112 @@ impl PartialEq for Dots {
 /// number the painter adds (the next mark).
 pub type Key = (u64, usize, usize, u32, (i64, i64), (usize, usize), u8);
 
-/// The grids a thread keeps, each with when it was last used.
-#[derive(Default)]
-struct Kept {
-    grids: HashMap<Key, (u64, Dots)>,
+/// Cells of the trails' grids a thread keeps ([`Dots::with_trail`]): one
+/// for each trail and view size, so a thousand players' views of 80x24
+/// on each thread.
+const KEPT_TRAIL_CELLS: usize = 3_000_000;
+
+/// A trail's grid is kept only up to this many cells (a 200x60 screen's
+/// track view): a larger view's cost is in its cells, not its marks.
+const TRAIL_GRID_CELLS: usize = 12_000;
+
+/// Grids a thread keeps, each with when it was last used, up to a
+/// number of cells in all.
+struct Kept<K, V> {
+    grids: HashMap<K, (u64, V)>,
     uses: u64,
     /// Cells of all the grids kept.
     cells: usize,
+    budget: usize,
+}
+
+impl<K: std::hash::Hash + Eq + Copy, V: AsRef<Dots>> Kept<K, V> {
+    fn new(budget: usize) -> Kept<K, V> {
+        Kept {
+            grids: HashMap::new(),
+            uses: 0,
+            cells: 0,
+            budget,
+        }
+    }
+
+    /// The grid kept for `key`, now the latest used.
+    fn get(&mut self, key: &K) -> Option<&mut V> {
+        self.uses += 1;
+        let (used, v) = self.grids.get_mut(key)?;
+        *used = self.uses;
+        Some(v)
+    }
+
+    /// Keeps `v` for `key` if it fits in the budget at all, letting the
+    /// least recently used go to make room: a quarter of the budget at
+    /// once, so that a thread whose views do not all fit sorts its grids
+    /// now and then, not on every miss.
+    fn keep(&mut self, key: K, v: V) {
+        let cells = v.as_ref().cells.len();
+        if cells > self.budget {
+            return;
+        }
+        if let Some((_, gone)) = self.grids.remove(&key) {
+            self.cells -= gone.as_ref().cells.len();
+        }
+        if self.cells + cells > self.budget {
+            let mut by_use: Vec<(u64, K)> = self.grids.iter().map(|(k, (u, _))| (*u, *k)).collect();
+            by_use.sort_unstable_by_key(|&(u, _)| u);
+            for (_, k) in by_use {
+                if self.cells + cells <= self.budget * 3 / 4 {
+                    break;
+                }
+                if let Some((_, gone)) = self.grids.remove(&k) {
+                    self.cells -= gone.as_ref().cells.len();
+                }
+            }
+        }
+        self.uses += 1;
+        self.cells += cells;
+        self.grids.insert(key, (self.uses, v));
+    }
+}
+
+impl AsRef<Dots> for Dots {
+    fn as_ref(&self) -> &Dots {
+        self
+    }
+}
+
+/// Marks that are only ever added to, such as a seat's skid marks, but
+/// for many let go at once now and then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trail {
+    /// Which trail, among all of the process's.
+    pub id: u64,
+    /// Marks let go so far: while it stays the same, marks are only added.
+    pub dropped: u64,
+    /// Marks added so far.
+    pub added: u64,
+}
+
+/// Where a trail's grid is kept: the trail, and the grid's size in dots.
+type TrailAt = (u64, (usize, usize));
+
+/// A trail's grid as kept: over which ground, and with how many marks.
+struct TrailGrid {
+    ground: Key,
+    dropped: u64,
+    added: u64,
+    grid: Dots,
+}
+
+impl AsRef<Dots> for TrailGrid {
+    fn as_ref(&self) -> &Dots {
+        &self.grid
+    }
 }
 
 thread_local! {
-    static KEPT_GRIDS: RefCell<Kept> = RefCell::new(Kept::default());
+    static KEPT_GRIDS: RefCell<Kept<Key, Dots>> = RefCell::new(Kept::new(KEPT_CELLS));
+    static KEPT_TRAILS: RefCell<Kept<TrailAt, TrailGrid>> =
+        RefCell::new(Kept::new(KEPT_TRAIL_CELLS));
 }
 
 impl Dots {
@@ -78,26 +173,52 @@ impl Dots {
     pub fn cached(key: Key, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
         KEPT_GRIDS.with(|kept| {
             let kept = &mut *kept.borrow_mut();
-            kept.uses += 1;
-            if let Some((used, grid)) = kept.grids.get_mut(&key) {
-                *used = kept.uses;
+            if let Some(grid) = kept.get(&key) {
                 return grid.clone();
             }
             let mut grid = Dots::new(dots);
             paint(&mut grid);
             grid.touched.fill(NONE);
-            while kept.cells + grid.cells.len() > KEPT_CELLS {
-                let oldest = (kept.grids.iter()).min_by_key(|(_, (used, _))| *used);
-                let Some(&k) = oldest.map(|(k, _)| k) else {
-                    break;
-                };
-                if let Some((_, gone)) = kept.grids.remove(&k) {
-                    kept.cells -= gone.cells.len();
-                }
+            kept.keep(key, grid.clone());
+            grid
+        })
+    }
+
+    /// The kept grid for `key` (as [`Dots::cached`], `ground` painting
+    /// it) with `trail`'s marks over it, which `marks` paints: those
+    /// after the first `n` added. The grid says it was painted
+    /// ([`Dots::touched`]) only where marks were added since this thread
+    /// last painted the trail over this ground, or everywhere its marks
+    /// are if it did not (or the trail let marks go since).
+    pub fn with_trail(
+        key: Key,
+        dots: (usize, usize),
+        ground: impl FnOnce(&mut Dots),
+        trail: Trail,
+        marks: impl FnOnce(&mut Dots, u64),
+    ) -> Dots {
+        let at = (trail.id, dots);
+        KEPT_TRAILS.with(|kept| {
+            let kept = &mut *kept.borrow_mut();
+            let same = |t: &&mut TrailGrid| {
+                t.ground == key && t.dropped == trail.dropped && t.added <= trail.added
+            };
+            if let Some(t) = kept.get(&at).filter(same) {
+                t.grid.touched.fill(NONE);
+                marks(&mut t.grid, t.added);
+                t.added = trail.added;
+                return t.grid.clone();
             }
-            if grid.cells.len() <= KEPT_CELLS {
-                kept.cells += grid.cells.len();
-                kept.grids.insert(key, (kept.uses, grid.clone()));
+            let mut grid = Dots::cached(key, dots, ground);
+            marks(&mut grid, 0);
+            if grid.cells.len() <= TRAIL_GRID_CELLS {
+                let kept_grid = TrailGrid {
+                    ground: key,
+                    dropped: trail.dropped,
+                    added: trail.added,
+                    grid: grid.clone(),
+                };
+                kept.keep(at, kept_grid);
             }
             grid
         })

@@ -28,7 +28,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
-use super::dots::Dots;
+use super::dots::{Dots, Trail};
 use super::theme::THEME;
 use crate::app::SeatView;
 use crate::camera::Camera;
@@ -206,15 +206,15 @@ impl Ground<'_> {
     }
 }
 
-/// Skid marks: where tires slid.
+/// Skid marks: where tires slid, after the first `from` added.
 struct Skids<'a> {
-    points: &'a std::collections::VecDeque<DVec2>,
+    skids: &'a crate::app::Skids,
     view: View,
 }
 
 impl Skids<'_> {
-    fn draw(&self, painter: &mut Dots) {
-        for p in self.points {
+    fn draw(&self, painter: &mut Dots, from: u64) {
+        for p in self.skids.since(from) {
             let d = self.view.dot(*p);
             self.view
                 .paint(painter, d.x.round() as i64, d.y.round() as i64, THEME.faint);
@@ -298,6 +298,8 @@ pub struct Framing {
     view: View,
     next: u8,
     ground: super::dots::Key,
+    /// The seat's skid marks, kept painted over the ground.
+    trail: Trail,
 }
 
 impl Framing {
@@ -317,11 +319,19 @@ impl Framing {
         let next = v.next_mark();
         let (id, w, h) = (track.id, track.width, track.height);
         let ground = (id, w, h, cam.zoom, cam.origin, dots, next);
+        let skids = &v.seat.skids;
+        let (id, dropped) = skids.stem();
+        let trail = Trail {
+            id,
+            dropped,
+            added: skids.added(),
+        };
         Some(Framing {
             area,
             view,
             next,
             ground,
+            trail,
         })
     }
 
@@ -331,29 +341,35 @@ impl Framing {
     }
 
     /// What the view's cells outside its damage are a function of: the
-    /// ground under the camera, and the view's place.
-    pub fn key(&self) -> (super::dots::Key, Rect) {
-        (self.ground, self.area)
+    /// ground under the camera, the view's place, and the skid marks
+    /// (which trail, and how many of it were let go: while that stays,
+    /// marks are only added, and a frame's damage holds those it adds).
+    pub fn key(&self) -> (super::dots::Key, Rect, u64, u64) {
+        (self.ground, self.area, self.trail.id, self.trail.dropped)
     }
 }
 
 /// Draws the race's track view `at` (see [`Framing`]), and says where it
-/// may differ from the view drawn before it: the ground is what the
-/// camera's place paints (its key); the moving things and the labels are
-/// the damage. `kept`: the buffer holds the frame before, of the same
-/// ground, with the cells of its damage blank; the ground is then
-/// painted into those and where things move now, and kept elsewhere.
+/// may differ from the view drawn before it: the ground and the skid
+/// marks are what the camera's place and the trail paint (its key); the
+/// moving things, the marks added and the labels are the damage. `kept`:
+/// the buffer holds the frame before, of the same key, with the cells of
+/// its damage blank; the ground is then painted into those and where
+/// things move now, and kept elsewhere.
 pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damage>) -> Damage {
     let (area, view, next) = (at.area, at.view, at.next);
     let track = &v.race.world.track;
-    // The ground is the same while the camera stays: painted once.
+    // The ground is the same while the camera stays: painted once; the
+    // skid marks over it are kept and only those added since painted.
     let dots = view.dots;
-    let mut grid = Dots::cached(at.ground, dots, |g| Ground { track, view, next }.draw(g));
-    Skids {
-        points: &v.seat.skids,
-        view,
-    }
-    .draw(&mut grid);
+    let ground = |g: &mut Dots| Ground { track, view, next }.draw(g);
+    let skids = &v.seat.skids;
+    let mut grid = if skids.is_empty() {
+        Dots::cached(at.ground, dots, ground)
+    } else {
+        let marks = |g: &mut Dots, from| Skids { skids, view }.draw(g, from);
+        Dots::with_trail(at.ground, dots, ground, at.trail, marks)
+    };
     GhostShape { v, view }.draw(&mut grid);
     for car in v.rivals() {
         CarShape {

@@ -319,6 +319,8 @@ fn main() {
             s.bytes = 0;
             s.screen = None;
         }
+        // On stderr, for whoever profiles the server while it races.
+        eprintln!("serve load: driving for {secs} s from now");
         drive(&clients, t0, secs).await;
         let elapsed = t0.elapsed().as_secs_f64();
         let (cpu1, hwm, _) = usage(pid);

@@ -186,20 +186,24 @@ impl Script {
     /// Appends one tick of `c`, lengthening the last hold when it asks the
     /// same (one-shot keys always start a hold of their own).
     pub fn push(&mut self, c: &Controls) {
-        let tick = Hold::of(c);
+        let mut tick = Hold::of(c);
         let one_shot =
             tick.shift.is_some() || tick.gearbox.is_some() || tick.respawn || tick.model.is_some();
+        // Every seat records every tick: compared as the last hold, not
+        // copied to compare.
         match self.hold.last_mut() {
             Some(last)
-                if !one_shot
-                    && Hold {
-                        ticks: 1,
-                        ..last.clone()
-                    } == tick =>
+                if !one_shot && {
+                    tick.ticks = last.ticks;
+                    tick == *last
+                } =>
             {
                 last.ticks += 1;
             }
-            _ => self.hold.push(tick),
+            _ => {
+                tick.ticks = 1;
+                self.hold.push(tick);
+            }
         }
     }
 

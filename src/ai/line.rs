@@ -36,6 +36,7 @@ pub use super::gates::Gate;
 use super::gates::{Crossing, gate, loose, mark_near};
 use super::legs::{Cell, Legs, TURN};
 use super::meet::Tables;
+use super::nearest::{longest_step, nearest};
 use super::paths::{Cells, Prices, Span, indices, large, shortest, widen, widen_path};
 use super::regions::Regions;
 pub use super::smooth::SPACING;
@@ -64,6 +65,9 @@ pub struct Line {
     /// Marks drawn across only part of the road where the line crosses
     /// them: a driver aims at these points until past them.
     pub gates: Vec<Gate>,
+    /// The longest distance between points in a row
+    /// ([`super::nearest`]).
+    step: f64,
 }
 
 impl Line {
@@ -112,7 +116,13 @@ impl Line {
             points.push(track.start_pose(0).0);
         }
         let speeds = speeds(track, &points, a_lat, a_brake, top);
+        Line::of(points, speeds, gates)
+    }
+
+    /// The line through `points` at `speeds`, with `gates`.
+    pub fn of(points: Vec<DVec2>, speeds: Vec<f64>, gates: Vec<Gate>) -> Line {
         Line {
+            step: longest_step(&points),
             points,
             speeds,
             gates,
@@ -126,6 +136,7 @@ impl Line {
             points: self.points.clone(),
             speeds: speeds(track, &self.points, a_lat, a_brake, top),
             gates: self.gates.clone(),
+            step: self.step,
         }
     }
 
@@ -141,13 +152,7 @@ impl Line {
         });
         match best {
             Some(i) if self.points[i].distance(p) < 8.0 => i,
-            _ => (0..n)
-                .min_by(|&a, &b| {
-                    self.points[a]
-                        .distance_squared(p)
-                        .total_cmp(&self.points[b].distance_squared(p))
-                })
-                .unwrap_or(0),
+            _ => nearest(&self.points, self.step, p),
         }
     }
 

@@ -26,6 +26,7 @@ mod gates;
 mod legs;
 pub mod line;
 mod meet;
+mod nearest;
 mod parts;
 mod paths;
 #[cfg(test)]

@@ -352,11 +352,7 @@ fn a_restart_keeps_the_racing_line() {
     // Plant a line of one point under this track's id: a restart that
     // computed the line again would not have it.
     let id = app.race.as_ref().unwrap().world.track.content_id();
-    let planted = Line {
-        points: vec![DVec2::new(1.0, 2.0)],
-        speeds: vec![3.0],
-        gates: Vec::new(),
-    };
+    let planted = Line::of(vec![DVec2::new(1.0, 2.0)], vec![3.0], Vec::new());
     app.line = Some((id, planted));
     app.command(Command::Restart);
     assert_eq!(app.races, 2);

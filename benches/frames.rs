@@ -120,5 +120,24 @@ fn skid_marks(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench, skid_marks);
+/// A frame after the camera moved (every frame here, a cell left and
+/// right in turn): the whole track view painted and compared, as a
+/// server does for each player whose camera jumps.
+fn camera_moved(c: &mut Criterion) {
+    let mut app = golden((80, 24));
+    let (mut frames, _) = Frames::new(std::io::sink(), Size::new(80, 24));
+    let mut step = 1;
+    c.bench_function("frame to the wire 80x24 camera moved", |b| {
+        b.iter(|| {
+            let seat = &mut app.race.as_mut().unwrap().seats[0];
+            if let Some(cam) = seat.camera.as_mut() {
+                cam.origin.0 += step;
+                step = -step;
+            }
+            draw_frame(&mut frames, &app).unwrap();
+        });
+    });
+}
+
+criterion_group!(benches, bench, skid_marks, camera_moved);
 criterion_main!(benches);

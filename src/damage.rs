@@ -120,6 +120,37 @@ impl Damage {
         }
     }
 
+    /// A part (see [`Part`]) under everything else in `rect`, such as the
+    /// track's ground: what `key` paints there, but for the cells of this
+    /// frame's and `kept`'s rectangles, which the painter paints again.
+    /// Whether `buf` still holds it: `kept` (the damage of the frame the
+    /// buffer holds, its rectangles blanked) had the same part. Else,
+    /// over a kept buffer, its cells are blanked, to be painted whole.
+    pub fn backdrop(
+        &mut self,
+        buf: &mut Buffer,
+        rect: Rect,
+        key: impl Hash,
+        kept: Option<&Damage>,
+    ) -> bool {
+        let Damage::Within { parts, .. } = self else {
+            return false;
+        };
+        let part = Part {
+            rect,
+            key: hashed(key),
+        };
+        parts.push(part);
+        match kept {
+            Some(Damage::Within { parts, .. }) if parts.contains(&part) => true,
+            Some(_) => {
+                blank(buf, rect);
+                false
+            }
+            None => false,
+        }
+    }
+
     /// After every part of this frame is painted over a buffer holding the
     /// frame damaged as `kept`: blanks the cells of `kept`'s parts that no
     /// part of this frame covers (a line that is gone, a gauge now lower).

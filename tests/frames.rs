@@ -290,3 +290,55 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
         assert_eq!(shown, fresh, "turn {turn}, car {c:?}");
     }
 }
+
+/// A camera that moved repaints and compares the track's view, not the
+/// panel beside it, whose lines are what they were.
+#[test]
+fn a_camera_that_moved_leaves_the_panel_as_it_was() {
+    let size = (80, 24);
+    let mut app = app(
+        "grandprix",
+        ModelKind::Dynamic,
+        size,
+        script(ModelKind::Dynamic),
+    );
+    for _ in 0..(360 + 200) {
+        app.tick(0.0);
+    }
+    let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
+    let (view, panel) = skid::layout::race_areas(area);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    let paint = |app: &App, buf: &mut ratatui::buffer::Buffer, before| {
+        skid::ui::race_screen(
+            buf,
+            area,
+            app.race.as_ref().unwrap().view(LOCAL),
+            false,
+            true,
+            before,
+        )
+    };
+    let first = paint(&app, &mut buf, &skid::damage::Damage::All);
+    let second = paint(&app, &mut buf, &first);
+    let still = paint(&app, &mut buf, &second);
+    let mask = still.mask(&second, area).expect("the same screen");
+    assert!(mask.iter().filter(|&&m| m).count() < 50, "nothing moved");
+    let camera = app.race.as_mut().unwrap().seats[0].camera.as_mut().unwrap();
+    camera.origin.0 += 3;
+    let moved = paint(&app, &mut buf, &still);
+    let mask = moved.mask(&still, area).expect("the same screen");
+    let marked = |r: ratatui::layout::Rect| {
+        r.positions()
+            .filter(|p| mask[usize::from(p.y) * usize::from(size.0) + usize::from(p.x)])
+            .count()
+    };
+    assert_eq!(
+        marked(view),
+        usize::from(view.width * view.height),
+        "the view"
+    );
+    assert_eq!(marked(panel), 0, "the panel");
+    let mut fresh = ratatui::buffer::Buffer::empty(area);
+    paint(&app, &mut fresh, &skid::damage::Damage::All);
+    assert_eq!(buf, fresh);
+}

@@ -86,12 +86,13 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
 /// banners, pause) and the side panel with the minimap where the view
 /// does not show the whole track. Local play draws its one seat with
 /// this; a server draws each player's seat with it.
-/// Its damage: what moves on the track, the overlays, and the panel's
-/// lines, gauges and minimap as parts. Over a frame of the same ground
-/// (`before` keyed as this one), only the cells `before` damaged are
-/// blanked and painted again, with those that change now: the rest of
-/// the track's ground and the panel's parts that are the same are kept,
-/// not drawn again.
+/// Its damage: what moves on the track, the overlays, and as parts the
+/// track's ground (with the skid marks) and the panel's lines, gauges and
+/// minimap. Over a race screen of the same place (`before` keyed as this
+/// one), only the cells `before` damaged are blanked and painted again,
+/// with those that change now and the parts that changed: the rest of
+/// the ground and the panel's parts that are the same are kept, not
+/// drawn again (the panel's too when only the camera moved).
 pub fn race_screen(
     buf: &mut Buffer,
     area: Rect,

@@ -340,22 +340,30 @@ impl Framing {
         self.view.cam.fixed
     }
 
-    /// What the view's cells outside its damage are a function of: the
-    /// ground under the camera, the view's place, and the skid marks
-    /// (which trail, and how many of it were let go: while that stays,
-    /// marks are only added, and a frame's damage holds those it adds).
-    pub fn key(&self) -> (super::dots::Key, Rect, u64, u64) {
-        (self.ground, self.area, self.trail.id, self.trail.dropped)
+    /// What the race screen's cells outside its damage's rectangles and
+    /// parts are a function of: the view's place on the screen.
+    pub fn key(&self) -> Rect {
+        self.area
+    }
+
+    /// What the view's backdrop (a part of the damage) is a function
+    /// of: the ground under the camera and the skid marks (which trail,
+    /// and how many of it were let go: while that stays, marks are only
+    /// added, and a frame's damage holds those it adds).
+    fn backdrop(&self) -> (super::dots::Key, u64, u64) {
+        (self.ground, self.trail.id, self.trail.dropped)
     }
 }
 
 /// Draws the race's track view `at` (see [`Framing`]), and says where it
 /// may differ from the view drawn before it: the ground and the skid
-/// marks are what the camera's place and the trail paint (its key); the
-/// moving things, the marks added and the labels are the damage. `kept`:
-/// the buffer holds the frame before, of the same key, with the cells of
-/// its damage blank; the ground is then painted into those and where
-/// things move now, and kept elsewhere.
+/// marks are a backdrop, what the camera's place and the trail paint
+/// ([`Damage::backdrop`]); the moving things, the marks added and the
+/// labels are rectangles. `kept`: the buffer holds the frame before, of
+/// the same key, with the cells of its rectangles blank; with the same
+/// backdrop, the ground is painted into those and where things move
+/// now, and kept elsewhere; else painted whole (a camera that moved
+/// leaves the panel's parts as they were).
 pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damage>) -> Damage {
     let (area, view, next) = (at.area, at.view, at.next);
     let track = &v.race.world.track;
@@ -386,11 +394,12 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
     }
     .draw(&mut grid);
     let moved: Vec<Rect> = grid.touched(area).collect();
-    match kept {
+    let mut damage = Damage::within(at.key(), Vec::new());
+    match kept.filter(|_| damage.backdrop(buf, area, at.backdrop(), kept)) {
         Some(before) => grid.render_within(area, buf, before.rects().iter().chain(&moved).copied()),
         None => grid.render(area, buf),
     }
-    let mut damage = Damage::within(at.key(), moved);
+    damage.extend(moved);
     // The next checkpoint's number on its line, so it reads without colour.
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {
         let style = Style::new()

@@ -18,8 +18,8 @@ pub enum Damage {
     All,
     /// Only cells within `rects` and changed `parts`, if the frame before
     /// had the same `key`: every other cell is a function of `key` alone
-    /// (for a race screen: the screen's size and the ground under the
-    /// camera).
+    /// (for a race screen: where its track view is; the ground under the
+    /// camera, with the skid marks, is a part).
     Within {
         key: u64,
         rects: Vec<Rect>,

@@ -98,14 +98,9 @@ impl Damage {
         key: impl Hash,
         kept: Option<&Damage>,
     ) -> bool {
-        let Damage::Within { parts, .. } = self else {
+        let Some(part) = self.add_part(rect, key) else {
             return true;
         };
-        let part = Part {
-            rect,
-            key: hashed(key),
-        };
-        parts.push(part);
         match kept {
             Some(Damage::Within { rects, parts, .. })
                 if parts.contains(&part) && !rects.iter().any(|r| r.intersects(rect)) =>
@@ -133,14 +128,9 @@ impl Damage {
         key: impl Hash,
         kept: Option<&Damage>,
     ) -> bool {
-        let Damage::Within { parts, .. } = self else {
+        let Some(part) = self.add_part(rect, key) else {
             return false;
         };
-        let part = Part {
-            rect,
-            key: hashed(key),
-        };
-        parts.push(part);
         match kept {
             Some(Damage::Within { parts, .. }) if parts.contains(&part) => true,
             Some(_) => {
@@ -149,6 +139,20 @@ impl Damage {
             }
             None => false,
         }
+    }
+
+    /// The part of `key` in `rect`, added to this damage if it has any
+    /// bound.
+    fn add_part(&mut self, rect: Rect, key: impl Hash) -> Option<Part> {
+        let Damage::Within { parts, .. } = self else {
+            return None;
+        };
+        let part = Part {
+            rect,
+            key: hashed(key),
+        };
+        parts.push(part);
+        Some(part)
     }
 
     /// After every part of this frame is painted over a buffer holding the

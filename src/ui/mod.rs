@@ -7,6 +7,7 @@ pub mod column;
 pub mod dots;
 pub mod gauges;
 pub mod hud;
+pub mod labels;
 pub mod lobby;
 pub mod medals;
 pub mod menu;

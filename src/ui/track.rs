@@ -19,9 +19,10 @@
 //! | checkpoint | a bar | magenta |
 //!
 //! Over the ground: skid marks (grey dots), the ghost (a grey outline,
-//! `g` hides it; someone else's with their name beside it) and the cars; on your own car's centre cell,
-//! the arrow nearest its heading in reverse video, which no other car,
-//! ghost or name ever shows.
+//! `g` hides it) and the cars; then the text ([`super::labels`]): names
+//! beside others' cars and ghosts, and on your own car's centre cell the
+//! arrow nearest its heading in reverse video, which no other car, ghost
+//! or name ever shows.
 
 use glam::DVec2;
 use ratatui::buffer::Buffer;
@@ -29,6 +30,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
 use super::dots::{Dots, Trail};
+use super::labels::{arrow, label, names};
 use super::theme::THEME;
 use crate::app::SeatView;
 use crate::camera::Camera;
@@ -57,14 +59,14 @@ const CHECKPOINT: Pattern = &[(0, 0), (0, 1), (0, 2), (0, 3)];
 
 /// Maps world metres to canvas dots for one camera and view.
 #[derive(Clone, Copy)]
-struct View {
+pub(super) struct View {
     cam: Camera,
     cell: DVec2,
     dots: (usize, usize),
 }
 
 impl View {
-    fn dot(&self, p: DVec2) -> DVec2 {
+    pub(super) fn dot(&self, p: DVec2) -> DVec2 {
         let z = f64::from(self.cam.zoom);
         DVec2::new(
             (p.x / self.cell.x - self.cam.origin.0 as f64) * z * 2.0,
@@ -74,7 +76,7 @@ impl View {
 
     /// The view's cells (columns, rows) a box covers: the first and the
     /// last of each.
-    fn cells(&self, b: &Obb) -> [i64; 4] {
+    pub(super) fn cells(&self, b: &Obb) -> [i64; 4] {
         let dots = b.corners().map(|c| self.dot(c));
         let col = |d: DVec2| (d.x / 2.0).floor() as i64;
         let row = |d: DVec2| (d.y / 4.0).floor() as i64;
@@ -417,157 +419,4 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
     let arrow = arrow(body.heading).to_string();
     damage.extend(label(buf, area, view, body.pos, 0, &arrow, you));
     damage
-}
-
-/// Where people race each other, each other car's driver by name beside
-/// the car, and someone else's ghost by name beside it: the rows written.
-fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -> Vec<Rect> {
-    let mut drawn = Vec::new();
-    // Never with an arrow in it: the arrows are your car's.
-    for e in &v.race.world.cars {
-        let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
-            continue;
-        };
-        let short: String = (name.chars())
-            .filter(|c| !ARROWS.contains(c))
-            .take(8)
-            .collect();
-        let cells = view.cells(&e.car.footprint());
-        let at = beside(cells, e.car.forward(), short.chars().count() as i64);
-        let style = Style::new().fg(THEME.rival);
-        drawn.extend(write_at(buf, area, at, &short, style));
-    }
-    // Someone else's ghost, by name, beside it.
-    if let (Some(name), Some([x, y, heading])) = (v.ghost_name(), v.ghost_pose()) {
-        let short: String = (name.chars())
-            .filter(|c| !ARROWS.contains(c))
-            .take(8)
-            .collect();
-        let spec = &v.car().spec().body;
-        let outline = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
-        let fwd = DVec2::new(heading.cos(), heading.sin());
-        let at = beside(view.cells(&outline), fwd, short.chars().count() as i64);
-        let style = Style::new().fg(THEME.faint);
-        drawn.extend(write_at(buf, area, at, &short, style));
-    }
-    drawn
-}
-
-/// Where a name of `len` cells goes beside a car covering the cells
-/// `[first column, first row, last column, last row]` and heading along
-/// `fwd` (world, `y` down the screen): the cell it starts at. Never on
-/// the car and never on the road ahead of it: moving across the screen,
-/// on the row above (below when it climbs), ending at the car's front
-/// column; moving up or down it, on the car's rear row, right of it.
-pub fn beside([c0, r0, c1, r1]: [i64; 4], fwd: DVec2, len: i64) -> (i64, i64) {
-    // A terminal cell is twice as tall as wide: compare in cells.
-    let across = fwd.x.abs() >= 0.5 * fwd.y.abs();
-    if across {
-        // The side away from any climb or fall: above when level or
-        // falling, below when climbing (or at the view's top).
-        let row = if fwd.y >= 0.0 && r0 > 0 {
-            r0 - 1
-        } else {
-            r1 + 1
-        };
-        let col = if fwd.x >= 0.0 { c1 - len + 1 } else { c0 };
-        (col, row)
-    } else {
-        let row = if fwd.y > 0.0 { r0 } else { r1 };
-        (c1 + 1, row)
-    }
-}
-
-/// The eight arrows, by heading from east (`+x`) turning towards south
-/// (`+y`, down the screen) in eighths of a turn.
-pub const ARROWS: [char; 8] = ['→', '↘', '↓', '↙', '←', '↖', '↑', '↗'];
-
-/// The arrow nearest `heading` (radians from `+x` towards `+y`).
-pub fn arrow(heading: f64) -> char {
-    let eighth = std::f64::consts::FRAC_PI_4;
-    let k = (super::gauges::finite(heading) / eighth).round() as i64;
-    ARROWS[k.rem_euclid(8) as usize]
-}
-
-/// Writes `text` on the view's cell at `at`, `dx` cells to its right,
-/// clipped to `area`; nothing if the cell is outside. The cells
-/// written, if any.
-fn label(
-    buf: &mut Buffer,
-    area: Rect,
-    view: View,
-    at: DVec2,
-    dx: u16,
-    text: &str,
-    style: Style,
-) -> Option<Rect> {
-    let d = view.dot(at);
-    let (x, y) = ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64);
-    if x >= 0 && x < i64::from(area.width) {
-        return write_at(buf, area, (x + i64::from(dx), y), text, style);
-    }
-    None
-}
-
-/// Writes `text` from the view's cell `(x, y)` (which may lie outside
-/// it), clipped to `area`: a text that starts left of it shows its end.
-/// The cells written, if any.
-fn write_at(
-    buf: &mut Buffer,
-    area: Rect,
-    (x, y): (i64, i64),
-    text: &str,
-    style: Style,
-) -> Option<Rect> {
-    if y < 0 || y >= i64::from(area.height) || x >= i64::from(area.width) {
-        return None;
-    }
-    let shown: String = text.chars().skip((-x).max(0) as usize).collect();
-    let x = x.max(0) as u16;
-    let room = area.width - x;
-    let y = area.y + y as u16;
-    super::column::put_str(buf, area.x + x, y, &shown, room, style);
-    let width = unicode_width::UnicodeWidthStr::width(shown.as_str()).min(usize::from(room));
-    Some(Rect::new(area.x + x, y, width as u16, 1))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue 27: a rival's name started two cells right of the car's
-    /// centre, which at one cell a metre or two is the car's own nose.
-    /// A name is never on the car's cells, nor past its front along its
-    /// heading, whichever way it heads.
-    #[test]
-    fn a_name_goes_beside_its_car_never_on_it_or_ahead() {
-        let car = [10, 5, 13, 6];
-        let screen = |c: i64, r: i64| DVec2::new(c as f64 + 0.5, 2.0 * (r as f64 + 0.5));
-        for k in 0..16 {
-            let heading = f64::from(k) * std::f64::consts::TAU / 16.0;
-            let fwd = DVec2::new(heading.cos(), heading.sin());
-            let (x, y) = beside(car, fwd, 6);
-            let front = (car[0]..=car[2])
-                .flat_map(|c| (car[1]..=car[3]).map(move |r| screen(c, r).dot(fwd)))
-                .fold(f64::MIN, f64::max);
-            for c in x..x + 6 {
-                let on = (car[0]..=car[2]).contains(&c) && (car[1]..=car[3]).contains(&y);
-                assert!(!on, "heading {heading:.2}: name on the car at ({c}, {y})");
-                let ahead = screen(c, y).dot(fwd) > front + 0.5;
-                assert!(!ahead, "heading {heading:.2}: name ahead at ({c}, {y})");
-            }
-        }
-    }
-
-    #[test]
-    fn each_heading_has_the_nearest_arrow() {
-        let eighth = std::f64::consts::FRAC_PI_4;
-        for (k, &a) in ARROWS.iter().enumerate() {
-            let h = k as f64 * eighth;
-            assert_eq!(arrow(h), a);
-            assert_eq!(arrow(h + 0.3 * eighth), a);
-            assert_eq!(arrow(h - 0.3 * eighth - std::f64::consts::TAU), a);
-        }
-        assert_eq!(arrow(f64::NAN), '→');
-    }
 }

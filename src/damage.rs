@@ -98,21 +98,7 @@ impl Damage {
         key: impl Hash,
         kept: Option<&Damage>,
     ) -> bool {
-        let Some(part) = self.add_part(rect, key) else {
-            return true;
-        };
-        match kept {
-            Some(Damage::Within { rects, parts, .. })
-                if parts.contains(&part) && !rects.iter().any(|r| r.intersects(rect)) =>
-            {
-                false
-            }
-            Some(_) => {
-                blank(buf, rect);
-                true
-            }
-            None => true,
-        }
+        !self.holds(buf, rect, key, kept, false)
     }
 
     /// A part (see [`Part`]) under everything else in `rect`, such as the
@@ -128,31 +114,43 @@ impl Damage {
         key: impl Hash,
         kept: Option<&Damage>,
     ) -> bool {
-        let Some(part) = self.add_part(rect, key) else {
-            return false;
-        };
-        match kept {
-            Some(Damage::Within { parts, .. }) if parts.contains(&part) => true,
-            Some(_) => {
-                blank(buf, rect);
-                false
-            }
-            None => false,
-        }
+        self.holds(buf, rect, key, kept, true)
     }
 
-    /// The part of `key` in `rect`, added to this damage if it has any
-    /// bound.
-    fn add_part(&mut self, rect: Rect, key: impl Hash) -> Option<Part> {
+    /// Adds the part of `key` in `rect`, if this damage has any bound,
+    /// and says whether `buf` still holds it: `kept` had the same part
+    /// and, unless `under` (a part under `kept`'s rectangles, which their
+    /// painter paints again), none of its rectangles crossed it. Else,
+    /// over a kept buffer, its cells are blanked.
+    fn holds(
+        &mut self,
+        buf: &mut Buffer,
+        rect: Rect,
+        key: impl Hash,
+        kept: Option<&Damage>,
+        under: bool,
+    ) -> bool {
         let Damage::Within { parts, .. } = self else {
-            return None;
+            return false;
         };
         let part = Part {
             rect,
             key: hashed(key),
         };
         parts.push(part);
-        Some(part)
+        match kept {
+            Some(Damage::Within { rects, parts, .. })
+                if parts.contains(&part)
+                    && (under || !rects.iter().any(|r| r.intersects(rect))) =>
+            {
+                true
+            }
+            Some(_) => {
+                blank(buf, rect);
+                false
+            }
+            None => false,
+        }
     }
 
     /// After every part of this frame is painted over a buffer holding the

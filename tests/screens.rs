@@ -87,8 +87,10 @@
 //! (`skid::ai`), so the `tire` rivals of `standings_*` stand a few dots
 //! elsewhere in the last corner (the panel, the order and the gaps
 //! unchanged), and `results_charts_100x30`'s computer lap of `eight` is
-//! 0.01 s slower on its first lap, its speed and slip lines moved by a
-//! dot or two; the lap table, best and medal unchanged.
+//! 0.01 s slower on its first lap (TOTAL 2:13.01), its speed line moved
+//! by a dot in two places and its slip line (under a degree, as before)
+//! rising in other places by a row or three, where the wheels now turn
+//! with a sliding rear; laps 2 and 3, the best and the medal unchanged.
 
 mod common;
 

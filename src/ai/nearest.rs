@@ -32,6 +32,8 @@ pub fn nearest(points: &[DVec2], step: f64, p: DVec2) -> usize {
     if !p.is_finite() {
         return 0;
     }
+    // Without a usable step, every point is measured.
+    let skips = step > 0.0 && step.is_finite();
     let mut i = 0;
     while i < points.len() {
         let d_sq = points[i].distance_squared(p);
@@ -42,7 +44,7 @@ pub fn nearest(points: &[DVec2], step: f64, p: DVec2) -> usize {
         // Points within `k` of this one are at least `d - k step` away;
         // those that are surely farther than the best (a whole step
         // spared for rounding) are stepped over.
-        let over = if step > 0.0 && step.is_finite() {
+        let over = if skips {
             ((d - best) / step - 1.0).floor()
         } else {
             0.0

@@ -55,11 +55,6 @@ impl Skids {
         self.points.push_back(at);
     }
 
-    /// The marks kept, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &DVec2> {
-        self.points.iter()
-    }
-
     pub fn len(&self) -> usize {
         self.points.len()
     }
@@ -105,7 +100,7 @@ mod tests {
         skids.push(at(SKIDS));
         assert_ne!(skids.stem(), stem, "marks let go: a new stem");
         assert_eq!(skids.len(), SKIDS - LET_GO + 1);
-        assert_eq!(skids.iter().next(), Some(&at(LET_GO)));
+        assert_eq!(skids.since(0).next(), Some(&at(LET_GO)));
         assert_eq!(skids.added(), SKIDS as u64 + 1);
         let newest: Vec<_> = skids.since(SKIDS as u64 - 1).collect();
         assert_eq!(newest, [&at(SKIDS - 1), &at(SKIDS)]);

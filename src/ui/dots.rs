@@ -5,7 +5,8 @@
 //! kept and copied. The track's ground is the same from frame to frame
 //! while the camera stays put, so it is painted once per camera, view and
 //! next mark, kept per thread ([`Dots::cached`]), and only the moving
-//! things are painted over a copy of it.
+//! things are painted over a copy of it; so is a seat's trail of skid
+//! marks over it, only the marks added since painted ([`Dots::with_trail`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -57,17 +58,17 @@ const KEPT_TRAIL_CELLS: usize = 3_000_000;
 /// track view): a larger view's cost is in its cells, not its marks.
 const TRAIL_GRID_CELLS: usize = 12_000;
 
-/// Grids a thread keeps, each with when it was last used, up to a
-/// number of cells in all.
+/// Grids a thread keeps, each with when it was last used and its cells,
+/// up to a number of cells in all.
 struct Kept<K, V> {
-    grids: HashMap<K, (u64, V)>,
+    grids: HashMap<K, (u64, usize, V)>,
     uses: u64,
     /// Cells of all the grids kept.
     cells: usize,
     budget: usize,
 }
 
-impl<K: std::hash::Hash + Eq + Copy, V: AsRef<Dots>> Kept<K, V> {
+impl<K: std::hash::Hash + Eq + Copy, V> Kept<K, V> {
     fn new(budget: usize) -> Kept<K, V> {
         Kept {
             grids: HashMap::new(),
@@ -80,44 +81,38 @@ impl<K: std::hash::Hash + Eq + Copy, V: AsRef<Dots>> Kept<K, V> {
     /// The grid kept for `key`, now the latest used.
     fn get(&mut self, key: &K) -> Option<&mut V> {
         self.uses += 1;
-        let (used, v) = self.grids.get_mut(key)?;
+        let (used, _, v) = self.grids.get_mut(key)?;
         *used = self.uses;
         Some(v)
     }
 
-    /// Keeps `v` for `key` if it fits in the budget at all, letting the
-    /// least recently used go to make room: a quarter of the budget at
-    /// once, so that a thread whose views do not all fit sorts its grids
-    /// now and then, not on every miss.
-    fn keep(&mut self, key: K, v: V) {
-        let cells = v.as_ref().cells.len();
+    /// Keeps `v`, a grid of `cells`, for `key` if it fits in the budget
+    /// at all, letting the least recently used go to make room: a
+    /// quarter of the budget at once, so that a thread whose views do
+    /// not all fit sorts its grids now and then, not on every miss.
+    fn keep(&mut self, key: K, v: V, cells: usize) {
         if cells > self.budget {
             return;
         }
-        if let Some((_, gone)) = self.grids.remove(&key) {
-            self.cells -= gone.as_ref().cells.len();
+        if let Some((_, gone, _)) = self.grids.remove(&key) {
+            self.cells -= gone;
         }
         if self.cells + cells > self.budget {
-            let mut by_use: Vec<(u64, K)> = self.grids.iter().map(|(k, (u, _))| (*u, *k)).collect();
+            let mut by_use: Vec<(u64, K)> =
+                self.grids.iter().map(|(k, (u, ..))| (*u, *k)).collect();
             by_use.sort_unstable_by_key(|&(u, _)| u);
             for (_, k) in by_use {
                 if self.cells + cells <= self.budget * 3 / 4 {
                     break;
                 }
-                if let Some((_, gone)) = self.grids.remove(&k) {
-                    self.cells -= gone.as_ref().cells.len();
+                if let Some((_, gone, _)) = self.grids.remove(&k) {
+                    self.cells -= gone;
                 }
             }
         }
         self.uses += 1;
         self.cells += cells;
-        self.grids.insert(key, (self.uses, v));
-    }
-}
-
-impl AsRef<Dots> for Dots {
-    fn as_ref(&self) -> &Dots {
-        self
+        self.grids.insert(key, (self.uses, cells, v));
     }
 }
 
@@ -142,12 +137,6 @@ struct TrailGrid {
     dropped: u64,
     added: u64,
     grid: Dots,
-}
-
-impl AsRef<Dots> for TrailGrid {
-    fn as_ref(&self) -> &Dots {
-        &self.grid
-    }
 }
 
 thread_local! {
@@ -179,7 +168,7 @@ impl Dots {
             let mut grid = Dots::new(dots);
             paint(&mut grid);
             grid.touched.fill(NONE);
-            kept.keep(key, grid.clone());
+            kept.keep(key, grid.clone(), grid.cells.len());
             grid
         })
     }
@@ -218,7 +207,7 @@ impl Dots {
                     added: trail.added,
                     grid: grid.clone(),
                 };
-                kept.keep(at, kept_grid);
+                kept.keep(at, kept_grid, grid.cells.len());
             }
             grid
         })

@@ -397,7 +397,9 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
     .draw(&mut grid);
     let moved: Vec<Rect> = grid.touched(area).collect();
     let mut damage = Damage::within(at.key(), Vec::new());
-    match kept.filter(|_| damage.backdrop(buf, area, at.backdrop(), kept)) {
+    // Always a part of the damage, a frame painted from blank too.
+    let held = damage.backdrop(buf, area, at.backdrop(), kept);
+    match kept.filter(|_| held) {
         Some(before) => grid.render_within(area, buf, before.rects().iter().chain(&moved).copied()),
         None => grid.render(area, buf),
     }

@@ -165,6 +165,11 @@ impl Damage {
             let over: Vec<Rect> = (parts.iter().map(|p| p.rect))
                 .filter(|p| p.intersects(r))
                 .collect();
+            // Painted over whole (the ground under a camera that moved):
+            // nothing of it is left, and no cell need be looked at.
+            if over.iter().any(|p| p.union(r) == *p) {
+                continue;
+            }
             for at in r.positions() {
                 if !over.iter().any(|p| p.contains(at)) {
                     buf[at].reset();

@@ -12,6 +12,11 @@
 //! here has more than 4 million cells a car can reach, so its loop is
 //! searched in blocks of 4 x 4 cells (`skid::track::Track::in_blocks`).
 //!
+//! And a car's place on the line (`Line::nearest`, every car every
+//! tick): on `grandprix`, from places 12 m off the line (in a wall,
+//! across the grass), where the points round the car's last place are
+//! all too far and the whole line is looked through.
+//!
 //! Besides the times, prints the growth of the process's peak resident
 //! memory over one computation of each line (`VmHWM`, reset through
 //! `/proc/self/clear_refs`; Linux only).
@@ -85,5 +90,29 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// `Line::nearest` from 1,000 places 12 m beside `grandprix`'s line.
+fn nearest(c: &mut Criterion) {
+    let track = bundled::load("grandprix").unwrap();
+    let line = Line::new(&track, 8.0, 6.0, 60.0);
+    let n = line.points.len();
+    let places: Vec<_> = (0..1000)
+        .map(|k| {
+            let i = k * n / 1000;
+            let along = line.points[(i + 1) % n] - line.points[i];
+            line.points[i] + along.perp().normalize_or_zero() * 12.0
+        })
+        .collect();
+    c.bench_function(
+        "nearest point, 1,000 places 12 m off grandprix's line",
+        |b| {
+            b.iter(|| {
+                (places.iter().enumerate())
+                    .map(|(k, &p)| line.nearest(black_box(p), (k * 7) % n))
+                    .sum::<usize>()
+            });
+        },
+    );
+}
+
+criterion_group!(benches, bench, nearest);
 criterion_main!(benches);

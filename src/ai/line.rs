@@ -36,7 +36,7 @@ pub use super::gates::Gate;
 use super::gates::{Crossing, gate, loose, mark_near};
 use super::legs::{Cell, Legs, TURN};
 use super::meet::Tables;
-use super::nearest::{longest_step, nearest};
+use super::nearest::Near;
 use super::paths::{Cells, Prices, Span, indices, large, shortest, widen, widen_path};
 use super::regions::Regions;
 pub use super::smooth::SPACING;
@@ -65,9 +65,8 @@ pub struct Line {
     /// Marks drawn across only part of the road where the line crosses
     /// them: a driver aims at these points until past them.
     pub gates: Vec<Gate>,
-    /// The longest distance between points in a row
-    /// ([`super::nearest`]).
-    step: f64,
+    /// The points by place, to find the nearest ([`super::nearest`]).
+    near: Near,
 }
 
 impl Line {
@@ -122,7 +121,7 @@ impl Line {
     /// The line through `points` at `speeds`, with `gates`.
     pub fn of(points: Vec<DVec2>, speeds: Vec<f64>, gates: Vec<Gate>) -> Line {
         Line {
-            step: longest_step(&points),
+            near: Near::new(&points),
             points,
             speeds,
             gates,
@@ -136,7 +135,7 @@ impl Line {
             points: self.points.clone(),
             speeds: speeds(track, &self.points, a_lat, a_brake, top),
             gates: self.gates.clone(),
-            step: self.step,
+            near: self.near.clone(),
         }
     }
 
@@ -152,7 +151,7 @@ impl Line {
         });
         match best {
             Some(i) if self.points[i].distance(p) < 8.0 => i,
-            _ => nearest(&self.points, self.step, p),
+            _ => self.near.nearest(&self.points, p),
         }
     }
 

@@ -1,7 +1,9 @@
 //! The server's own cost, without SSH: a hub in this process with N
 //! players at 80x24, each alone in a room on `oval` (or in rooms of 8),
 //! racing with the throttle held by autorepeat, and optionally watchers
-//! at 500x200 in the first room. One turn is what the hub does for 1/30 s:
+//! at 500x200 in the first room, or players in the lobby while one of
+//! them makes a room and leaves it every turn (each lobby screen drawn
+//! again, as while hundreds join). One turn is what the hub does for 1/30 s:
 //! four physics ticks at 120 Hz and a frame for every player whose turn
 //! it is. A turn under 33 ms keeps everyone at 30 frames a second.
 //!
@@ -35,6 +37,8 @@ struct Load {
     players: usize,
     room: usize,
     watchers: usize,
+    /// Players in the lobby, after the others.
+    lobby: usize,
 }
 
 fn key(hub: &mut Hub, id: u64, code: KeyCode, at: Instant) {
@@ -56,15 +60,12 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
     let dir = std::env::temp_dir().join(format!("skid-hub-bench-{}", std::process::id()));
     let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);
     let mut outs = Vec::new();
-    let everyone = load.players + load.watchers;
+    let everyone = load.players + load.watchers + load.lobby;
     for i in 0..everyone {
         let (out, rx) = channel(1);
         outs.push(rx);
-        let size = if i < load.players {
-            (80, 24)
-        } else {
-            (500, 200)
-        };
+        let watcher = (load.players..load.players + load.watchers).contains(&i);
+        let size = if watcher { (500, 200) } else { (80, 24) };
         let join = ToHub::Join {
             id: i as u64 + 1,
             name: format!("p{i}"),
@@ -93,7 +94,7 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
     {
         key(&mut hub, room[0], KeyCode::Enter, start);
     }
-    for w in load.players..everyone {
+    for w in load.players..load.players + load.watchers {
         key(&mut hub, w as u64 + 1, KeyCode::Down, start);
         key(&mut hub, w as u64 + 1, KeyCode::Enter, start);
     }
@@ -119,6 +120,12 @@ fn run(load: &Load) -> (f64, f64, f64) {
         for id in 1..=load.players as u64 {
             key(&mut hub, id, KeyCode::Char('w'), at(turn * 4 + 4));
         }
+        // A player in the lobby makes a room and leaves it.
+        if load.lobby > 0 {
+            let id = (load.players + load.watchers) as u64 + 1 + turn % load.lobby as u64;
+            key(&mut hub, id, KeyCode::Enter, at(turn * 4 + 4));
+            key(&mut hub, id, KeyCode::Esc, at(turn * 4 + 4));
+        }
         hub.frames(at(turn * 4 + 4));
         if turn >= countdown as u64 {
             times.push(t0.elapsed().as_secs_f64() * 1000.0);
@@ -135,24 +142,26 @@ fn run(load: &Load) -> (f64, f64, f64) {
 }
 
 fn main() {
-    // (players, players a room, watchers at 500x200)
+    // (players, players a room, watchers at 500x200, players in the lobby)
     let loads = [
-        (64, 1, 0),
-        (256, 1, 0),
-        (512, 1, 0),
-        (1000, 8, 0),
-        (16, 8, 16),
+        (64, 1, 0, 0),
+        (256, 1, 0, 0),
+        (512, 1, 0, 0),
+        (512, 1, 0, 256),
+        (1000, 8, 0, 0),
+        (16, 8, 16, 0),
     ]
-    .map(|(players, room, watchers)| Load {
+    .map(|(players, room, watchers, lobby)| Load {
         players,
         room,
         watchers,
+        lobby,
     });
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     println!(
-        "| players | rooms | watchers 500x200 | turn, 1 thread (p50, p99; ticks) | turn, {cores} threads (p50, p99) | CPU a player |"
+        "| players | rooms | watchers 500x200 | in the lobby | turn, 1 thread (p50, p99; ticks) | turn, {cores} threads (p50, p99) | CPU a player |"
     );
-    println!("| --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
     // SKID_HUB_PLAYERS=N measures only the loads of N players (to profile).
     let only: Option<usize> = std::env::var("SKID_HUB_PLAYERS")
         .ok()
@@ -167,10 +176,11 @@ fn main() {
         let one = pool(1).install(|| run(load));
         let all = pool(cores).install(|| run(load));
         println!(
-            "| {} | {} | {} | {:.1} ms, {:.1} ms; {:.1} ms | {:.1} ms, {:.1} ms | {:.3}% of a core |",
+            "| {} | {} | {} | {} | {:.1} ms, {:.1} ms; {:.1} ms | {:.1} ms, {:.1} ms | {:.3}% of a core |",
             load.players,
             load.players.div_ceil(load.room),
             load.watchers,
+            load.lobby,
             one.0,
             one.1,
             one.2,

@@ -4,6 +4,7 @@
 //! changes nothing.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -21,6 +22,12 @@ use super::laps::{Best, Key};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room, Running};
 
+/// The lobby's rows in a frame turn: worked out once, by the first
+/// lobby screen drawn in it, and read by every other (each row of every
+/// room for each player in the lobby cost a turn tens of milliseconds
+/// while hundreds joined).
+pub type LobbyRows = OnceLock<Vec<lobby::RoomLine>>;
+
 /// One player's screen, read from the hub.
 pub struct View<'a> {
     pub id: PlayerId,
@@ -37,6 +44,8 @@ pub struct View<'a> {
     pub camera: Option<Camera>,
     pub size: (u16, u16),
     pub rooms: &'a BTreeMap<u32, Room>,
+    /// The lobby's rows of `rooms`, this turn.
+    pub listed: &'a LobbyRows,
     pub tracks: &'a [Offered],
     pub cars: &'a [(String, CarSpec)],
     /// The best lap on each track, by its content id.
@@ -54,9 +63,9 @@ impl View<'_> {
         let damage = match self.place {
             Place::Lobby { row } => {
                 buf.reset();
-                let rows = lobby_rows(self.rooms, self.tracks);
+                let rows = (self.listed).get_or_init(|| lobby_rows(self.rooms, self.tracks));
                 let board = self.lobby_board(row);
-                lobby::lobby(buf, area, &self.you(), &rows, row, &board);
+                lobby::lobby(buf, area, &self.you(), rows, row, &board);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),

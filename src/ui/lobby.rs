@@ -88,7 +88,10 @@ pub fn lobby(
     // The box fits everything if the screen has room; else the list of
     // rooms scrolls to keep the cursor's row in sight, and the board's
     // lines give way first.
-    let h = (rooms.len() as u16 + best.len() as u16 + 10).max(10);
+    let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+    let h = count(rooms.len())
+        .saturating_add(count(best.len()))
+        .saturating_add(10);
     let inner = panel(buf, area, h, " skid · lobby ");
     // Rows besides the rooms': who you are, a gap, the make-a-room row
     // and the key line, and for the board a gap and its heading.
@@ -99,21 +102,16 @@ pub fn lobby(
     // and the key line.
     let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
     let mut pieces = vec![column::line(you, THEME.you), Piece::Gap];
-    let mut lines = vec!["[ Make a room ]".to_string()];
-    lines.extend(rooms.iter().map(|room| {
-        format!(
-            "room {:<3} {:<10} {:<9} {}/{}  {}",
-            room.id,
-            tail(&room.track, 10),
-            room.model,
-            room.players.min(room.slots),
-            room.slots,
-            if room.racing { "racing" } else { "waiting" }
-        )
-    }));
+    // Row 0 makes a room, row `i` is room `i - 1`: only the rows in sight
+    // are written out (a server may list hundreds of rooms to each of
+    // hundreds of players).
     let first = (row + 1).saturating_sub(room_for);
-    let listed = lines.iter().enumerate().skip(first).take(room_for);
-    pieces.extend(listed.map(|(i, line)| {
+    let last = (first + room_for).min(rooms.len() + 1);
+    pieces.extend((first..last).map(|i| {
+        let line = match i.checked_sub(1).map(|r| &rooms[r]) {
+            None => "[ Make a room ]".to_string(),
+            Some(room) => room_line(room),
+        };
         let mark = if i == row { "›" } else { " " };
         Piece::Line(format!("{mark} {line}"), style(i == row))
     }));
@@ -129,6 +127,20 @@ pub fn lobby(
     }
     column::stack(buf, inner, pieces);
     hint_line(buf, inner, "↑↓ choose  Enter join or make  ? help  q quit");
+}
+
+/// A room's row: number, track, model, players of slots, and whether it
+/// races or waits.
+fn room_line(room: &RoomLine) -> String {
+    format!(
+        "room {:<3} {:<10} {:<9} {}/{}  {}",
+        room.id,
+        tail(&room.track, 10),
+        room.model,
+        room.players.min(room.slots),
+        room.slots,
+        if room.racing { "racing" } else { "waiting" }
+    )
 }
 
 /// `text` in at most `cols` columns: whole if it fits, else its end after

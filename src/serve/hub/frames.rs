@@ -55,6 +55,7 @@ pub fn give_back_memory() {
 /// What every player's frame reads of the hub.
 struct Shared<'a> {
     rooms: &'a BTreeMap<u32, Room>,
+    listed: screen::LobbyRows,
     tracks: &'a [Offered],
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
@@ -75,6 +76,7 @@ impl Hub {
     pub fn frames(&mut self, now: Instant) {
         let shared = Shared {
             rooms: &self.rooms,
+            listed: screen::LobbyRows::new(),
             tracks: &self.tracks,
             cars: &self.cars,
             board: &self.keeper.board,
@@ -132,6 +134,7 @@ impl Player {
                 camera: self.session.camera,
                 size: self.session.size,
                 rooms: hub.rooms,
+                listed: &hub.listed,
                 tracks: hub.tracks,
                 cars: hub.cars,
                 board: hub.board,

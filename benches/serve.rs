@@ -11,7 +11,10 @@
 //! `SKID_LOAD_ROOM` (players a room, 8; 1 for one a room),
 //! `SKID_LOAD_WATCHERS` (0), `SKID_LOAD_SECS` (30); `SKID_LOAD_SERVER`
 //! runs another build of skid as the server (to compare before and after
-//! in one run). Clients connect from 127.0.0.2, 127.0.0.3, ... four to
+//! in one run); `SKID_LOAD_CPUS` (a list, `0` or `0,1`) pins the server
+//! to those CPUs and the clients to the others, as `taskset` would (on a
+//! machine of two cores, the server's share of one core alone, without
+//! its clients'; Linux only). Clients connect from 127.0.0.2, 127.0.0.3, ... four to
 //! an address, as the server allows.
 #![cfg(feature = "serve")]
 
@@ -281,6 +284,36 @@ async fn watchers(addr: SocketAddr, n: usize) -> Vec<Client> {
     out
 }
 
+/// Pins the calling thread, and the processes and threads it starts from
+/// now on, to `cpus` (none: every one of `all`).
+fn pin(cpus: &[usize], all: usize) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a zeroed cpu_set_t is an empty set, CPU_SET writes within
+    // it, and sched_setaffinity only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &c in cpus.iter().filter(|&&c| c < libc::CPU_SETSIZE as usize) {
+            libc::CPU_SET(c, &mut set);
+        }
+        if cpus.is_empty() {
+            (0..all).for_each(|c| libc::CPU_SET(c, &mut set));
+        }
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        assert_eq!(libc::sched_setaffinity(0, size, &raw const set), 0, "CPUs {cpus:?}");
+    }
+    #[cfg(not(target_os = "linux"))]
+    panic!("SKID_LOAD_CPUS pins CPUs on Linux only ({cpus:?} of {all})");
+}
+
+/// `SKID_LOAD_CPUS`: the server's CPUs, if it is to be pinned.
+fn server_cpus() -> Option<Vec<usize>> {
+    let list = std::env::var("SKID_LOAD_CPUS").ok()?;
+    let cpus = (list.split(','))
+        .map(|c| c.trim().parse().ok())
+        .collect::<Option<Vec<usize>>>();
+    Some(cpus.unwrap_or_else(|| panic!("SKID_LOAD_CPUS={list:?}: a list of CPU numbers")))
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the line.
     let players = env("SKID_LOAD_PLAYERS", 64) as usize;
@@ -288,7 +321,18 @@ fn main() {
     let watching = env("SKID_LOAD_WATCHERS", 0) as usize;
     let secs = env("SKID_LOAD_SECS", 30);
     let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
+    // The server started on its CPUs, the clients' threads made on the
+    // others.
+    let pinned = server_cpus();
+    let all = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(cpus) = &pinned {
+        pin(cpus, all);
+    }
     let (server, addr) = start_server(players + watching, &dir);
+    if let Some(cpus) = &pinned {
+        let others: Vec<usize> = (0..all).filter(|c| !cpus.contains(c)).collect();
+        pin(&others, all);
+    }
     let pid = server.0.id();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

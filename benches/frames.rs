@@ -3,6 +3,8 @@
 //! `skid render` does), and a whole frame as the game and the server send
 //! it (`console::Frames`: diff and escape codes) into memory.
 
+use std::time::{Duration, Instant};
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -16,13 +18,22 @@ use skid::track::bundled;
 use skid::ui;
 
 /// A race on `track` in `model` at `size`, `script` replayed for
-/// `ticks` after the countdown.
-fn racing(size: (u16, u16), track: &str, model: ModelKind, script: Script, ticks: u64) -> App {
+/// `ticks` after the countdown, against `opponents` computer cars.
+fn racing_with(
+    size: (u16, u16),
+    track: &str,
+    model: ModelKind,
+    script: Script,
+    ticks: u64,
+    opponents: usize,
+) -> App {
     let mut app = App::new(Options {
         track: Some((track.into(), bundled::load_raceable(track).unwrap())),
         model: Some(model),
         hz: 120,
         replay: Some(script),
+        opponents,
+        skill: 1.0,
         ..Options::default()
     });
     app.resize(size.0, size.1);
@@ -31,6 +42,11 @@ fn racing(size: (u16, u16), track: &str, model: ModelKind, script: Script, ticks
         app.tick(0.0);
     }
     app
+}
+
+/// [`racing_with`] alone.
+fn racing(size: (u16, u16), track: &str, model: ModelKind, script: Script, ticks: u64) -> App {
+    racing_with(size, track, model, script, ticks, 0)
 }
 
 /// The golden `tire` lap on `hairpins`, 400 ticks in.
@@ -139,5 +155,35 @@ fn camera_moved(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench, skid_marks, camera_moved);
+/// A frame in a room of eight: seven computer cars in the pack around
+/// the player on `oval`, the standings' lines in the panel, what a server
+/// draws for each of the room's players. Each frame comes 4 ticks after
+/// the one before (30 frames a second at 120 Hz), from 2 s into the race
+/// to 12 s, then again from 2 s: only the frames are timed.
+fn pack(c: &mut Criterion) {
+    let gas = || Script::parse("gas", "[[hold]]\nticks = 100000\nthrottle = 1.0\n").unwrap();
+    let start = || racing_with((80, 24), "oval", ModelKind::Arcade, gas(), 240, 7);
+    let (mut app, mut ticks) = (start(), 0);
+    let (mut frames, _) = Frames::new(std::io::sink(), Size::new(80, 24));
+    c.bench_function("frame to the wire 80x24 among 7 rivals", |b| {
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            for _ in 0..iters {
+                if ticks >= 1200 {
+                    (app, ticks) = (start(), 0);
+                }
+                for _ in 0..4 {
+                    app.tick(0.0);
+                }
+                ticks += 4;
+                let t0 = Instant::now();
+                draw_frame(&mut frames, &app).unwrap();
+                spent += t0.elapsed();
+            }
+            spent
+        });
+    });
+}
+
+criterion_group!(benches, bench, skid_marks, camera_moved, pack);
 criterion_main!(benches);

@@ -299,7 +299,11 @@ fn pin(cpus: &[usize], all: usize) {
             (0..all).for_each(|c| libc::CPU_SET(c, &mut set));
         }
         let size = std::mem::size_of::<libc::cpu_set_t>();
-        assert_eq!(libc::sched_setaffinity(0, size, &raw const set), 0, "CPUs {cpus:?}");
+        assert_eq!(
+            libc::sched_setaffinity(0, size, &raw const set),
+            0,
+            "CPUs {cpus:?}"
+        );
     }
     #[cfg(not(target_os = "linux"))]
     panic!("SKID_LOAD_CPUS pins CPUs on Linux only ({cpus:?} of {all})");

@@ -3,6 +3,8 @@
 //! the people in it ([`super::seat`]), each reading the world for its own
 //! car. It knows no screen and no menu.
 
+use std::borrow::Cow;
+
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
@@ -250,16 +252,18 @@ impl Race {
     /// What car `car` is called on the screen of the person driving
     /// `viewer` (none: a watcher with no car): `YOU`, its driver's name,
     /// or `CPU n` for the n-th car that no person drives.
-    pub fn name(&self, car: CarId, viewer: Option<CarId>) -> String {
+    /// (Borrowed but for `CPU n`: every standings line of every frame
+    /// asks.)
+    pub fn name(&self, car: CarId, viewer: Option<CarId>) -> Cow<'_, str> {
         if Some(car) == viewer {
-            return "YOU".to_string();
+            return Cow::Borrowed("YOU");
         }
         if let Some(name) = self.world.car(car).name.as_ref().filter(|n| !n.is_empty()) {
-            return name.clone();
+            return Cow::Borrowed(name);
         }
         let computers = (self.world.cars.iter()).filter(|e| !self.person(e.id));
         let n = computers.take_while(|e| e.id != car).count();
-        format!("CPU {}", n + 1)
+        Cow::Owned(format!("CPU {}", n + 1))
     }
 
     /// Moves the camera of the seat driving `car` after it, for a track

@@ -286,6 +286,32 @@ impl Dots {
     }
 }
 
+/// The dots of a straight line from `a` to `b` (Bresenham's), both ends
+/// in, at most 4,097 of them.
+pub fn steps(a: (i64, i64), b: (i64, i64)) -> impl Iterator<Item = (i64, i64)> {
+    let (dx, dy) = ((b.0 - a.0).abs(), -(b.1 - a.1).abs());
+    let (sx, sy) = ((b.0 - a.0).signum(), (b.1 - a.1).signum());
+    let (mut at, mut err) = (Some(a), dx + dy);
+    std::iter::from_fn(move || {
+        let (x, y) = at?;
+        at = (at != Some(b)).then(|| {
+            let e2 = 2 * err;
+            let mut next = (x, y);
+            if e2 >= dy {
+                err += dy;
+                next.0 += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                next.1 += sy;
+            }
+            next
+        });
+        Some((x, y))
+    })
+    .take((dx - dy).min(4096) as usize + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,5 +398,13 @@ mod tests {
         let mut want = Dots::new((6, 8));
         want.paint(1, 0, Color::Red);
         assert!(one == want);
+    }
+
+    #[test]
+    fn a_lines_steps_run_from_end_to_end() {
+        let line: Vec<_> = steps((0, 0), (3, 1)).collect();
+        assert_eq!(line, [(0, 0), (1, 0), (2, 1), (3, 1)]);
+        assert_eq!(steps((2, 2), (2, 2)).collect::<Vec<_>>(), [(2, 2)]);
+        assert_eq!(steps((0, 0), (0, -9000)).count(), 4097);
     }
 }

@@ -29,7 +29,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
-use super::dots::{Dots, Trail};
+use super::dots::{Dots, Trail, steps};
 use super::labels::{arrow, label, names};
 use super::theme::THEME;
 use crate::app::SeatView;
@@ -113,26 +113,20 @@ impl View {
         if !(a.is_finite() && b.is_finite()) {
             return;
         }
-        let (mut x0, mut y0) = (a.x.round() as i64, a.y.round() as i64);
+        // Both ends (rounded to a dot) past the same edge of the view: no
+        // dot of it is in view (a rival across the track, in every frame).
+        let past = |p: f64, q: f64, n: usize| {
+            let n = n as f64 - 0.5;
+            (p < -0.5 && q < -0.5) || (p >= n && q >= n)
+        };
+        if past(a.x, b.x, self.dots.0) || past(a.y, b.y, self.dots.1) {
+            return;
+        }
+        let (x0, y0) = (a.x.round() as i64, a.y.round() as i64);
         let (x1, y1) = (b.x.round() as i64, b.y.round() as i64);
-        let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-        let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
-        let mut err = dx + dy;
-        for i in 0..=(dx - dy).min(4096) {
+        for (i, (x, y)) in steps((x0, y0), (x1, y1)).enumerate() {
             if !dashed || i % 2 == 0 {
-                self.paint(painter, x0, y0, c);
-            }
-            if x0 == x1 && y0 == y1 {
-                break;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x0 += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y0 += sy;
+                self.paint(painter, x, y, c);
             }
         }
     }
@@ -421,4 +415,58 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
     let arrow = arrow(body.heading).to_string();
     damage.extend(label(buf, area, view, body.pos, 0, &arrow, you));
     damage
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line's dots in view are Bresenham's, whether its ends are in
+    /// view, past one edge or past two: the lines past an edge that are
+    /// not drawn at all had no dot in view.
+    #[test]
+    fn a_line_paints_the_dots_of_it_in_view() {
+        let (w, h) = (40, 24);
+        let view = View {
+            cam: Camera {
+                zoom: 1,
+                origin: (0, 0),
+                fixed: false,
+                view: (20, 6),
+            },
+            cell: DVec2::ONE,
+            dots: (w, h),
+        };
+        let mut seed = 7u64;
+        let mut next = |span: f64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * span
+        };
+        let area = Rect::new(0, 0, 20, 6);
+        for k in 0..2000 {
+            // World points (a dot is half a metre across, a quarter down)
+            // round the view and far past it.
+            let span = [30.0, 80.0, 400.0][k % 3];
+            let p = |x: f64, y: f64| DVec2::new(10.0 + x, 3.0 + y / 4.0);
+            let (a, b) = (p(next(span), next(span)), p(next(span), next(span)));
+            let dashed = k % 4 == 0;
+            let mut drawn = Dots::new((w, h));
+            view.dots_between(&mut drawn, a, b, Color::Red, dashed);
+            let mut want = Dots::new((w, h));
+            let (da, db) = (view.dot(a), view.dot(b));
+            let at = |d: DVec2| (d.x.round() as i64, d.y.round() as i64);
+            for (i, (x, y)) in steps(at(da), at(db)).enumerate() {
+                if (!dashed || i % 2 == 0)
+                    && (0..w as i64).contains(&x)
+                    && (0..h as i64).contains(&y)
+                {
+                    want.paint(x as usize, y as usize, Color::Red);
+                }
+            }
+            let (mut got_buf, mut want_buf) = (Buffer::empty(area), Buffer::empty(area));
+            drawn.render(area, &mut got_buf);
+            want.render(area, &mut want_buf);
+            assert_eq!(got_buf, want_buf, "{a:?} to {b:?}");
+        }
+    }
 }

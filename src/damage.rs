@@ -161,8 +161,10 @@ impl Damage {
         let (Damage::Within { parts, .. }, Damage::Within { parts: had, .. }) = (self, kept) else {
             return;
         };
-        let gone = (had.iter().enumerate()).filter(|&(i, p)| !has(parts, i, p));
-        for (_, gone) in gone {
+        let gone = (had.iter().enumerate())
+            .filter(|&(i, p)| !has(parts, i, p))
+            .map(|(_, p)| p);
+        for gone in gone {
             let r = gone.rect.intersection(buf.area);
             let over: Vec<Rect> = (parts.iter().map(|p| p.rect))
                 .filter(|p| p.intersects(r))

@@ -45,7 +45,11 @@ impl Near {
         let hi = finite().fold(DVec2::NEG_INFINITY, |a, &p| a.max(p));
         let size = if lo.is_finite() { hi - lo } else { DVec2::ZERO };
         let most = (points.len() / 2).max(64) as f64;
-        let cell = CELL.max((size.x * size.y / most).sqrt());
+        // No more than `most` cells in all, nor along either side (a
+        // line along one axis has no area).
+        let cell = CELL
+            .max((size.x * size.y / most).sqrt())
+            .max(size.max_element() / most);
         let cols = (size.x / cell) as usize + 1;
         let rows = (size.y / cell) as usize + 1;
         let mut near = Near {
@@ -220,6 +224,17 @@ mod tests {
                     assert_eq!(near.nearest(points, p), every(points, p), "{p:?}");
                 }
             }
+        }
+        // Points as far apart as floats go: a few cells, the same answer.
+        let far = [DVec2::new(-1e300, 0.0), DVec2::new(1e300, 5.0), DVec2::ZERO];
+        let near = Near::new(&far);
+        assert!(near.starts.len() < 1000);
+        for p in [
+            DVec2::new(-1e299, 0.0),
+            DVec2::new(7.0, 1.0),
+            DVec2::new(1e300, 0.0),
+        ] {
+            assert_eq!(near.nearest(&far, p), every(&far, p), "{p:?}");
         }
         let square = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y];
         let centre = DVec2::splat(0.5);

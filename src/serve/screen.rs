@@ -63,7 +63,9 @@ impl View<'_> {
         let damage = match self.place {
             Place::Lobby { row } => {
                 buf.reset();
-                let rows = (self.listed).get_or_init(|| lobby_rows(self.rooms, self.tracks));
+                let rows = self
+                    .listed
+                    .get_or_init(|| lobby_rows(self.rooms, self.tracks));
                 let board = self.lobby_board(row);
                 lobby::lobby(buf, area, &self.you(), rows, row, &board);
                 Damage::All

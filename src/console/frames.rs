@@ -74,8 +74,8 @@ impl<W: Write> Frames<W> {
     /// terminal shows half of it, and sends it at once.
     ///
     /// `paint` is given a buffer the screen's size holding the frame
-    /// shown, and that frame's damage, and leaves in it the whole new
-    /// frame: a painter that keeps nothing resets it first; one whose
+    /// shown (but after a frame damaged as [`Damage::All`], anything),
+    /// and that frame's damage, and leaves in it the whole new frame: a painter that keeps nothing resets it first; one whose
     /// frame before was [`Damage::Within`] its own key may repaint only
     /// the cells that frame damaged and those it damages now. It returns
     /// which cells may differ from the frame before ([`Damage`]): only
@@ -118,19 +118,26 @@ impl<W: Write> Frames<W> {
                 usize::from(y - area.y) * usize::from(area.width) + usize::from(x - area.x)
             })
             .collect();
-        self.keep(mask.as_deref(), &sent);
+        self.keep(mask.as_deref(), &sent, &damage);
         self.damage = damage;
         commit(&mut self.backend, &self.wire)
     }
 
     /// Makes the frame shown the frame just painted, leaving it in both
-    /// buffers (the next painter is given it). With a `mask`, only the
-    /// cells `sent` and what wide ones among them cover (or covered)
-    /// differ: a cell that differs but was not sent is one a wide
-    /// character covers, whose cells a buffer holds blank.
-    fn keep(&mut self, mask: Option<&[bool]>, sent: &[usize]) {
+    /// buffers (the next painter is given it), unless it was damaged as
+    /// [`Damage::All`]: its next painter keeps nothing, and the buffer is
+    /// the one shown before (a whole screen's copy was a seventh of a
+    /// lobby's frame). With a `mask`, only the cells `sent` and what wide
+    /// ones among them cover (or covered) differ: a cell that differs but
+    /// was not sent is one a wide character covers, whose cells a buffer
+    /// holds blank.
+    fn keep(&mut self, mask: Option<&[bool]>, sent: &[usize], damage: &Damage) {
         if mask.is_none() {
-            self.shown.content.clone_from(&self.next.content);
+            if *damage == Damage::All {
+                std::mem::swap(&mut self.shown, &mut self.next);
+            } else {
+                self.shown.content.clone_from(&self.next.content);
+            }
             return;
         }
         let (shown, next) = (&mut self.shown.content, &self.next.content);

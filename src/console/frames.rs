@@ -1,6 +1,7 @@
 //! A player's screen as the game draws it: two buffers, the frame on the
 //! terminal and the one being drawn (over a copy of it: a painter that
-//! knows what changed repaints only that), and the cells that differ sent
+//! knows what changed repaints only that; after a frame painted whole,
+//! over anything), and the cells that differ sent
 //! as one synchronized update. What ratatui's `Terminal` does for a
 //! frame, less its per-frame costs that a server pays for every player:
 //! its diff works out every cell's display width, equal or not, by
@@ -27,7 +28,8 @@ pub struct Frames<W: Write> {
     wire: Arc<Wire>,
     /// What the terminal shows.
     shown: Buffer,
-    /// The next frame, painted over a copy of the one shown.
+    /// The next frame, painted over a copy of the one shown (over the
+    /// frame before it when the one shown was [`Damage::All`]).
     next: Buffer,
     /// What the shown frame's painter said may have changed in it
     /// ([`Damage::All`] after a clear: the terminal shows nothing).

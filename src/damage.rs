@@ -52,7 +52,9 @@ impl Damage {
         Damage::Within {
             key: hashed(key),
             rects,
-            parts: Vec::new(),
+            // A race screen's panel has some twenty parts: room for them
+            // at once rather than grown a frame at a time.
+            parts: Vec::with_capacity(32),
         }
     }
 

@@ -26,7 +26,6 @@ const KEPT_CELLS: usize = 2_000_000;
 const NONE: (usize, usize) = (usize::MAX, 0);
 
 /// A grid of braille cells, each 2 x 4 dots.
-#[derive(Clone)]
 pub struct Dots {
     /// Cells a row.
     width: usize,
@@ -35,6 +34,24 @@ pub struct Dots {
     /// Each row's first and past-last cell painted since the grid was
     /// made or taken from the kept ones: where it may differ from them.
     touched: Vec<(usize, usize)>,
+}
+
+impl Clone for Dots {
+    fn clone(&self) -> Dots {
+        Dots {
+            width: self.width,
+            cells: self.cells.clone(),
+            touched: self.touched.clone(),
+        }
+    }
+
+    /// A copy in this grid's own memory (a kept grid copied for every
+    /// frame of every player: no allocation when the sizes agree).
+    fn clone_from(&mut self, source: &Dots) {
+        self.width = source.width;
+        self.cells.clone_from(&source.cells);
+        self.touched.clone_from(&source.touched);
+    }
 }
 
 impl PartialEq for Dots {
@@ -140,6 +157,9 @@ struct TrailGrid {
 }
 
 thread_local! {
+    /// A grid drawn and done with ([`Dots::give_back`]), whose memory
+    /// the next copy of a kept grid takes.
+    static SPARE: RefCell<Option<Dots>> = const { RefCell::new(None) };
     static KEPT_GRIDS: RefCell<Kept<Key, Dots>> = RefCell::new(Kept::new(KEPT_CELLS));
     static KEPT_TRAILS: RefCell<Kept<TrailAt, TrailGrid>> =
         RefCell::new(Kept::new(KEPT_TRAIL_CELLS));
@@ -157,13 +177,33 @@ impl Dots {
         }
     }
 
+    /// A copy of `kept`, in the memory of the grid given back last.
+    fn copy_of(kept: &Dots) -> Dots {
+        match SPARE.with(|spare| spare.borrow_mut().take()) {
+            Some(mut grid) => {
+                grid.clone_from(kept);
+                grid
+            }
+            None => kept.clone(),
+        }
+    }
+
+    /// Done with: the next copy of a kept grid on this thread is made in
+    /// its memory (up to [`TRAIL_GRID_CELLS`] cells: a big screen's
+    /// grid is let go with it).
+    pub fn give_back(self) {
+        if self.cells.len() <= TRAIL_GRID_CELLS {
+            SPARE.with(|spare| *spare.borrow_mut() = Some(self));
+        }
+    }
+
     /// The grid `paint` makes for `key`, painted once and kept (this
     /// thread keeps the latest used, [`KEPT_CELLS`] cells in all).
     pub fn cached(key: Key, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
         KEPT_GRIDS.with(|kept| {
             let kept = &mut *kept.borrow_mut();
             if let Some(grid) = kept.get(&key) {
-                return grid.clone();
+                return Dots::copy_of(grid);
             }
             let mut grid = Dots::new(dots);
             paint(&mut grid);
@@ -196,7 +236,7 @@ impl Dots {
                 t.grid.touched.fill(NONE);
                 marks(&mut t.grid, t.added);
                 t.added = trail.added;
-                return t.grid.clone();
+                return Dots::copy_of(&t.grid);
             }
             let mut grid = Dots::cached(key, dots, ground);
             marks(&mut grid, 0);
@@ -398,6 +438,28 @@ mod tests {
         let mut want = Dots::new((6, 8));
         want.paint(1, 0, Color::Red);
         assert!(one == want);
+    }
+
+    /// A grid given back, of any size and whatever was painted on it,
+    /// leaves nothing of itself in the next copy of a kept grid: that
+    /// copy is the kept grid and says nothing of it was painted over.
+    #[test]
+    fn a_grid_given_back_leaves_nothing_in_the_next_copy() {
+        let key = |n| (8, 3, 3, 1, (0, 0), (6, 8), n);
+        let paint = |g: &mut Dots| g.paint(5, 7, Color::Red);
+        Dots::cached(key(1), (6, 8), paint);
+        for spare in [(2, 4), (6, 8), (40, 40)] {
+            let mut used = Dots::new(spare);
+            used.paint(1, 3, Color::Blue);
+            used.give_back();
+            let got = Dots::cached(key(1), (6, 8), |_| unreachable!());
+            let mut want = Dots::new((6, 8));
+            want.paint(5, 7, Color::Red);
+            assert!(got == want, "after a grid of {spare:?}");
+            let area = Rect::new(0, 0, 3, 2);
+            assert_eq!(got.touched(area).count(), 0, "after {spare:?}");
+            got.give_back();
+        }
     }
 
     #[test]

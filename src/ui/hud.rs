@@ -4,7 +4,7 @@
 //! model, as of the latest tenth of a second (`crate::app::Readout`).
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 
 use super::column::{self, Piece};
@@ -48,15 +48,32 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
     // integer (a float's `{:.0}` cost a twentieth of a frame in a room
     // of eight).
     let metres = |gap: f64| gap.clamp(0.0, 99_999.0).round() as u32;
-    let (gap, lap) = match (s.finish, first) {
-        (Some(t), Some(f)) if t > f => (format!("+{:.2}s", (t - f).min(9_999.0)), None),
-        (Some(t), _) => (clock(Some(t)), None),
-        (None, _) if v.race.over() => ("DNF".into(), None),
-        (None, _) if s.gap >= 1.0 => (format!("+{} m", metres(s.gap)), Some(on_lap())),
-        (None, _) => (String::new(), Some(on_lap())),
-    };
+    // One string a line, the gap written into it and then right-aligned
+    // in its eight columns (every racer's line in every frame).
     let mut line = String::with_capacity(32);
-    let _ = write!(line, "P{place} {name:<6}{gap:>8}");
+    let _ = write!(line, "P{place} {name:<6}");
+    let at = line.len();
+    let lap = match (s.finish, first) {
+        (Some(t), Some(f)) if t > f => {
+            let _ = write!(line, "+{:.2}s", (t - f).min(9_999.0));
+            None
+        }
+        (Some(t), _) => {
+            line.push_str(&clock(Some(t)));
+            None
+        }
+        (None, _) if v.race.over() => {
+            line.push_str("DNF");
+            None
+        }
+        (None, _) if s.gap >= 1.0 => {
+            let _ = write!(line, "+{} m", metres(s.gap));
+            Some(on_lap())
+        }
+        (None, _) => Some(on_lap()),
+    };
+    let wide = line[at..].chars().count();
+    line.insert_str(at, &"        "[..8usize.saturating_sub(wide)]);
     match (s.finish, lap) {
         (Some(_), _) => line.push_str(" FIN"),
         (None, Some(lap)) => {
@@ -118,9 +135,14 @@ pub fn draw(
         width: area.width - 1,
         ..area
     };
-    // The key line on the last row, when there are two.
+    // The key line on the last row, when there are two (worked out here:
+    // a `Layout` looks its split up in a cache, every frame).
     let [body, keys] = if area.height >= 2 {
-        Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner)
+        let body = Rect {
+            height: inner.height - 1,
+            ..inner
+        };
+        [body, Rect::new(inner.x, body.bottom(), inner.width, 1)]
     } else {
         [inner, Rect::default()]
     };
@@ -223,7 +245,7 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
     let readout = v.readout();
     let tel = readout.telemetry;
     let spec = car.spec();
-    let kmh = (finite(tel.speed) * 3.6).clamp(0.0, 9999.0);
+    let kmh = gauges::whole(finite(tel.speed) * 3.6).min(9999);
     if car.kind == ModelKind::Strafe {
         // Quake movement has no engine, gears or tire slip.
         let ups = finite(tel.speed) * crate::physics::strafe::UNITS;
@@ -231,7 +253,7 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
         let air = if car.airborne() { "AIR" } else { "GROUND" };
         return vec![
             Piece::Bar(gauges::strafe_speed(ups, spec.strafe.maxspeed)),
-            column::line(format!("      {kmh:>3.0} km/h"), THEME.text),
+            column::line(format!("      {kmh:>3} km/h"), THEME.text),
             column::line(format!("HOP   {hop} {air}"), THEME.text),
         ];
     }
@@ -259,7 +281,7 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
     let mut pieces = vec![
         Piece::Bar(gauges::tachometer(rpm, e.redline_rpm)),
         Piece::Line(format!("GEAR  {gear:<2} {mode}"), bold),
-        column::line(format!("SPEED {kmh:>3.0} km/h"), THEME.text),
+        column::line(format!("SPEED {kmh:>3} km/h"), THEME.text),
     ];
     if car.kind == ModelKind::Kinematic {
         // Bicycle geometry never slips: where the wheels point, and the

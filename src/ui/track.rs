@@ -397,6 +397,7 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
         Some(before) => grid.render_within(area, buf, before.rects().iter().chain(&moved).copied()),
         None => grid.render(area, buf),
     }
+    grid.give_back();
     damage.extend(moved);
     // The next checkpoint's number on its line, so it reads without colour.
     if let Some(&at) = v.race.marks.get(next as usize).filter(|_| next > 0) {

@@ -11,7 +11,9 @@
 //! 99th percentile on one thread and on every core (rayon's threads), and
 //! the CPU time a player costs (the one-thread median over the players).
 //! `SKID_HUB_PLAYERS=N` runs only the loads of N players, and
-//! `SKID_HUB_TURNS` (150) sets the turns measured. Where
+//! `SKID_HUB_TURNS` (600) sets the turns measured: twenty seconds of
+//! racing, most of them past the first few after the start, when every
+//! driver, all alike, moves their camera in the same turns. Where
 //! `benches/serve.rs` also pays for SSH and its clients on the same
 //! cores, this measures the hub alone.
 #![cfg(feature = "serve")]
@@ -26,11 +28,12 @@ use skid::track::bundled;
 use tokio::sync::mpsc::{Receiver, channel};
 
 /// Frame turns measured, after those of the countdown
-/// (`SKID_HUB_TURNS`).
+/// (`SKID_HUB_TURNS`; 150 until 2026-11-27: five seconds, mostly the
+/// start's camera jumps).
 fn turns() -> usize {
     (std::env::var("SKID_HUB_TURNS").ok())
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150)
+        .unwrap_or(600)
 }
 
 struct Load {

@@ -1,7 +1,8 @@
 //! Load on `skid serve` (docs/SERVE.md, "Capacity and bandwidth"): the release
 //! binary as the server, N headless SSH clients (russh, a pty of 80x24)
 //! in rooms on `oval`, every one holding the throttle as a terminal
-//! without releases does and tapping the steering, for a while; and
+//! without releases does and tapping the steering, for a while, the
+//! rooms setting off one after another over two seconds; and
 //! optionally watchers at 500x200 who join the first room's race and
 //! send nothing. Reports per racer the interval between frames (p50,
 //! p99) and the bytes a second, and the server's CPU and peak memory,
@@ -36,6 +37,18 @@ struct Seen {
     frames: Vec<Instant>,
     bytes: usize,
     screen: Option<vt100::Parser>,
+    /// Whether frames and bytes are counted (not after the client's
+    /// time driving).
+    counting: bool,
+}
+
+impl Seen {
+    /// Counting starts again from now, and the screen is no longer kept.
+    fn forget(&mut self) {
+        self.frames.clear();
+        self.bytes = 0;
+        self.screen = None;
+    }
 }
 
 struct Client {
@@ -85,6 +98,7 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
     let seen = Arc::new(Mutex::new(Seen {
         frames: Vec::new(),
         bytes: 0,
+        counting: true,
         screen: Some(vt100::Parser::new(
             ssh::nz(size.1 as u16),
             ssh::nz(size.0 as u16),
@@ -97,6 +111,9 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
             if let ChannelMsg::Data { data } = msg {
                 let now = Instant::now();
                 let mut s = s.lock().unwrap();
+                if !s.counting {
+                    continue;
+                }
                 s.bytes += data.len();
                 let ends = data.windows(8).filter(|w| w == b"\x1b[?2026l").count();
                 s.frames.extend(std::iter::repeat_n(now, ends));
@@ -188,17 +205,29 @@ async fn fill_rooms(clients: &[Client], size: usize) {
     }
 }
 
-/// Every client drives for `secs` from `t0`: the throttle held by
-/// autorepeat, a steering tap every two seconds (which ends the
-/// throttle's repeat, as a terminal's newest key does), then throttle
-/// again.
-async fn drive(clients: &Arc<Vec<Client>>, t0: Instant, secs: u64) {
+/// Over how long the rooms' drivers set off, one room after another: on
+/// a real server rooms start at their own moments, and no two drivers
+/// steer in step. Set off together, every identical driver's camera
+/// moved in the same turns, and those turns were the p99 (until
+/// 2026-11-27, when the rooms all set off at once).
+const STAGGER: Duration = Duration::from_secs(2);
+
+/// Every client drives for `secs`, room by room from `t0` over
+/// [`STAGGER`]: the throttle held by autorepeat, a steering tap every two
+/// seconds (which ends the throttle's repeat, as a terminal's newest key
+/// does), then throttle again. What a client saw counts from when its
+/// room set off.
+async fn drive(clients: &Arc<Vec<Client>>, room: usize, t0: Instant, secs: u64) {
+    let rooms = clients.len().div_ceil(room).max(1) as u32;
     let mut drivers = Vec::new();
     for i in 0..clients.len() {
         let clients = clients.clone();
+        let start = t0 + STAGGER * (i / room) as u32 / rooms;
         drivers.push(tokio::spawn(async move {
             let c = &clients[i];
-            let end = t0 + Duration::from_secs(secs);
+            tokio::time::sleep_until(start.into()).await;
+            c.seen.lock().unwrap().forget();
+            let end = start + Duration::from_secs(secs);
             let mut n = 0u64;
             while Instant::now() < end {
                 let key: &[u8] = match n % 60 {
@@ -210,6 +239,7 @@ async fn drive(clients: &Arc<Vec<Client>>, t0: Instant, secs: u64) {
                 n += 1;
                 tokio::time::sleep(Duration::from_millis(33)).await;
             }
+            c.seen.lock().unwrap().counting = false;
         }));
     }
     for d in drivers {
@@ -217,8 +247,8 @@ async fn drive(clients: &Arc<Vec<Client>>, t0: Instant, secs: u64) {
     }
 }
 
-/// Prints what the clients saw over `elapsed` seconds and what the
-/// server spent (`cpu` seconds, `hwm` KB at peak).
+/// Prints what the clients saw over `elapsed` seconds each and what the
+/// server spent (`cpu`, a share of one core, and `hwm` KB at peak).
 fn report(clients: &[Client], room: usize, elapsed: f64, cpu: f64, hwm: u64) {
     let players = clients.len();
     let mut p50s = Vec::new();
@@ -263,7 +293,7 @@ fn report(clients: &[Client], room: usize, elapsed: f64, cpu: f64, hwm: u64) {
     );
     println!(
         "  server: CPU {:.0}% of one core, peak memory {:.0} MB",
-        100.0 * cpu / elapsed,
+        100.0 * cpu,
         hwm as f64 / 1024.0
     );
 }
@@ -359,20 +389,30 @@ fn main() {
         tokio::time::sleep(Duration::from_secs(3)).await;
         let watchers = watchers(addr, watching).await;
         let clients = Arc::new(clients);
-        let (cpu0, _, _) = usage(pid);
         let t0 = Instant::now();
-        for c in clients.iter().chain(&watchers) {
-            let mut s = c.seen.lock().unwrap();
-            s.frames.clear();
-            s.bytes = 0;
-            s.screen = None;
+        for c in &watchers {
+            c.seen.lock().unwrap().forget();
         }
         // On stderr, for whoever profiles the server while it races.
         eprintln!("serve load: driving for {secs} s from now");
-        drive(&clients, t0, secs).await;
+        let driving = {
+            let clients = clients.clone();
+            tokio::spawn(async move { drive(&clients, room, t0, secs).await })
+        };
+        // The server's CPU while every room drives.
+        let all = (
+            t0 + STAGGER.min(Duration::from_secs(secs) / 2),
+            t0 + Duration::from_secs(secs),
+        );
+        tokio::time::sleep_until(all.0.into()).await;
+        let (cpu0, _, _) = usage(pid);
+        tokio::time::sleep_until(all.1.into()).await;
+        let (cpu1, _, _) = usage(pid);
+        let _ = driving.await;
         let elapsed = t0.elapsed().as_secs_f64();
-        let (cpu1, hwm, _) = usage(pid);
-        report(&clients, room, elapsed, cpu1 - cpu0, hwm);
+        let (_, hwm, _) = usage(pid);
+        let cpu = (cpu1 - cpu0) / (all.1 - all.0).as_secs_f64();
+        report(&clients, room, secs as f64, cpu, hwm);
         if watching > 0 {
             let seen: usize = (watchers.iter())
                 .map(|w| w.seen.lock().unwrap().frames.len())

@@ -29,8 +29,8 @@ pub fn finite(x: f64) -> f64 {
 
 /// `x` rounded to a whole number for display, clamped to 0..=99,999 (NaN
 /// and infinities as 0): the figure `{:.0}` prints for it, ties to even,
-/// written as an integer (a float's fixed-precision formatting was a
-/// fifth of the panel's cost, every figure in every frame).
+/// to be written as an integer (a float's fixed precision takes a slow,
+/// exact path, for every figure of every player's frame).
 pub fn whole(x: f64) -> u32 {
     finite(x).clamp(0.0, 99_999.0).round_ties_even() as u32
 }

@@ -43,11 +43,10 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
     let winner = v.race.finishers.first().map(|&(car, _)| car);
     let first = winner.and_then(|car| v.race.finish_time(car));
     let on_lap = || (s.laps + 1).min(v.laps());
-    // Every racer's line in every room, every frame: the gap in metres,
-    // whole metres (the line's points are 2 m apart), written as an
-    // integer (a float's `{:.0}` cost a twentieth of a frame in a room
-    // of eight).
-    let metres = |gap: f64| gap.clamp(0.0, 99_999.0).round() as u32;
+    // Every racer's line in every room, every frame: the gap in whole
+    // metres (the line's points are 2 m apart), written as an integer
+    // (a float's `{:.0}` cost a twentieth of a frame in a room of eight).
+    let metres = gauges::whole;
     // One string a line, the gap written into it and then right-aligned
     // in its eight columns (every racer's line in every frame).
     let mut line = String::with_capacity(32);

@@ -52,8 +52,9 @@ impl Damage {
         Damage::Within {
             key: hashed(key),
             rects,
-            // A race screen's panel has some twenty parts: room for them
-            // at once rather than grown a frame at a time.
+            // A race screen has some thirty parts (the panel's twenty
+            // lines and gauges among them): room for them at once rather
+            // than grown a frame at a time.
             parts: Vec::with_capacity(32),
         }
     }

@@ -1,8 +1,8 @@
 //! A player's screen as the game draws it: two buffers, the frame on the
 //! terminal and the one being drawn (over a copy of it: a painter that
 //! knows what changed repaints only that; after a frame painted whole,
-//! over anything), and the cells that differ sent
-//! as one synchronized update. What ratatui's `Terminal` does for a
+//! over anything), and the cells that differ sent as one synchronized
+//! update. What ratatui's `Terminal` does for a
 //! frame, less its per-frame costs that a server pays for every player:
 //! its diff works out every cell's display width, equal or not, by
 //! grapheme segmentation (a quarter of a frame at 80x24); here equal cells
@@ -77,9 +77,10 @@ impl<W: Write> Frames<W> {
     ///
     /// `paint` is given a buffer the screen's size holding the frame
     /// shown (but after a frame damaged as [`Damage::All`], anything),
-    /// and that frame's damage, and leaves in it the whole new frame: a painter that keeps nothing resets it first; one whose
-    /// frame before was [`Damage::Within`] its own key may repaint only
-    /// the cells that frame damaged and those it damages now. It returns
+    /// and that frame's damage, and leaves in it the whole new frame: a
+    /// painter that keeps nothing resets it first; one whose frame before
+    /// was [`Damage::Within`] its own key may repaint only the cells that
+    /// frame damaged and those it damages now. It returns
     /// which cells may differ from the frame before ([`Damage`]): only
     /// those are compared. Debug builds hold every painter to both: the
     /// frame equals one painted into a blank buffer, and nothing changed

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::admission::Ticket;
 use super::keyboard::Keyboard;
@@ -58,6 +58,9 @@ pub struct Connection {
     keyboard: Keyboard,
     /// Input in the current second: when it began and how much came.
     window: (Instant, usize),
+    /// Told (or dropped) when the client closes its session channel, for
+    /// the frames' writer to hang up after.
+    closed: Option<oneshot::Sender<()>>,
 }
 
 impl Connection {
@@ -72,6 +75,7 @@ impl Connection {
             shell: false,
             keyboard: Keyboard::default(),
             window: (Instant::now(), 0),
+            closed: None,
         }
     }
 }
@@ -85,16 +89,18 @@ impl Drop for Connection {
 }
 
 /// Writes the hub's frames to the channel until the hub closes it, then
-/// gives the terminal back and closes the connection.
+/// gives the terminal back and closes the connection once the client
+/// closed its side (`closed`).
 async fn send_frames(
     channel: Channel<Msg>,
     handle: russh::server::Handle,
     mut frames: mpsc::Receiver<Out>,
+    closed: oneshot::Receiver<()>,
 ) {
-    let (mut read, write) = channel.split();
     // The channel's own copy of what the client sends is not needed (the
-    // handler gets it); it is drained so the session never waits on it.
-    let drained = tokio::spawn(async move { while read.wait().await.is_some() {} });
+    // handler gets it): dropped, so russh's copy of each key fails at once
+    // rather than waking a task that throws it away.
+    let (_, write) = channel.split();
     let first = crate::console::take_over();
     if write.data_bytes(first).await.is_err() {
         return;
@@ -120,7 +126,7 @@ async fn send_frames(
         let _ = write.exit_status(0).await;
         let _ = write.eof().await;
         let _ = write.close().await;
-        let _ = drained.await;
+        let _ = closed.await;
     })
     .await;
     let _ = handle
@@ -234,7 +240,14 @@ impl Handler for Connection {
             return session.close(channel);
         }
         self.shell = true;
-        tokio::spawn(send_frames(opened.channel, session.handle(), frames));
+        let (closing, closed) = oneshot::channel();
+        self.closed = Some(closing);
+        tokio::spawn(send_frames(
+            opened.channel,
+            session.handle(),
+            frames,
+            closed,
+        ));
         Ok(())
     }
 
@@ -280,6 +293,9 @@ impl Handler for Connection {
     ) -> Result<(), Self::Error> {
         if std::mem::take(&mut self.shell) {
             let _ = self.hub.send(ToHub::Leave { id: self.id });
+        }
+        if let Some(closed) = self.closed.take() {
+            let _ = closed.send(());
         }
         Ok(())
     }

@@ -90,6 +90,7 @@ impl<W: Write> Frames<W> {
         mut paint: impl FnMut(&mut Buffer, Rect, &Damage) -> Damage,
     ) -> io::Result<()> {
         let area = self.next.area;
+        warm([&self.next, &self.shown], self.damage.rects());
         let damage = paint(&mut self.next, area, &self.damage);
         if cfg!(debug_assertions) {
             let mut fresh = Buffer::empty(area);
@@ -152,6 +153,39 @@ impl<W: Write> Frames<W> {
         }
         debug_assert!(shown == next, "the frame kept is the frame shown");
     }
+}
+
+/// Asks the CPU to load the cells of `buffers` within `rects` (the
+/// rectangles of the frame before: what its painter blanks first and the
+/// diff compares) into its cache, all at once. A server draws hundreds
+/// of players' screens in turn, and each one's buffers are out of the
+/// cache again by its next frame: the blank and the compare waited for
+/// their cells one after another (a tenth of a turn of a hub of 1,000 in
+/// rooms of 8; docs/BENCHMARKS.md). Only a hint: nothing elsewhere.
+fn warm(buffers: [&Buffer; 2], rects: &[Rect]) {
+    #[cfg(target_arch = "x86_64")]
+    for b in buffers {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        for r in rects.iter().map(|r| r.intersection(b.area)) {
+            if r.is_empty() {
+                continue;
+            }
+            for y in r.top()..r.bottom() {
+                let from = b.index_of(r.x, y);
+                let cells = &b.content[from..from + usize::from(r.width)];
+                let bytes = std::mem::size_of_val(cells);
+                let at = cells.as_ptr().cast::<i8>();
+                // Each cache line of the row's cells, the last one's too.
+                for off in (0..bytes).step_by(64).chain([bytes - 1]) {
+                    // SAFETY: a prefetch reads nothing and cannot fault;
+                    // the address is within `cells` in any case.
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(off)) };
+                }
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (buffers, rects);
 }
 
 /// Columns `symbol` takes: 1 for plain ASCII, box drawing, blocks and braille

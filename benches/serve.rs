@@ -5,8 +5,9 @@
 //! rooms setting off one after another over two seconds; and
 //! optionally watchers at 500x200 who join the first room's race and
 //! send nothing. Reports per racer the interval between frames (p50,
-//! p99) and the bytes a second, and the server's CPU and peak memory,
-//! and its memory after the watchers left.
+//! p99) and the bytes a second, the server's CPU and peak memory (and
+//! the clients' own CPU: they share the machine with it), and its memory
+//! after the watchers left.
 //!
 //! `cargo bench --bench serve`; the load: `SKID_LOAD_PLAYERS` (64),
 //! `SKID_LOAD_ROOM` (players a room, 8; 1 for one a room),
@@ -28,7 +29,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use russh::ChannelMsg;
+use russh::ChannelId;
 use russh::client;
 
 /// What one client saw: when each frame ended, the bytes, and (until the
@@ -51,15 +52,55 @@ impl Seen {
     }
 }
 
-struct Client {
-    write: russh::ChannelWriteHalf<client::Msg>,
+/// A bench client's side of its connection: what the server sends is
+/// counted as the session reads it (no channel or task between: the
+/// clients share the server's cores, and what they spend is not the
+/// server's to show).
+struct Counting {
     seen: Arc<Mutex<Seen>>,
-    _handle: client::Handle<ssh::Trust>,
+}
+
+impl client::Handler for Counting {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+
+    async fn data(
+        &mut self,
+        _channel: ChannelId,
+        data: &[u8],
+        _session: &mut client::Session,
+    ) -> Result<(), Self::Error> {
+        let now = Instant::now();
+        let mut s = self.seen.lock().unwrap();
+        if !s.counting {
+            return Ok(());
+        }
+        s.bytes += data.len();
+        let ends = data.windows(8).filter(|w| w == b"\x1b[?2026l").count();
+        s.frames.extend(std::iter::repeat_n(now, ends));
+        if let Some(p) = &mut s.screen {
+            p.process(data);
+        }
+        Ok(())
+    }
+}
+
+struct Client {
+    handle: client::Handle<Counting>,
+    channel: ChannelId,
+    seen: Arc<Mutex<Seen>>,
 }
 
 impl Client {
-    async fn send(&self, b: &[u8]) {
-        let _ = self.write.data_bytes(b.to_vec()).await;
+    /// Sends `b` as one packet, as a terminal sends a key.
+    async fn send(&self, b: &'static [u8]) {
+        let _ = self.handle.data(self.channel, b).await;
     }
 
     async fn wait_for(&self, what: &str) {
@@ -78,7 +119,18 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
     socket.bind(SocketAddr::new(from, 0)).unwrap();
     let stream = socket.connect(server).await.unwrap();
     let config = Arc::new(client::Config::default());
-    let mut h = client::connect_stream(config, stream, ssh::Trust)
+    let seen = Arc::new(Mutex::new(Seen {
+        frames: Vec::new(),
+        bytes: 0,
+        counting: true,
+        screen: Some(vt100::Parser::new(
+            ssh::nz(size.1 as u16),
+            ssh::nz(size.0 as u16),
+            0,
+        )),
+    }));
+    let counting = Counting { seen: seen.clone() };
+    let mut h = client::connect_stream(config, stream, counting)
         .await
         .unwrap();
     let ok = h
@@ -94,39 +146,14 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
         .await
         .unwrap();
     ch.request_shell(true).await.unwrap();
-    let (mut read, write) = ch.split();
-    let seen = Arc::new(Mutex::new(Seen {
-        frames: Vec::new(),
-        bytes: 0,
-        counting: true,
-        screen: Some(vt100::Parser::new(
-            ssh::nz(size.1 as u16),
-            ssh::nz(size.0 as u16),
-            0,
-        )),
-    }));
-    let s = seen.clone();
-    tokio::spawn(async move {
-        while let Some(msg) = read.wait().await {
-            if let ChannelMsg::Data { data } = msg {
-                let now = Instant::now();
-                let mut s = s.lock().unwrap();
-                if !s.counting {
-                    continue;
-                }
-                s.bytes += data.len();
-                let ends = data.windows(8).filter(|w| w == b"\x1b[?2026l").count();
-                s.frames.extend(std::iter::repeat_n(now, ends));
-                if let Some(p) = &mut s.screen {
-                    p.process(&data);
-                }
-            }
-        }
-    });
+    // The channel's own copy of the data is not read (the handler counts
+    // it): dropped, so russh's copy of each packet fails at once.
+    let channel = ch.id();
+    drop(ch.split());
     Client {
-        write,
+        handle: h,
+        channel,
         seen,
-        _handle: h,
     }
 }
 
@@ -216,30 +243,37 @@ const STAGGER: Duration = Duration::from_secs(2);
 /// [`STAGGER`]: the throttle held by autorepeat, a steering tap every two
 /// seconds (which ends the throttle's repeat, as a terminal's newest key
 /// does), then throttle again. What a client saw counts from when its
-/// room set off.
+/// room set off. One task drives a room (its drivers press alike, each
+/// from their own connection).
 async fn drive(clients: &Arc<Vec<Client>>, room: usize, t0: Instant, secs: u64) {
-    let rooms = clients.len().div_ceil(room).max(1) as u32;
+    let rooms = clients.len().div_ceil(room).max(1);
     let mut drivers = Vec::new();
-    for i in 0..clients.len() {
+    for g in 0..rooms {
         let clients = clients.clone();
-        let start = t0 + STAGGER * (i / room) as u32 / rooms;
+        let start = t0 + STAGGER * g as u32 / rooms as u32;
         drivers.push(tokio::spawn(async move {
-            let c = &clients[i];
+            let members = &clients[g * room..((g + 1) * room).min(clients.len())];
             tokio::time::sleep_until(start.into()).await;
-            c.seen.lock().unwrap().forget();
+            for c in members {
+                c.seen.lock().unwrap().forget();
+            }
             let end = start + Duration::from_secs(secs);
             let mut n = 0u64;
             while Instant::now() < end {
-                let key: &[u8] = match n % 60 {
+                let key: &'static [u8] = match n % 60 {
                     0 => b"d",
                     30 => b"a",
                     _ => b"w",
                 };
-                c.send(key).await;
+                for c in members {
+                    c.send(key).await;
+                }
                 n += 1;
                 tokio::time::sleep(Duration::from_millis(33)).await;
             }
-            c.seen.lock().unwrap().counting = false;
+            for c in members {
+                c.seen.lock().unwrap().counting = false;
+            }
         }));
     }
     for d in drivers {
@@ -248,8 +282,9 @@ async fn drive(clients: &Arc<Vec<Client>>, room: usize, t0: Instant, secs: u64) 
 }
 
 /// Prints what the clients saw over `elapsed` seconds each and what the
-/// server spent (`cpu`, a share of one core, and `hwm` KB at peak).
-fn report(clients: &[Client], room: usize, elapsed: f64, cpu: f64, hwm: u64) {
+/// server spent (`cpu.0`, a share of one core, and `hwm` KB at peak), and
+/// the clients' CPU (`cpu.1`: on the same machine, not the server's).
+fn report(clients: &[Client], room: usize, elapsed: f64, cpu: (f64, f64), hwm: u64) {
     let players = clients.len();
     let mut p50s = Vec::new();
     let mut p99s = Vec::new();
@@ -292,9 +327,10 @@ fn report(clients: &[Client], room: usize, elapsed: f64, cpu: f64, hwm: u64) {
         rates.last().unwrap_or(&f64::NAN)
     );
     println!(
-        "  server: CPU {:.0}% of one core, peak memory {:.0} MB",
-        100.0 * cpu,
-        hwm as f64 / 1024.0
+        "  server: CPU {:.0}% of one core, peak memory {:.0} MB (the clients: {:.0}%)",
+        100.0 * cpu.0,
+        hwm as f64 / 1024.0,
+        100.0 * cpu.1
     );
 }
 
@@ -406,12 +442,15 @@ fn main() {
         );
         tokio::time::sleep_until(all.0.into()).await;
         let (cpu0, _, _) = usage(pid);
+        let (ours0, _, _) = usage(std::process::id());
         tokio::time::sleep_until(all.1.into()).await;
         let (cpu1, _, _) = usage(pid);
+        let (ours1, _, _) = usage(std::process::id());
         let _ = driving.await;
         let elapsed = t0.elapsed().as_secs_f64();
         let (_, hwm, _) = usage(pid);
-        let cpu = (cpu1 - cpu0) / (all.1 - all.0).as_secs_f64();
+        let span = (all.1 - all.0).as_secs_f64();
+        let cpu = ((cpu1 - cpu0) / span, (ours1 - ours0) / span);
         report(&clients, room, secs as f64, cpu, hwm);
         if watching > 0 {
             let seen: usize = (watchers.iter())

@@ -205,12 +205,40 @@ impl Dots {
             if let Some(grid) = kept.get(&key) {
                 return Dots::copy_of(grid);
             }
-            let mut grid = Dots::new(dots);
-            paint(&mut grid);
-            grid.touched.fill(NONE);
+            let grid = Dots::painted(dots, paint);
             kept.keep(key, grid.clone(), grid.cells.len());
             grid
         })
+    }
+
+    /// Renders the grid `paint` makes for `key` (kept as [`Dots::cached`]
+    /// keeps it) into `area` of `buf` as it is, without a copy: for a
+    /// grid nothing is painted over, such as the minimap's course.
+    pub fn render_cached(
+        key: Key,
+        dots: (usize, usize),
+        paint: impl FnOnce(&mut Dots),
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
+        KEPT_GRIDS.with(|kept| {
+            let kept = &mut *kept.borrow_mut();
+            if let Some(grid) = kept.get(&key) {
+                return grid.render(area, buf);
+            }
+            let grid = Dots::painted(dots, paint);
+            grid.render(area, buf);
+            let cells = grid.cells.len();
+            kept.keep(key, grid, cells);
+        });
+    }
+
+    /// A grid of `dots` as `paint` paints it, with nothing touched since.
+    fn painted(dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
+        let mut grid = Dots::new(dots);
+        paint(&mut grid);
+        grid.touched.fill(NONE);
+        grid
     }
 
     /// The kept grid for `key` (as [`Dots::cached`], `ground` painting
@@ -353,120 +381,4 @@ pub fn steps(a: (i64, i64), b: (i64, i64)) -> impl Iterator<Item = (i64, i64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use ratatui::style::Style;
-    use ratatui::widgets::Widget;
-    use ratatui::widgets::canvas::Canvas;
-
-    /// Dot for dot what ratatui's braille canvas draws, overlapping dots
-    /// and colours included, on a buffer that already holds text.
-    #[test]
-    fn the_grid_draws_what_the_braille_canvas_draws() {
-        let area = Rect::new(2, 1, 7, 3);
-        let dots = (14, 12);
-        let points: Vec<(usize, usize, Color)> = (0..60)
-            .map(|i| {
-                let c = [Color::Red, Color::Green, Color::Blue][i % 3];
-                ((i * 7) % 14, (i * 5 + i / 3) % 12, c)
-            })
-            .collect();
-        let mut want = Buffer::empty(Rect::new(0, 0, 10, 5));
-        want.set_string(0, 2, "under the dots", Style::new().fg(Color::Yellow));
-        let mut got = want.clone();
-        Canvas::default()
-            .marker(ratatui::symbols::Marker::Braille)
-            .x_bounds([0.0, 13.0])
-            .y_bounds([0.0, 11.0])
-            .paint(|ctx| {
-                ctx.draw(&Points(&points));
-            })
-            .render(area, &mut want);
-        let mut grid = Dots::new(dots);
-        for &(x, y, c) in &points {
-            grid.paint(x, y, c);
-        }
-        grid.render(area, &mut got);
-        assert_eq!(got, want);
-    }
-
-    struct Points<'a>(&'a [(usize, usize, Color)]);
-
-    impl ratatui::widgets::canvas::Shape for Points<'_> {
-        fn draw(&self, painter: &mut ratatui::widgets::canvas::Painter) {
-            for &(x, y, c) in self.0 {
-                painter.paint(x, y, c);
-            }
-        }
-    }
-
-    #[test]
-    fn a_grid_says_which_cells_were_painted_over_the_kept_one() {
-        let key = (9, 3, 3, 1, (0, 0), (8, 12), 0);
-        let mut grid = Dots::cached(key, (8, 12), |g| g.paint(0, 0, Color::Red));
-        let area = Rect::new(10, 5, 4, 3);
-        assert_eq!(
-            grid.touched(area).count(),
-            0,
-            "the kept ground is not damage"
-        );
-        grid.paint(3, 5, Color::Blue);
-        grid.paint(6, 4, Color::Blue);
-        grid.paint(7, 11, Color::Blue);
-        let got: Vec<Rect> = grid.touched(area).collect();
-        assert_eq!(got, [Rect::new(11, 6, 3, 1), Rect::new(13, 7, 1, 1)]);
-        // Clipped to the area it is drawn in.
-        let small = Rect::new(10, 5, 2, 2);
-        assert_eq!(
-            grid.touched(small).collect::<Vec<_>>(),
-            [Rect::new(11, 6, 1, 1)]
-        );
-    }
-
-    #[test]
-    fn a_kept_grid_is_painted_once_per_key() {
-        let key = |n| (7, 3, 3, 1, (0, 0), (6, 8), n);
-        let mut painted = 0;
-        for n in [1, 2, 1, 1, 2] {
-            Dots::cached(key(n), (6, 8), |g| {
-                painted += 1;
-                g.paint(usize::from(n), 0, Color::Red);
-            });
-        }
-        assert_eq!(painted, 2);
-        let one = Dots::cached(key(1), (6, 8), |_| unreachable!());
-        let mut want = Dots::new((6, 8));
-        want.paint(1, 0, Color::Red);
-        assert!(one == want);
-    }
-
-    /// A grid given back, of any size and whatever was painted on it,
-    /// leaves nothing of itself in the next copy of a kept grid: that
-    /// copy is the kept grid and says nothing of it was painted over.
-    #[test]
-    fn a_grid_given_back_leaves_nothing_in_the_next_copy() {
-        let key = |n| (8, 3, 3, 1, (0, 0), (6, 8), n);
-        let paint = |g: &mut Dots| g.paint(5, 7, Color::Red);
-        Dots::cached(key(1), (6, 8), paint);
-        for spare in [(2, 4), (6, 8), (40, 40)] {
-            let mut used = Dots::new(spare);
-            used.paint(1, 3, Color::Blue);
-            used.give_back();
-            let got = Dots::cached(key(1), (6, 8), |_| unreachable!());
-            let mut want = Dots::new((6, 8));
-            want.paint(5, 7, Color::Red);
-            assert!(got == want, "after a grid of {spare:?}");
-            let area = Rect::new(0, 0, 3, 2);
-            assert_eq!(got.touched(area).count(), 0, "after {spare:?}");
-            got.give_back();
-        }
-    }
-
-    #[test]
-    fn a_lines_steps_run_from_end_to_end() {
-        let line: Vec<_> = steps((0, 0), (3, 1)).collect();
-        assert_eq!(line, [(0, 0), (1, 0), (2, 1), (3, 1)]);
-        assert_eq!(steps((2, 2), (2, 2)).collect::<Vec<_>>(), [(2, 2)]);
-        assert_eq!(steps((0, 0), (0, -9000)).count(), 4097);
-    }
-}
+mod tests;

@@ -76,7 +76,7 @@ fn placed(area: Rect, track: &Track) -> Option<Placed> {
 /// Draws the whole course of `track` scaled into `area` in `color` (see
 /// the module doc); none below 8 x 3 cells. Its dots are painted once
 /// per track and area size on each thread and kept with the track
-/// view's grounds ([`Dots::cached`]).
+/// view's grounds, and rendered from there ([`Dots::render_cached`]).
 pub fn course(buf: &mut Buffer, area: Rect, track: &Track, color: Color) -> Option<Placed> {
     let map = placed(area, track)?;
     paint_course(buf, area, &map, track, color);
@@ -91,8 +91,8 @@ fn paint_course(buf: &mut Buffer, area: Rect, map: &Placed, track: &Track, color
     // origin goes: the whole course scaled to the area.
     let whole = (i64::from(area.width), i64::from(area.height));
     let key = (track.id, track.width, track.height, 0, whole, dots, 0);
-    let grid = Dots::cached(key, dots, |g| paint(g, dots, track, s, color));
-    grid.render(Rect::new(map.x0, map.y0, used.0, used.1), buf);
+    let at = Rect::new(map.x0, map.y0, used.0, used.1);
+    Dots::render_cached(key, dots, |g| paint(g, dots, track, s, color), at, buf);
 }
 
 /// Lights each dot of `grid` (`dots` of them, `s` metres a dot) with

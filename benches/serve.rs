@@ -146,10 +146,11 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
         .await
         .unwrap();
     ch.request_shell(true).await.unwrap();
-    // The channel's own copy of the data is not read (the handler counts
-    // it): dropped, so russh's copy of each packet fails at once.
+    // The channel itself is not read (the handler counts the data) or
+    // written (keys go through the handle): dropped, so russh's copy of
+    // each packet fails at once.
     let channel = ch.id();
-    drop(ch.split());
+    drop(ch);
     Client {
         handle: h,
         channel,
@@ -234,9 +235,9 @@ async fn fill_rooms(clients: &[Client], size: usize) {
 
 /// Over how long the rooms' drivers set off, one room after another: on
 /// a real server rooms start at their own moments, and no two drivers
-/// steer in step. Set off together, every identical driver's camera
-/// moved in the same turns, and those turns were the p99 (until
-/// 2026-11-27, when the rooms all set off at once).
+/// steer in step. Set off together (as they were until 2026-11-27),
+/// every identical driver's camera moved in the same turns, and those
+/// turns were the p99.
 const STAGGER: Duration = Duration::from_secs(2);
 
 /// Every client drives for `secs`, room by room from `t0` over

@@ -43,12 +43,9 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
     let winner = v.race.finishers.first().map(|&(car, _)| car);
     let first = winner.and_then(|car| v.race.finish_time(car));
     let on_lap = || (s.laps + 1).min(v.laps());
-    // Every racer's line in every room, every frame: the gap in whole
-    // metres (the line's points are 2 m apart), written as an integer
-    // (a float's `{:.0}` cost a twentieth of a frame in a room of eight).
-    let metres = gauges::whole;
     // One string a line, the gap written into it and then right-aligned
-    // in its eight columns (every racer's line in every frame).
+    // in its eight columns (every racer's line in every frame); a gap in
+    // whole metres (the line's points are 2 m apart).
     let mut line = String::with_capacity(32);
     let _ = write!(line, "P{place} {name:<6}");
     let at = line.len();
@@ -66,7 +63,7 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
             None
         }
         (None, _) if s.gap >= 1.0 => {
-            let _ = write!(line, "+{} m", metres(s.gap));
+            let _ = write!(line, "+{} m", gauges::whole(s.gap));
             Some(on_lap())
         }
         (None, _) => Some(on_lap()),
@@ -244,7 +241,7 @@ fn gauges(v: SeatView<'_>) -> Vec<Piece<'static>> {
     let readout = v.readout();
     let tel = readout.telemetry;
     let spec = car.spec();
-    let kmh = gauges::whole(finite(tel.speed) * 3.6).min(9999);
+    let kmh = gauges::whole(tel.speed * 3.6).min(9999);
     if car.kind == ModelKind::Strafe {
         // Quake movement has no engine, gears or tire slip.
         let ups = finite(tel.speed) * crate::physics::strafe::UNITS;

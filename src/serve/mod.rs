@@ -308,6 +308,11 @@ async fn accept_loop(
     let _ = hub.send(ToHub::Shutdown);
 }
 
+/// Bytes read from a connection's socket at once: several of the small
+/// packets a player sends (a key is under a hundred bytes); a larger one
+/// is read in parts.
+const READ_BUFFER: usize = 2048;
+
 /// One connection from its first byte to its end: it must have joined
 /// the lobby `login` after it connected (logged in, a pty, a shell), or
 /// it is closed, whatever it did or left undone meanwhile.
@@ -331,6 +336,11 @@ async fn serve_one(
     else {
         return;
     };
+    // russh reads a packet's length, then its rest, each with a read of
+    // its own, then finds the socket empty with a third: read through a
+    // buffer, a packet is one read, and tokio knows from its being short
+    // that the socket is drained (one system call a key, not three).
+    let stream = tokio::io::BufReader::with_capacity(READ_BUFFER, stream);
     let deadline = tokio::time::Instant::now() + login;
     let started =
         tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));

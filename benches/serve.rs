@@ -130,6 +130,8 @@ async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32))
         )),
     }));
     let counting = Counting { seen: seen.clone() };
+    // Read through a buffer, as the server reads: a frame is one read.
+    let stream = tokio::io::BufReader::with_capacity(4096, stream);
     let mut h = client::connect_stream(config, stream, counting)
         .await
         .unwrap();

@@ -200,15 +200,7 @@ impl Dots {
     /// The grid `paint` makes for `key`, painted once and kept (this
     /// thread keeps the latest used, [`KEPT_CELLS`] cells in all).
     pub fn cached(key: Key, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
-        KEPT_GRIDS.with(|kept| {
-            let kept = &mut *kept.borrow_mut();
-            if let Some(grid) = kept.get(&key) {
-                return Dots::copy_of(grid);
-            }
-            let grid = Dots::painted(dots, paint);
-            kept.keep(key, grid.clone(), grid.cells.len());
-            grid
-        })
+        Dots::kept(key, dots, paint, Dots::copy_of)
     }
 
     /// Renders the grid `paint` makes for `key` (kept as [`Dots::cached`]
@@ -221,16 +213,28 @@ impl Dots {
         area: Rect,
         buf: &mut Buffer,
     ) {
+        Dots::kept(key, dots, paint, |grid| grid.render(area, buf));
+    }
+
+    /// What `then` makes of the grid kept for `key`, painted by `paint`
+    /// and kept first if there is none yet.
+    fn kept<R>(
+        key: Key,
+        dots: (usize, usize),
+        paint: impl FnOnce(&mut Dots),
+        then: impl FnOnce(&Dots) -> R,
+    ) -> R {
         KEPT_GRIDS.with(|kept| {
             let kept = &mut *kept.borrow_mut();
             if let Some(grid) = kept.get(&key) {
-                return grid.render(area, buf);
+                return then(grid);
             }
             let grid = Dots::painted(dots, paint);
-            grid.render(area, buf);
+            let made = then(&grid);
             let cells = grid.cells.len();
             kept.keep(key, grid, cells);
-        });
+            made
+        })
     }
 
     /// A grid of `dots` as `paint` paints it, with nothing touched since.

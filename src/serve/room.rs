@@ -12,7 +12,7 @@ use crate::medals::book::{Book, Lookup};
 use crate::physics::ModelKind;
 use crate::race::Lap;
 use crate::records::Record;
-use crate::session::Door;
+use crate::session::{Door, Session};
 use crate::track::Track;
 use crate::world::CarId;
 
@@ -373,5 +373,19 @@ impl Room {
             }
         }
         laps
+    }
+
+    /// After a tick: each member's screen changed, and their camera
+    /// follows the car they follow. `members` are the sessions of the
+    /// players in the room (in any order), so that rooms move their own
+    /// cameras each on its own thread.
+    pub fn follow(&mut self, members: &mut [(PlayerId, &mut Session)]) {
+        for (who, session) in members {
+            session.dirty = true;
+            if let Some(run) = &mut self.running {
+                let mine = run.seat_of(*who);
+                run.race.move_camera(mine, session);
+            }
+        }
     }
 }

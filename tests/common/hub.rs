@@ -88,27 +88,35 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// Two guests on a hub of its own (no SSH) offering `pocket`, each with
+/// Two guests on a hub of its own (no SSH) offering one track, each with
 /// an 80x24 screen read back by a terminal emulator, in simulated time.
 pub struct TwoOnHub {
     pub hub: serve::hub::Hub,
     outs: Vec<tokio::sync::mpsc::Receiver<serve::hub::Out>>,
     pub screens: Vec<vt100::Parser>,
+    /// Bytes of frames each player got.
+    pub bytes: Vec<usize>,
     start: std::time::Instant,
 }
 
 impl TwoOnHub {
     pub fn new() -> TwoOnHub {
+        TwoOnHub::on("pocket", bundled::load_raceable("pocket").unwrap())
+    }
+
+    /// [`TwoOnHub::new`] on `track`, called `name`.
+    pub fn on(name: &str, track: skid::track::Raceable) -> TwoOnHub {
         use serve::hub::Offered;
         let start = std::time::Instant::now();
         let tracks = vec![Offered::new(TrackChoice {
-            name: "pocket".into(),
-            track: bundled::load_raceable("pocket").unwrap(),
+            name: name.into(),
+            track,
         })];
         let mut two = TwoOnHub {
             hub: hub(tracks, "results", start),
             outs: Vec::new(),
             screens: Vec::new(),
+            bytes: vec![0; 2],
             start,
         };
         for (id, name) in [(1, "ann"), (2, "ben")] {
@@ -178,10 +186,12 @@ impl TwoOnHub {
     pub fn frames(&mut self, tick: u64) -> Vec<bool> {
         self.hub.frames(self.at(tick));
         let mut got = Vec::new();
-        for (rx, screen) in self.outs.iter_mut().zip(&mut self.screens) {
+        let players = self.outs.iter_mut().zip(&mut self.screens);
+        for ((rx, screen), count) in players.zip(&mut self.bytes) {
             let frame = rx.try_recv();
             if let Ok(serve::hub::Out::Frame(bytes)) = &frame {
                 screen.process(bytes);
+                *count += bytes.len();
             }
             got.push(frame.is_ok());
         }
@@ -203,17 +213,24 @@ impl TwoOnHub {
             .set_size(ssh::nz(rows), ssh::nz(cols));
     }
 
-    /// Both race until the race is over or `ticks` have passed, each
+    /// Both (or Ann alone) race until the race is over or `ticks` have passed, each
     /// looking every 1/30 s and pressing keys as the computer driver's
     /// wish calls for: A or D while it steers (pressed again at each look,
     /// as a repeating key), after a pedal when the steering starts or
     /// changes side or the pedal wanted changes, and a pedal otherwise: S
     /// when it brakes, else W. Returns whether it is over.
     pub fn race(&mut self, ticks: u64) -> bool {
+        self.race_looking(ticks, |_, _| {})
+    }
+
+    /// [`TwoOnHub::race`], calling `look` with the screens after each
+    /// look's frames (every 1/30 s) and its tick.
+    pub fn race_looking(&mut self, ticks: u64, mut look: impl FnMut(&TwoOnHub, u64)) -> bool {
         use ratatui::crossterm::event::KeyCode;
         let mut drivers: Vec<skid::ai::Driver> = {
             let run = self.hub.rooms[&1].running.as_ref().expect("racing");
-            (0..2)
+            // Those of the two who race (Ben may be in the lobby).
+            (0..run.drivers.len().min(2))
                 .map(|i| {
                     let car = &run.race.world.car(run.race.seats[i].car).car;
                     skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
@@ -258,6 +275,7 @@ impl TwoOnHub {
                 self.press(i as u64 + 1, code, tick);
             }
             self.frames(tick);
+            look(self, tick);
         }
         false
     }

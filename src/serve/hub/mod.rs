@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -216,9 +216,27 @@ impl Hub {
     /// core (rooms share nothing), then what they did, here.
     pub fn tick(&mut self, at: Instant) {
         let now = self.secs(at);
-        let ticked: Vec<(u32, Option<Vec<_>>)> = (self.rooms.par_iter_mut())
+        // Each room with its members' sessions: a room's tick moves their
+        // cameras too, all on rayon's threads (not after, on this one).
+        let mut sessions: BTreeMap<u32, Vec<(PlayerId, &mut Session)>> = BTreeMap::new();
+        for (&id, p) in &mut self.players {
+            if let Place::Room(r) = p.place {
+                sessions.entry(r).or_default().push((id, &mut p.session));
+            }
+        }
+        let rooms: Vec<_> = (self.rooms.iter_mut())
             .filter(|(_, room)| room.running.is_some())
-            .map(|(&r, room)| (r, catch_unwind(AssertUnwindSafe(|| room.tick(now))).ok()))
+            .map(|(&r, room)| (r, room, sessions.remove(&r).unwrap_or_default()))
+            .collect();
+        let ticked: Vec<(u32, Option<Vec<_>>)> = (rooms.into_par_iter())
+            .map(|(r, room, mut members)| {
+                let ticked = catch_unwind(AssertUnwindSafe(|| {
+                    let laps = room.tick(now);
+                    room.follow(&mut members);
+                    laps
+                }));
+                (r, ticked.ok())
+            })
             .collect();
         // Records read for races that started (on the records' thread).
         let polled = self.keeper.poll();
@@ -247,20 +265,6 @@ impl Hub {
                 if let Some(identity) = &p.identity {
                     self.keeper.save(identity, &p.name, record, ghost);
                     board_changed = true;
-                }
-            }
-            let Some(room) = self.rooms.get_mut(&r) else {
-                continue;
-            };
-            for (m, _) in &room.members {
-                let Some(p) = self.players.get_mut(m) else {
-                    continue;
-                };
-                p.session.dirty = true;
-                // Each member's camera follows the car they follow.
-                if let Some(run) = &mut room.running {
-                    let mine = run.seat_of(*m);
-                    run.race.move_camera(mine, &mut p.session);
                 }
             }
         }

@@ -1,14 +1,16 @@
 //! A shortest path searched from both ends at once, on two cores
 //! ([`super::paths`] uses it): two [`Search`]es, one from the start and
 //! one backward from the goals, aimed with the same potential
-//! ([`super::search::Aim`]), run in rounds of the same number of cells,
+//! ([`super::aim::Aim`]), run in rounds of the same number of cells,
 //! and meet where one has settled a cell that the other has settled, or
 //! has settled a neighbour of.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
 
-use super::search::{Aim, Cost, MOVES, Search, move_cost, open_moves, written};
+use super::aim::Aim;
+use super::cost::{Cost, move_cost};
+use super::search::{MOVES, Search, open_moves, written};
 use crate::track::Track;
 
 /// One end of a search from both ends ([`meet`]), and what it settled

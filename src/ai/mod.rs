@@ -22,6 +22,8 @@
 //!
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
+mod aim;
+mod cost;
 mod gates;
 mod legs;
 pub mod line;

@@ -11,9 +11,11 @@
 
 use glam::DVec2;
 
+use super::aim::{Aim, Bounds};
+use super::cost::units;
 use super::meet::{Tables, meet};
 use super::parts::{in_parts, part_len, two_cores};
-use super::search::{Aim, Bounds, MOVES, units};
+use super::search::MOVES;
 use crate::track::Track;
 
 /// What driving through a cell costs per metre: its length times a
@@ -26,7 +28,7 @@ pub struct Prices {
     penalty: Vec<f64>,
     surfaces: usize,
     /// No cell a car can reach costs less: what a search's aim
-    /// ([`super::search::Aim`]) counts every move at.
+    /// ([`super::aim::Aim`]) counts every move at.
     cheapest: f64,
 }
 
@@ -251,9 +253,11 @@ pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Near {
 
 #[cfg(test)]
 mod tests {
+    use super::super::aim::{Aim, Bounds};
+    use super::super::cost::{Cost, units};
     use super::super::meet::{Tables, meet};
     use super::super::random_maps::{cost_of, numbers, random_track, walled_field};
-    use super::super::search::{Aim, Bounds, Cost, Search, units};
+    use super::super::search::Search;
     use super::Span;
     use crate::track::Track;
 

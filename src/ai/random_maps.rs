@@ -1,7 +1,8 @@
 //! Random maps for the tests of the racing line's searches
 //! ([`super::paths`], [`super::regions`]): the same maps on every run.
 
-use super::search::{Cost, MOVES, move_cost, units};
+use super::cost::{Cost, move_cost, units};
+use super::search::MOVES;
 use crate::track::{Track, parse};
 
 pub(crate) use crate::track::random::{numbers, random_track};

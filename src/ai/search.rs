@@ -7,7 +7,7 @@
 //! car can reach and never diagonally past a wall's corner. A move into
 //! cell `j` by `MOVES[m]` costs `length[m] * cost(j)`, `cost` being a
 //! price per metre (`None`: the cell is closed), counted in whole
-//! [`UNIT`]s so that sums are exact and ways as cheap tie exactly. A
+//! [`UNIT`](super::cost::UNIT)s so that sums are exact and ways as cheap tie exactly. A
 //! search can also run *backward*, from the goals over the same moves
 //! reversed: then the move from `j` into a settled cell `i` costs
 //! `length[m] * cost(i)`, and a closed cell is settled (it may be where a
@@ -26,6 +26,9 @@ use std::collections::HashMap;
 
 use crate::track::Track;
 
+use super::aim::Aim;
+use super::cost::{Cost, move_cost, units};
+
 /// The eight moves, in the order the search tries them (the first four
 /// alone when it moves along rows and columns only).
 pub(super) const MOVES: [(isize, isize); 8] = [
@@ -39,171 +42,12 @@ pub(super) const MOVES: [(isize, isize); 8] = [
     (1, 1),
 ];
 
-/// The unit costs are counted in: a cell's width at a price of 1 is
-/// 2^16 units. A move's cost is at most `sqrt 5` widths times a price of
-/// 28 (`(1 + 6) (1 + 3)`, the dearest penalty), under 2^22 units, so a
-/// way through all 2^26 cells of the largest map stays under 2^48 and a
-/// key (twice that, and an offset no larger) under 2^50.
-const UNIT: f64 = 65_536.0;
-
 /// How many cells' shortest queued ways a search remembers at most (2 MB,
 /// kept in a core's cache; a map's search frontier is smaller).
 const QUEUED_SLOTS: usize = 1 << 16;
 
 /// [`Search::came`] of a source cell.
 const SOURCE: u8 = u8::MAX;
-
-/// The price per metre of driving through a cell, by index and column and
-/// row; `None` where it is closed.
-pub(super) trait Cost: Fn(usize, (usize, usize)) -> Option<f64> {}
-impl<F: Fn(usize, (usize, usize)) -> Option<f64>> Cost for F {}
-
-/// Each move's length in [`UNIT`]s on `track`, from metres.
-pub(super) fn units(track: &Track, metres: &[f64]) -> [f64; 8] {
-    let mut out = [0.0; 8];
-    for (u, m) in out.iter_mut().zip(metres) {
-        *u = m * UNIT / track.cell;
-    }
-    out
-}
-
-/// What a move of `length` units into a cell with price per metre
-/// `price` costs, in units, rounded (half up: `f64::round` is a call
-/// into the maths library where the processor has no rounding
-/// instruction by default, and this is the search's inner loop); `None`
-/// into a closed cell (`price` NaN). Rounding never lowers a price's
-/// order: a dearer cell costs no less.
-#[inline]
-pub(super) fn move_cost(length: f64, price: f64) -> Option<u64> {
-    let q = length * price;
-    (q >= 0.0).then_some((q + 0.5) as i64 as u64)
-}
-
-/// The cells between columns `cols.0` and `cols.1` and rows `rows.0` and
-/// `rows.1` (all included): round the ends of a search.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Bounds {
-    cols: (usize, usize),
-    rows: (usize, usize),
-}
-
-impl Bounds {
-    /// The bounds of the cells `cells` (by index `row * width + col`);
-    /// `None` for none.
-    pub fn of(track: &Track, cells: impl IntoIterator<Item = usize>) -> Option<Bounds> {
-        let w = track.width;
-        cells.into_iter().fold(None, |b, i| {
-            let (c, r) = (i % w, i / w);
-            Some(match b {
-                None => Bounds {
-                    cols: (c, c),
-                    rows: (r, r),
-                },
-                Some(Bounds { cols, rows }) => Bounds {
-                    cols: (cols.0.min(c), cols.1.max(c)),
-                    rows: (rows.0.min(r), rows.1.max(r)),
-                },
-            })
-        })
-    }
-
-    /// How many columns and rows cell `(c, r)` lies outside the bounds.
-    #[inline]
-    fn outside(&self, c: usize, r: usize) -> (u64, u64) {
-        let a = self
-            .cols
-            .0
-            .saturating_sub(c)
-            .max(c.saturating_sub(self.cols.1));
-        let b = self
-            .rows
-            .0
-            .saturating_sub(r)
-            .max(r.saturating_sub(self.rows.1));
-        (a as u64, b as u64)
-    }
-}
-
-/// Where a search is going and where it came from, as lower bounds of
-/// the cost of any way from its sources to a cell and from a cell to its
-/// goals: the cheapest way over an empty grid to the bounds of those
-/// cells, every move at the lowest price on the map. Such a bound is
-/// *consistent*: it falls by no more than a move costs. The potential, or
-/// *lean*, of a cell is `to - from` (the mean of the two, doubled): a
-/// search from both ends can use it at both, so that they still meet
-/// (Ikeda et al.'s average potential). With it, a search across an open
-/// field settles the cells along its way and little else, where one with
-/// no aim settled a disc round each end.
-pub(super) struct Aim {
-    /// The sources' bounds and the goals'; `None` for no aim.
-    ends: Option<(Bounds, Bounds)>,
-    /// The cheapest move along a row, along a column and diagonally.
-    least: [u64; 3],
-    /// No bound is larger: keys stay positive.
-    offset: u64,
-}
-
-impl Aim {
-    /// No aim: a plain Dijkstra (what the tests check the aimed searches
-    /// against).
-    #[cfg(test)]
-    pub const NONE: Aim = Aim {
-        ends: None,
-        least: [0; 3],
-        offset: 0,
-    };
-
-    /// An aim from `from` to `to` for moves of `length` units (8 of them)
-    /// into cells of price `cheapest` per metre at least.
-    pub fn new(track: &Track, from: Bounds, to: Bounds, length: &[f64; 8], cheapest: f64) -> Aim {
-        let least = |m: usize| move_cost(length[m], cheapest).unwrap_or(0);
-        let mut aim = Aim {
-            ends: Some((from, to)),
-            least: [least(0), least(2), least(4)],
-            offset: 0,
-        };
-        aim.offset = aim.bound((track.width as u64, track.height as u64));
-        aim
-    }
-
-    /// The cheapest way over an empty grid `a` columns and `b` rows
-    /// across: diagonals for the shorter, straight on for the rest (a
-    /// diagonal costs less than a move along a row and one along a column,
-    /// and more than either).
-    #[inline]
-    fn bound(&self, (a, b): (u64, u64)) -> u64 {
-        let [row, col, diagonal] = self.least;
-        let d = a.min(b);
-        d * diagonal + (a - d) * row + (b - d) * col
-    }
-
-    /// The bounds at cell `(c, r)` of the cost from it to the goals and
-    /// of the cost to it from the sources; none with no aim.
-    #[inline]
-    fn bounds(&self, c: usize, r: usize) -> (u64, u64) {
-        self.ends.as_ref().map_or((0, 0), |(from, to)| {
-            (self.bound(to.outside(c, r)), self.bound(from.outside(c, r)))
-        })
-    }
-
-    /// The lowest key cell `(c, r)` can have, at either end: the cost of
-    /// a way from the sources is no less than `from` there (and of one to
-    /// the goals no less than `to`), so twice it plus the lean is no less
-    /// than `to + from`.
-    #[inline]
-    fn floor(&self, c: usize, r: usize) -> u64 {
-        let (to, from) = self.bounds(c, r);
-        to + from + self.offset
-    }
-
-    /// The lean of cell `(c, r)`, negated backward.
-    #[inline]
-    fn lean(&self, c: usize, r: usize, backward: bool) -> i64 {
-        let (to, from) = self.bounds(c, r);
-        let lean = to as i64 - from as i64;
-        if backward { -lean } else { lean }
-    }
-}
 
 /// The moves from cell `i` (column `c`, row `r`) into cells a car can
 /// reach: bit `m` for `MOVES[m]`, the first four alone where `moves` is 4.
@@ -292,7 +136,7 @@ pub(super) struct Search<'a> {
     came: &'a mut [u8],
     /// The pages of `came` written, a bit each: zeroed when done.
     dirty: Vec<u64>,
-    /// Each move's length in [`UNIT`]s.
+    /// Each move's length in [`UNIT`](super::cost::UNIT)s.
     length: [f64; 8],
     /// How many moves: 8, or 4 along rows and columns only.
     moves: usize,
@@ -538,7 +382,7 @@ impl<'a> Search<'a> {
         self.aim.lean(i % w, i / w, self.backward)
     }
 
-    /// Each move's length in [`UNIT`]s.
+    /// Each move's length in [`UNIT`](super::cost::UNIT)s.
     pub fn length(&self, m: usize) -> f64 {
         self.length[m]
     }

@@ -57,7 +57,7 @@
 use glam::DVec2;
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::CarSpec;
+use crate::car::{CarSpec, TireSpec};
 
 /// Passes over the four tires' lateral impulses each step.
 const ITERATIONS: usize = 2;
@@ -170,23 +170,10 @@ impl Tire {
     }
 }
 
-impl Model for Tire {
-    // One step reads top to bottom as seed 004's update: each tire's
-    // impulses, then the chassis. Split, it would no longer read as the
-    // seed does.
-    #[allow(clippy::too_many_lines)]
-    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
-        let (bs, p) = (&spec.body, &spec.tire);
-        car.turn_wheels(bs, c.steer, dt);
-        if car.steer != self.steer {
-            self.aim(spec, car.steer);
-        }
-        let (m, inv_m, inv_i) = (bs.mass, self.inv_m, self.inv_i);
-        let body = &mut car.body;
-        let (fwd, right) = (at.fwd, at.right);
-        // The car's motion in its own frame.
-        let mut v = DVec2::new(body.vel.dot(fwd), body.vel.dot(right));
-        let mut w = body.yaw_rate;
+impl Tire {
+    /// Each tire's lateral cap for a step of `dt` (its impulse at most),
+    /// the two rear tires' summed: they are one constraint, the rear axle.
+    fn caps(p: &TireSpec, c: &Controls, at: &Footing, dt: f64) -> [f64; 3] {
         let caps: [f64; 4] = std::array::from_fn(|i| {
             let front = i < 2;
             let cap = if front {
@@ -201,15 +188,22 @@ impl Model for Tire {
                 cap
             }
         });
+        [caps[0], caps[1], caps[2] + caps[3]]
+    }
 
-        // Lateral impulses: sequential impulses with each tire's total
-        // clamped to its cap, iterated so the order of the tires washes out.
-        // Solved on what each tire wants (the total impulse that would stop
-        // its lateral speed), which another tire's impulse changes through
-        // `coupling`; the body takes the totals once at the end.
-        // The rear tires share one axis and one lever, so as constraints
-        // they are one, the rear axle, with the sum of their caps.
-        let caps = [caps[0], caps[1], caps[2] + caps[3]];
+    /// The lateral impulses on the car moving at `v` (its own frame) and
+    /// turning at `w`: sequential impulses with each tire's total clamped
+    /// to its cap, iterated so the order of the tires washes out. Solved
+    /// on what each tire wants (the total impulse that would stop its
+    /// lateral speed), which another tire's impulse changes through
+    /// `coupling`; the body takes the totals once at the end. Returns the
+    /// motion after them, and marks the tires still sliding in `sliding`.
+    fn lateral(
+        &self,
+        caps: [f64; 3],
+        (mut v, mut w): (DVec2, f64),
+        sliding: &mut [bool; 4],
+    ) -> (DVec2, f64) {
         let mut want: [f64; 3] = std::array::from_fn(|i| {
             let pt = &self.points[i];
             -(pt.right.dot(v) + pt.lat_lever * w) * pt.lat_mass
@@ -226,21 +220,29 @@ impl Model for Tire {
             }
         }
         for (i, pt) in self.points.iter().take(3).enumerate() {
-            v += pt.right * (total[i] * inv_m);
-            w += pt.lat_lever * inv_i * total[i];
+            v += pt.right * (total[i] * self.inv_m);
+            w += pt.lat_lever * self.inv_i * total[i];
             // Still sliding sideways faster than 5 cm/s: the lateral speed
             // left is (total - want) / lat_mass.
-            car.contact.sliding[i] =
+            sliding[i] =
                 total[i].abs() >= caps[i] && (total[i] - want[i]).abs() > 0.05 * pt.lat_mass;
         }
-        car.contact.sliding[3] = car.contact.sliding[2];
+        sliding[3] = sliding[2];
+        (v, w)
+    }
 
-        // The tires' spin, damped: at most to a stop (on a light chassis the
-        // kick would otherwise overshoot and grow every step).
-        w *= (1.0 - 4.0 * p.angular_damping * dt * 60.0 * p.tire_inertia * inv_i).max(0.0);
-
-        // Forces along each tire, all from the same state: drag, drive,
-        // rolling resistance (which stops the tire at most).
+    /// The forces along each tire, all from the motion `(v, w)`: drag,
+    /// drive, rolling resistance (which stops the tire at most). Returns
+    /// their sum on the chassis and their moment.
+    fn pushes(
+        &self,
+        spec: &CarSpec,
+        c: &Controls,
+        at: &Footing,
+        (v, w): (DVec2, f64),
+        dt: f64,
+    ) -> (DVec2, f64) {
+        let (p, m) = (&spec.tire, spec.body.mass);
         let desired = if c.throttle > 0.0 {
             Some((p.max_forward_speed, c.throttle))
         } else if c.brake > 0.0 {
@@ -313,10 +315,37 @@ impl Model for Tire {
             dv += pt.fwd * force;
             dw += pt.long_lever * force;
         }
+        (dv, dw)
+    }
+}
+
+impl Model for Tire {
+    /// One step, as seed 004's update reads: each tire's lateral
+    /// impulses ([`Tire::lateral`]), the tires' spin damped, then the
+    /// forces along each tire ([`Tire::pushes`]) on the chassis.
+    fn step(&mut self, car: &mut CarState, spec: &CarSpec, c: &Controls, at: &Footing, dt: f64) {
+        let (bs, p) = (&spec.body, &spec.tire);
+        car.turn_wheels(bs, c.steer, dt);
+        if car.steer != self.steer {
+            self.aim(spec, car.steer);
+        }
+        let (inv_m, inv_i) = (self.inv_m, self.inv_i);
+        let (fwd, right) = (at.fwd, at.right);
+        // The car's motion in its own frame.
+        let body = &car.body;
+        let v = DVec2::new(body.vel.dot(fwd), body.vel.dot(right));
+        let caps = Self::caps(p, c, at, dt);
+        let (mut v, mut w) = self.lateral(caps, (v, body.yaw_rate), &mut car.contact.sliding);
+
+        // The tires' spin, damped: at most to a stop (on a light chassis the
+        // kick would otherwise overshoot and grow every step).
+        w *= (1.0 - 4.0 * p.angular_damping * dt * 60.0 * p.tire_inertia * inv_i).max(0.0);
+
+        let (dv, dw) = self.pushes(spec, c, at, (v, w), dt);
         v += dv * (inv_m * dt);
         w += dw * (inv_i * dt);
-        body.vel = fwd * v.x + right * v.y;
-        body.yaw_rate = w;
+        car.body.vel = fwd * v.x + right * v.y;
+        car.body.yaw_rate = w;
         car.drive.follow(&spec.engine, v.x, c.throttle, c.brake);
     }
 }

@@ -74,6 +74,7 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
             name: format!("p{i}"),
             identity: None,
             size,
+            color: true,
             out,
         };
         hub.apply(join, start);

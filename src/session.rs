@@ -71,6 +71,9 @@ pub fn read(k: &KeyEvent, menu: bool) -> Read {
 }
 
 /// One person at one screen.
+// A person's switches (help, leaving, colour...) are independent of one
+// another: no state machine hides among them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Session {
     pub door: Door,
     /// Whether the help is open over their screen.
@@ -91,6 +94,10 @@ pub struct Session {
     /// Their own camera on the car they watch, fitted to their screen (the
     /// watched seat's camera is fitted to its driver's).
     pub camera: Option<Camera>,
+    /// Whether their screen is in colour: not when they set `NO_COLOR`
+    /// (no-color.org), in the game's environment or, over SSH, sent as
+    /// the session's (`ssh -o SetEnv=NO_COLOR=1`).
+    pub color: bool,
 }
 
 impl Session {
@@ -104,6 +111,7 @@ impl Session {
             leaving: false,
             watch: None,
             camera: None,
+            color: true,
         }
     }
 

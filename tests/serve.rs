@@ -4,49 +4,18 @@
 
 #[path = "common/hub.rs"]
 mod hub_sim;
+#[path = "common/in_process.rs"]
+mod in_process;
 #[path = "common/ssh.rs"]
 mod ssh;
 
 use hub_sim::{TwoOnHub, guest, hub};
+use in_process::{options, server, temp_dir};
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use skid::app::TrackChoice;
-use skid::serve::{self, Options, Server};
-use skid::track::bundled;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skid-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn options(dir: PathBuf) -> Options {
-    Options {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir,
-        database: None,
-        max_players: 64,
-        idle: Duration::from_mins(5),
-        login: Duration::from_secs(30),
-        tracks: ["pocket", "oval"]
-            .iter()
-            .map(|n| TrackChoice {
-                name: (*n).to_string(),
-                track: bundled::load_raceable(n).unwrap(),
-            })
-            .collect(),
-        hz: 120,
-        fps: 30,
-    }
-}
-
-async fn server(name: &str) -> Server {
-    serve::start(options(temp_dir(name)))
-        .await
-        .expect("server starts")
-}
+use skid::serve::{self, Server};
 
 /// Two players: one makes a room, the other joins it; the first starts.
 async fn two_racing(srv: &Server) -> (ssh::Player, ssh::Player) {

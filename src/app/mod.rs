@@ -67,7 +67,7 @@ pub struct Options {
     pub background: bool,
 }
 
-// The game's switches (paused, quit, colour...) are independent of one
+// The game's switches (paused, quit...) are independent of one
 // another: no state machine hides among them.
 #[allow(clippy::struct_excessive_bools)]
 pub struct App {
@@ -84,7 +84,6 @@ pub struct App {
     /// Whether the race was started from the title menu: q then goes
     /// back to it instead of quitting.
     from_menu: bool,
-    pub color: bool,
     hz: u32,
     replay: Option<Script>,
     records: Option<Store>,
@@ -162,11 +161,13 @@ impl App {
             choices,
             cars,
             race: None,
-            session: Session::new(Door::Local, (80, 24)),
+            session: Session {
+                color: opts.color,
+                ..Session::new(Door::Local, (80, 24))
+            },
             paused: false,
             quit: false,
             from_menu: false,
-            color: opts.color,
             hz: opts.hz.max(1),
             replay: opts.replay,
             records: opts.records.clone(),

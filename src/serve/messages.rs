@@ -19,6 +19,8 @@ pub enum ToHub {
         /// Their key's fingerprint; none for a guest.
         identity: Option<String>,
         size: (u16, u16),
+        /// Whether their screen is in colour (`Session::color`).
+        color: bool,
         out: Sender<Out>,
     },
     /// Key events from the player, as they arrived at `at`.

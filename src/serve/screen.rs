@@ -9,13 +9,11 @@ use std::sync::OnceLock;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::camera::Camera;
 use crate::car::CarSpec;
 use crate::damage::Damage;
 use crate::layout::too_small;
-use crate::session::Door;
+use crate::session::{Door, Session};
 use crate::ui::{self, lobby, overlay, results};
-use crate::world::CarId;
 
 use super::db::Board;
 use super::laps::{Best, Key};
@@ -35,14 +33,9 @@ pub struct View<'a> {
     /// Whether the player came with a key (their laps are kept).
     pub keyed: bool,
     pub place: Place,
-    pub help: bool,
-    /// Whether they were asked to press q or Esc again to leave.
-    pub leaving: bool,
-    /// The car they chose to watch, done or watching (`Session::watch`).
-    pub watch: Option<CarId>,
-    /// Their own camera on the car they watch (`Session::camera`).
-    pub camera: Option<Camera>,
-    pub size: (u16, u16),
+    /// The person at the screen: help, leaving, the car they watch,
+    /// their camera on it, size, colour.
+    pub session: &'a Session,
     pub rooms: &'a BTreeMap<u32, Room>,
     /// The lobby's rows of `rooms`, this turn.
     pub listed: &'a LobbyRows,
@@ -57,9 +50,18 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    /// Draws the screen and says which cells may differ from the frame
-    /// drawn before it (only a race knows).
+    /// Draws the screen, in colour unless the player asked for none, and
+    /// says which cells may differ from the frame drawn before it (only a
+    /// race knows).
     pub fn draw(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
+        let damage = self.draw_in_colour(buf, area, before);
+        if !self.session.color {
+            ui::theme::monochrome(buf);
+        }
+        damage
+    }
+
+    fn draw_in_colour(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
         let damage = match self.place {
             Place::Lobby { row } => {
                 buf.reset();
@@ -72,7 +74,7 @@ impl View<'_> {
             }
             Place::Room(r) => self.room(buf, area, r, before),
         };
-        if self.help {
+        if self.session.help {
             overlay::help(buf, area, true);
             return Damage::All;
         }
@@ -84,7 +86,7 @@ impl View<'_> {
     fn room(&self, buf: &mut Buffer, area: Rect, r: u32, before: &Damage) -> Damage {
         let room = self.rooms.get(&r);
         if let Some(run) = room.and_then(|room| room.running.as_ref())
-            && !too_small(self.size)
+            && !too_small(self.session.size)
         {
             return self.race(buf, area, run, before);
         }
@@ -92,7 +94,7 @@ impl View<'_> {
         match room {
             None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
             Some(room) if room.running.is_some() => {
-                overlay::too_small(buf, area, self.size, Door::Served);
+                overlay::too_small(buf, area, self.session.size, Door::Served);
             }
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
@@ -104,10 +106,11 @@ impl View<'_> {
     /// or the first seat's (`Race::followed`).
     fn race(&self, buf: &mut Buffer, area: Rect, run: &Running, before: &Damage) -> Damage {
         let mine = run.seat_of(self.id);
-        match (mine, run.race.followed(mine, self.watch)) {
+        match (mine, run.race.followed(mine, self.session.watch)) {
             (Some(i), Some(c)) if c == i => {
-                let mut damage = ui::race_screen(buf, area, run.race.view(i), false, true, before);
-                if self.leaving {
+                let v = run.race.view(i);
+                let mut damage = ui::race_screen(buf, area, v, false, self.session.color, before);
+                if self.session.leaving {
                     let ask = "leave the race? q or Esc again; any other key stays";
                     damage.add(overlay::note(buf, area, ask));
                 }
@@ -118,12 +121,12 @@ impl View<'_> {
                     Some(_) => "v next car",
                     None => "you drive the next race  v next car  Esc leave",
                 };
-                let v = run.race.view(c).watched_by(mine, self.camera);
-                ui::watching(buf, area, v, keys, true, before)
+                let v = run.race.view(c).watched_by(mine, self.session.camera);
+                ui::watching(buf, area, v, keys, self.session.color, before)
             }
             (Some(i), None) => {
                 buf.reset();
-                results::draw(buf, area, run.race.view(i), true);
+                results::draw(buf, area, run.race.view(i), self.session.color);
                 Damage::All
             }
             (None, None) => {

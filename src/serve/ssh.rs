@@ -35,10 +35,12 @@ pub const GARBAGE_CAP: usize = 4096;
 /// What one player sees when they connect without a pty.
 pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
 
-/// A session channel before its shell: the pty's size once asked for.
+/// A session channel before its shell: the pty's size once asked for,
+/// and whether the client's environment asks for no colour.
 struct Opened {
     channel: Channel<Msg>,
     pty: Option<(u16, u16)>,
+    no_color: bool,
 }
 
 /// One connection.
@@ -181,7 +183,11 @@ impl Handler for Connection {
             return Ok(());
         }
         reply.accept().await;
-        self.channel = Some(Opened { channel, pty: None });
+        self.channel = Some(Opened {
+            channel,
+            pty: None,
+            no_color: false,
+        });
         Ok(())
     }
 
@@ -234,6 +240,7 @@ impl Handler for Connection {
             name: display_name(&self.user),
             identity: self.identity.clone(),
             size,
+            color: !opened.no_color,
             out,
         };
         if self.hub.send(join).is_err() {
@@ -349,14 +356,23 @@ impl Handler for Connection {
         session.channel_failure(channel)
     }
 
+    /// `NO_COLOR` (no-color.org: set and not empty) before the shell
+    /// starts: the player's screen without colour. No other variable is
+    /// taken.
     async fn env_request(
         &mut self,
         channel: ChannelId,
-        _name: &str,
-        _value: &str,
+        name: &str,
+        value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        session.channel_failure(channel)
+        match &mut self.channel {
+            Some(o) if o.channel.id() == channel && !self.shell && name == "NO_COLOR" => {
+                o.no_color = !value.is_empty();
+                session.channel_success(channel)
+            }
+            _ => session.channel_failure(channel),
+        }
     }
 
     async fn x11_request(

@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// differ from that frame ([`Damage`]).
 pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
     let damage = paint_in_colour(buf, area, app, before);
-    if !app.color {
+    if !app.session.color {
         theme::monochrome(buf);
     }
     damage
@@ -62,8 +62,8 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
         Screen::Menu => None,
     };
     let damage = match seat {
-        Some((v, None)) => race_screen(buf, area, v, app.paused, app.color, before),
-        Some((v, Some(keys))) => watching(buf, area, v, keys, app.color, before),
+        Some((v, None)) => race_screen(buf, area, v, app.paused, app.session.color, before),
+        Some((v, Some(keys))) => watching(buf, area, v, keys, app.session.color, before),
         None => {
             buf.reset();
             if app.screen != Screen::Menu && app.session.too_small() {
@@ -71,7 +71,7 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
             } else if app.screen == Screen::Menu {
                 menu::draw(buf, area, app);
             } else if let Some(race) = race {
-                results::draw(buf, area, race.view(LOCAL), app.color);
+                results::draw(buf, area, race.view(LOCAL), app.session.color);
             }
             Damage::All
         }

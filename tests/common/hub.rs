@@ -57,6 +57,7 @@ pub fn ann_on_pocket(
         name: "ann".into(),
         identity: Some("SHA256:ann".into()),
         size: (80, 24),
+        color: true,
         out,
     };
     hub.apply(join, start);
@@ -74,6 +75,7 @@ pub fn guest(
         name: name.into(),
         identity: None,
         size: (80, 24),
+        color: true,
         out,
     }
 }

@@ -39,6 +39,9 @@ pub struct Player {
     pub screen: Arc<Mutex<vt100::Parser>>,
     /// Every byte the server sent.
     pub raw: Arc<Mutex<Vec<u8>>>,
+    /// The server's replies to the channel's requests, in order: whether
+    /// each succeeded.
+    pub replies: Arc<Mutex<Vec<bool>>>,
     pub closed: Arc<AtomicBool>,
 }
 
@@ -96,8 +99,23 @@ pub async fn join_with(
     size: (u16, u16),
     key: Option<russh::keys::PrivateKey>,
 ) -> Player {
+    join_as(addr, user, size, key, &[]).await
+}
+
+/// [`join_with`], sending the environment variables `env` first (as
+/// `ssh -o SetEnv` does), each asking for a reply.
+pub async fn join_as(
+    addr: SocketAddr,
+    user: &str,
+    size: (u16, u16),
+    key: Option<russh::keys::PrivateKey>,
+    env: &[(&str, &str)],
+) -> Player {
     let handle = login_with(addr, user, key).await;
     let ch = handle.channel_open_session().await.expect("session");
+    for (name, value) in env {
+        ch.set_env(true, *name, *value).await.expect("env");
+    }
     ch.request_pty(
         true,
         "xterm-256color",
@@ -114,7 +132,8 @@ pub async fn join_with(
     let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(size.1), nz(size.0), 0)));
     let raw = Arc::new(Mutex::new(Vec::new()));
     let closed = Arc::new(AtomicBool::new(false));
-    let (s, r, c) = (screen.clone(), raw.clone(), closed.clone());
+    let replies = Arc::new(Mutex::new(Vec::new()));
+    let (s, r, c, y) = (screen.clone(), raw.clone(), closed.clone(), replies.clone());
     tokio::spawn(async move {
         while let Some(msg) = read.wait().await {
             match msg {
@@ -122,6 +141,8 @@ pub async fn join_with(
                     s.lock().unwrap().process(&data);
                     r.lock().unwrap().extend_from_slice(&data);
                 }
+                ChannelMsg::Success => y.lock().unwrap().push(true),
+                ChannelMsg::Failure => y.lock().unwrap().push(false),
                 ChannelMsg::Close => break,
                 _ => {}
             }
@@ -133,6 +154,7 @@ pub async fn join_with(
         write,
         screen,
         raw,
+        replies,
         closed,
     }
 }

@@ -120,6 +120,7 @@ impl Hub {
                 name,
                 identity,
                 size,
+                color,
                 out,
             } => {
                 let sink = Tap::default();
@@ -131,7 +132,10 @@ impl Hub {
                     Player {
                         name,
                         identity,
-                        session: Session::new(Door::Served, size),
+                        session: Session {
+                            color,
+                            ..Session::new(Door::Served, size)
+                        },
                         place: Place::Lobby { row: 0 },
                         out,
                         frames,

@@ -1,0 +1,45 @@
+//! `skid serve` in this process: a server on 127.0.0.1:0 offering
+//! `pocket` and `oval`, its data in a fresh directory.
+#![allow(dead_code)] // each user takes what it needs
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use skid::app::TrackChoice;
+use skid::serve::{self, Options, Server};
+use skid::track::bundled;
+
+/// A fresh directory `name` for a server's data.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The server's options: every limit at its default but 64 players.
+pub fn options(dir: PathBuf) -> Options {
+    Options {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        database: None,
+        max_players: 64,
+        idle: Duration::from_mins(5),
+        login: Duration::from_secs(30),
+        tracks: ["pocket", "oval"]
+            .iter()
+            .map(|n| TrackChoice {
+                name: (*n).to_string(),
+                track: bundled::load_raceable(n).unwrap(),
+            })
+            .collect(),
+        hz: 120,
+        fps: 30,
+    }
+}
+
+/// A server started with [`options`] in [`temp_dir`] `name`.
+pub async fn server(name: &str) -> Server {
+    serve::start(options(temp_dir(name)))
+        .await
+        .expect("server starts")
+}

@@ -254,8 +254,10 @@ fn help_80x24() {
 fn results_80x24() {
     let mut app = race_at(ModelKind::Arcade, (80, 24), 240);
     let race = app.race.as_mut().unwrap();
-    // Three laps of 21.5 s, 20 s and 20.75 s, as the race would leave them.
+    // Three laps of 21.5 s, 20 s and 20.75 s, the race finished at the
+    // third, as the race would leave them.
     race.seats[0].log.ends = vec![2580, 4980, 7470];
+    race.finishers = vec![(race.seats[0].car, 7470)];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
 }

@@ -87,8 +87,8 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 }
 
 /// RESULTS, the track, model and car, then `shown` of the laps with
-/// their deltas to the best, the best and total times, and the medal the
-/// best earned.
+/// their deltas to the best, the best time and the race's total (dashes
+/// for a car that did not finish), and the medal the best earned.
 fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
     let car = v.car();
@@ -116,11 +116,13 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
             THEME.text,
         )
     }));
-    let total: f64 = times.iter().sum();
+    // A race's total only for a car that finished it (one that did not
+    // showed the sum of its laps, 0:00.00 without one).
+    let total = v.finished().then(|| times.iter().sum::<f64>());
     let sum = format!(
         "BEST  {}   TOTAL {}",
         clock(best.is_finite().then_some(best)),
-        clock(Some(total))
+        clock(total)
     );
     pieces.extend([Piece::Gap, Piece::Line(sum, bold(THEME.good))]);
     if let Some(m) = v.medals() {

@@ -6,10 +6,10 @@
 //! Moves are 8-connected (or along rows and columns only), through cells a
 //! car can reach and never diagonally past a wall's corner. A move into
 //! cell `j` by `MOVES[m]` costs `length[m] * cost(j)`, `cost` being a
-//! price per metre (`None`: the cell is closed), counted in whole
-//! [`UNIT`](super::cost::UNIT)s so that sums are exact and ways as cheap tie exactly. A
-//! search can also run *backward*, from the goals over the same moves
-//! reversed: then the move from `j` into a settled cell `i` costs
+//! price per metre (`None`: the cell is closed), counted in whole units
+//! ([`super::cost`]) so that sums are exact and ways as cheap tie
+//! exactly. A search can also run *backward*, from the goals over the
+//! same moves reversed: then the move from `j` into a settled cell `i` costs
 //! `length[m] * cost(i)`, and a closed cell is settled (it may be where a
 //! path starts) but never left.
 //!

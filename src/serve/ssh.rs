@@ -80,6 +80,13 @@ impl Connection {
             closed: None,
         }
     }
+
+    /// The session channel `channel`, if it is this connection's and its
+    /// shell has not started (the shell takes it): where a pty's size or
+    /// `NO_COLOR` may still be set.
+    fn opened(&mut self, channel: ChannelId) -> Option<&mut Opened> {
+        self.channel.as_mut().filter(|o| o.channel.id() == channel)
+    }
 }
 
 impl Drop for Connection {
@@ -202,12 +209,12 @@ impl Handler for Connection {
         _modes: &[(Pty, u32)],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        match &mut self.channel {
-            Some(o) if o.channel.id() == channel && !self.shell => {
+        match self.opened(channel) {
+            Some(o) => {
                 o.pty = Some(clamp_size(col_width, row_height));
                 session.channel_success(channel)
             }
-            _ => session.channel_failure(channel),
+            None => session.channel_failure(channel),
         }
     }
 
@@ -366,12 +373,12 @@ impl Handler for Connection {
         value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        match &mut self.channel {
-            Some(o) if o.channel.id() == channel && !self.shell && name == "NO_COLOR" => {
+        match self.opened(channel).filter(|_| name == "NO_COLOR") {
+            Some(o) => {
                 o.no_color = !value.is_empty();
                 session.channel_success(channel)
             }
-            _ => session.channel_failure(channel),
+            None => session.channel_failure(channel),
         }
     }
 

@@ -55,9 +55,7 @@ impl View<'_> {
     /// race knows).
     pub fn draw(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
         let damage = self.draw_in_colour(buf, area, before);
-        if !self.session.color {
-            ui::theme::monochrome(buf);
-        }
+        ui::theme::finish(buf, self.session.color);
         damage
     }
 

@@ -39,9 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// differ from that frame ([`Damage`]).
 pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
     let damage = paint_in_colour(buf, area, app, before);
-    if !app.session.color {
-        theme::monochrome(buf);
-    }
+    theme::finish(buf, app.session.color);
     damage
 }
 

@@ -1,8 +1,8 @@
 //! The screen's colours by what they mean, in one place (ratatui demo2's
 //! `THEME`). Drawing code names a role, never a colour; without colour
-//! (`NO_COLOR`) the finished frame is made [`monochrome`] in one pass, and
-//! only a picture that colour alone would tell apart (the results chart's
-//! two laps) draws itself differently.
+//! (`NO_COLOR`) the finished frame loses its colours in one pass
+//! ([`finish`]), and only a picture that colour alone would tell apart
+//! (the results chart's two laps) draws itself differently.
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
@@ -59,9 +59,13 @@ pub const THEME: Theme = Theme {
     loose: Color::LightYellow,
 };
 
-/// Takes every colour out of a drawn frame, keeping symbols and bold or
-/// reversed text: the screen without colour.
-pub fn monochrome(buf: &mut Buffer) {
+/// A drawn frame as its person asked for it: in colour if `color`, else
+/// with every colour taken out, keeping symbols and bold or reversed
+/// text (`NO_COLOR`; both front doors finish their frames with this).
+pub fn finish(buf: &mut Buffer, color: bool) {
+    if color {
+        return;
+    }
     for cell in &mut buf.content {
         cell.fg = Color::Reset;
         cell.bg = Color::Reset;

@@ -46,6 +46,10 @@ impl Keyboard {
     }
 
     fn parse(&mut self, events: &mut Vec<Event>) {
+        if mouse_report(&self.pending) {
+            self.pending.clear();
+            return;
+        }
         match terminput::Event::parse_from(&self.pending) {
             Ok(Some(ev)) => {
                 self.pending.clear();
@@ -59,6 +63,20 @@ impl Keyboard {
                 self.pending.clear();
             }
         }
+    }
+}
+
+/// Whether `seq` is a whole SGR (`ESC [ < b ; x ; y M`) or rxvt
+/// (`ESC [ b ; x ; y M`) mouse report. The server never asks for mouse
+/// reports, so they are no keys; and terminput, given a column or row of
+/// 0 (which no terminal sends, but any client can), subtracts 1 from it
+/// and panics where overflow is checked. Dropped before it parses them.
+/// (X10 reports, `ESC [ M` and three bytes, it parses safely.)
+fn mouse_report(seq: &[u8]) -> bool {
+    match seq {
+        [0x1b, b'[', b'<', .., b'M' | b'm'] => true,
+        [0x1b, b'[', first, .., b'M'] => first.is_ascii_digit(),
+        _ => false,
     }
 }
 
@@ -117,6 +135,24 @@ mod tests {
                 (KeyCode::Char('w'), KeyEventKind::Release),
             ]
         );
+    }
+
+    #[test]
+    fn mouse_reports_are_no_keys_even_at_column_zero() {
+        let mut k = Keyboard::default();
+        for report in [
+            &b"\x1b[<0;0;0M"[..],
+            b"\x1b[<64;0;9m",
+            b"\x1b[32;0;0M",
+            b"\x1b[M !!",
+        ] {
+            assert_eq!(keys(&mut k, report), vec![], "{report:?}");
+        }
+        assert_eq!(
+            keys(&mut k, b"\x1b[<0;1;1Mw"),
+            vec![(KeyCode::Char('w'), KeyEventKind::Press)]
+        );
+        assert_eq!(k.garbage, 0);
     }
 
     #[test]

@@ -98,6 +98,8 @@ pub struct TwoOnHub {
     pub screens: Vec<vt100::Parser>,
     /// Bytes of frames each player got.
     pub bytes: Vec<usize>,
+    /// Why the hub closed each player's connection, once it has.
+    pub closed: Vec<Option<String>>,
     start: std::time::Instant,
 }
 
@@ -119,6 +121,7 @@ impl TwoOnHub {
             outs: Vec::new(),
             screens: Vec::new(),
             bytes: vec![0; 2],
+            closed: vec![None; 2],
             start,
         };
         for (id, name) in [(1, "ann"), (2, "ben")] {
@@ -189,11 +192,16 @@ impl TwoOnHub {
         self.hub.frames(self.at(tick));
         let mut got = Vec::new();
         let players = self.outs.iter_mut().zip(&mut self.screens);
-        for ((rx, screen), count) in players.zip(&mut self.bytes) {
+        let players = players.zip(self.bytes.iter_mut().zip(&mut self.closed));
+        for ((rx, screen), (count, closed)) in players {
             let frame = rx.try_recv();
-            if let Ok(serve::hub::Out::Frame(bytes)) = &frame {
-                screen.process(bytes);
-                *count += bytes.len();
+            match &frame {
+                Ok(serve::hub::Out::Frame(bytes)) => {
+                    screen.process(bytes);
+                    *count += bytes.len();
+                }
+                Ok(serve::hub::Out::Close(why)) => *closed = Some(why.clone()),
+                Err(_) => {}
             }
             got.push(frame.is_ok());
         }

@@ -73,8 +73,10 @@ fn the_race_ends_for_everyone_30_s_after_the_first_finish() {
     for i in 0..2 {
         let t = text(&two, i);
         assert!(t.contains("DID NOT FINISH"), "player {i}:\n{t}");
-        // No race total for a race not finished (not 0:00.00).
+        // No race total for a race not finished (not 0:00.00), and the
+        // empty lap table says why.
         assert!(t.contains("TOTAL -:--.--"), "player {i}:\n{t}");
+        assert!(t.contains("no lap completed"), "player {i}:\n{t}");
         assert!(t.contains("CPU 1") && t.contains("FIN"), "player {i}:\n{t}");
         assert_eq!(t.matches("DNF").count(), 2, "player {i}:\n{t}");
     }

@@ -50,7 +50,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
         0
     };
     let medal_row = u16::from(v.medals().is_some());
-    let rows = 9 + order_rows + medal_row;
+    // A line saying so where no lap was completed.
+    let rows = 9 + order_rows + medal_row + u16::from(times.is_empty());
     let shown = (times.len()).min(area.height.saturating_sub(rows) as usize);
     let r = centred(area, 40, shown as u16 + rows);
     let mut pieces = lap_table(v, &times, shown);
@@ -87,7 +88,7 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 }
 
 /// RESULTS, the track, model and car, then `shown` of the laps with
-/// their deltas to the best, the best time and the race's total (dashes
+/// their deltas to the best (or that none was completed), the best time and the race's total (dashes
 /// for a car that did not finish), and the medal the best earned.
 fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
@@ -116,6 +117,9 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
             THEME.text,
         )
     }));
+    if times.is_empty() {
+        pieces.push(column::line("  no lap completed", THEME.dim));
+    }
     // A race's total only for a car that finished it (one that did not
     // showed the sum of its laps, 0:00.00 without one).
     let total = v.finished().then(|| times.iter().sum::<f64>());

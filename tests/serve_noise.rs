@@ -118,9 +118,12 @@ enum Act {
 }
 
 fn act() -> impl Strategy<Value = Act> {
+    // Mostly a key after a key, sometimes a long wait (so that in some
+    // cases a race runs on to its end and results).
+    let gap = prop_oneof![3 => 0u64..40, 1 => 40u64..1500];
     let send = (
         1u64..=2,
-        0u64..40,
+        gap,
         prop::collection::vec(sequence(), 1..4),
         any::<usize>(),
     )
@@ -215,6 +218,23 @@ fn still_serving(two: &mut TwoOnHub, tick: u64, panics: usize) -> Result<(), Tes
     Ok(())
 }
 
+/// One case: two people in the lobby (`racing`: in a race of one lap
+/// with a rival), `acts` played, then [`still_serving`].
+fn case(racing: bool, acts: &[Act]) -> Result<(), TestCaseError> {
+    count_panics();
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let panics = PANICS.load(Ordering::SeqCst);
+    let mut two = TwoOnHub::new();
+    if racing {
+        two.one_lap(1);
+        prop_assert!(two.hub.rooms[&1].running.is_some(), "the race started");
+    }
+    let tick = play(&mut two, acts);
+    still_serving(&mut two, tick, panics)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -222,24 +242,12 @@ proptest! {
     /// leave, quit.
     #[test]
     fn noise_from_the_lobby_harms_no_one(acts in prop::collection::vec(act(), 1..120)) {
-        count_panics();
-        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let panics = PANICS.load(Ordering::SeqCst);
-        let mut two = TwoOnHub::new();
-        let tick = play(&mut two, &acts);
-        still_serving(&mut two, tick, panics)?;
+        case(false, &acts)?;
     }
 
     /// In a race of two with a rival, and on to its results and back.
     #[test]
     fn noise_in_a_race_harms_no_one(acts in prop::collection::vec(act(), 1..120)) {
-        count_panics();
-        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let panics = PANICS.load(Ordering::SeqCst);
-        let mut two = TwoOnHub::new();
-        two.one_lap(1);
-        prop_assert!(two.hub.rooms[&1].running.is_some(), "the race started");
-        let tick = play(&mut two, &acts);
-        still_serving(&mut two, tick, panics)?;
+        case(true, &acts)?;
     }
 }

@@ -1,0 +1,146 @@
+//! Unit tests of the local records: ghosts and their names, better laps
+//! replacing worse, damaged and interrupted tables.
+
+use super::*;
+
+fn temp(name: &str) -> Store {
+    let dir = std::env::temp_dir().join(format!("skid-records-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    Store::new(dir)
+}
+
+fn record(model: ModelKind, time: f64) -> Record {
+    Record {
+        track: "pocket".into(),
+        track_id: "00ff".into(),
+        model,
+        car: "hatch".into(),
+        car_id: "hatch-id".into(),
+        time,
+        ticks: (time * 120.0) as u64,
+        hz: 120,
+        splits: vec![600, 1200],
+        medal: None,
+    }
+}
+
+#[test]
+fn a_ghost_longer_than_its_lap_can_be_is_not_read() {
+    let s = temp("ghost-cap");
+    // A 20 s lap: 600 poses; its own ghost, full length, is read.
+    let r = record(ModelKind::Arcade, 20.0);
+    let poses: Vec<[f64; 3]> = (0..=600)
+        .map(|i| [-8191.5, f64::from(i), -std::f64::consts::PI])
+        .collect();
+    s.save(r.clone(), &poses).unwrap();
+    let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+    assert_eq!(best.unwrap().1.ghost.len(), 601);
+    // The same file grown to what a lap of hours would hold: the
+    // record stands, raced without a ghost, and nothing large is read.
+    let path = s.dir.join("ghosts").join(r.ghost_file());
+    let line = "1.000,2.000,0.5000\n".repeat(200_000);
+    fs::write(&path, line).unwrap();
+    let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+    let (record, lap) = best.unwrap();
+    assert_eq!(record.ticks, 2400);
+    assert!(lap.ghost.is_empty());
+    assert!(ghost_cap(2400) < 64 * 1024);
+}
+
+#[test]
+fn cars_whose_names_differ_only_in_punctuation_keep_their_own_ghosts() {
+    let s = temp("ghost-names");
+    for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
+        let r = Record {
+            car: car.into(),
+            car_id: format!("{car}-id"),
+            ..record(ModelKind::Arcade, 20.0)
+        };
+        s.save(r, &[[x, 0.0, 0.0]]).unwrap();
+    }
+    for (car, x) in [("my car", 1.0), ("my_car", 2.0)] {
+        let (best, _) = s
+            .best("00ff", ModelKind::Arcade, &format!("{car}-id"))
+            .unwrap();
+        assert_eq!(best.unwrap().1.ghost, [[x, 0.0, 0.0]], "{car}");
+    }
+}
+
+#[test]
+fn a_ghost_saved_before_names_were_hashed_is_still_found() {
+    let s = temp("legacy-ghost");
+    let r = record(ModelKind::Arcade, 20.0);
+    s.save(r.clone(), &[[3.0, 4.0, 0.5]]).unwrap();
+    let ghosts = s.dir.join("ghosts");
+    fs::rename(
+        ghosts.join(r.ghost_file()),
+        ghosts.join(r.legacy_ghost_file()),
+    )
+    .unwrap();
+    let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+    assert_eq!(best.unwrap().1.ghost, [[3.0, 4.0, 0.5]]);
+}
+
+#[test]
+fn a_better_lap_replaces_the_record_and_a_worse_one_does_not() {
+    let s = temp("better");
+    let ghost = [[1.0, 2.0, 0.5], [1.5, 2.0, 0.5]];
+    assert!(s.save(record(ModelKind::Arcade, 20.0), &ghost).unwrap().0);
+    assert!(!s.save(record(ModelKind::Arcade, 21.0), &ghost).unwrap().0);
+    assert!(s.save(record(ModelKind::Arcade, 19.5), &ghost).unwrap().0);
+    let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+    let (r, lap) = best.unwrap();
+    assert_eq!(r.time, 19.5);
+    assert_eq!(lap.ghost, ghost);
+    assert_eq!(
+        s.best("00ff", ModelKind::Tire, "hatch-id").unwrap().0,
+        None,
+        "another model: no record"
+    );
+}
+
+#[test]
+fn a_damaged_table_is_moved_aside_and_reported() {
+    let s = temp("damaged");
+    fs::create_dir_all(&s.dir).unwrap();
+    fs::write(
+        s.dir.join("records.toml"),
+        "[[record]]\ntrack = \"x\"\ntime = \"fast\"\n",
+    )
+    .unwrap();
+    fs::write(s.dir.join("records.toml.damaged-1"), "an older casualty").unwrap();
+    let loaded = s.load().unwrap();
+    assert_eq!(loaded.records, vec![]);
+    let aside = loaded.moved_aside.unwrap();
+    assert_eq!(
+        aside,
+        s.dir.join("records.toml.damaged-2"),
+        "the older one is not overwritten"
+    );
+    assert!(fs::read_to_string(aside).unwrap().contains("fast"));
+    assert_eq!(
+        fs::read_to_string(s.dir.join("records.toml.damaged-1")).unwrap(),
+        "an older casualty"
+    );
+    // And saving goes on.
+    assert!(s.save(record(ModelKind::Dynamic, 30.0), &[]).unwrap().0);
+}
+
+#[test]
+fn an_interrupted_write_leaves_the_old_table_intact() {
+    let s = temp("interrupted");
+    s.save(record(ModelKind::Arcade, 20.0), &[]).unwrap();
+    let before = fs::read(s.dir.join("records.toml")).unwrap();
+    let crash = s.save_with(record(ModelKind::Arcade, 10.0), &[], || {
+        Err(io::Error::other("power cut"))
+    });
+    assert!(crash.is_err());
+    assert_eq!(fs::read(s.dir.join("records.toml")).unwrap(), before);
+    assert_eq!(s.load().unwrap().records[0].time, 20.0);
+    let leftovers: Vec<_> = fs::read_dir(&s.dir)
+        .unwrap()
+        .filter_map(std::result::Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary file left behind");
+}

@@ -9,7 +9,8 @@
 //! not the start of a sequence lost on the way.
 //!
 //! Garbage (bytes that start no known sequence) is counted, so that a
-//! client sending it can be cut off rather than obeyed.
+//! client sending it can be cut off rather than obeyed. Mouse reports,
+//! which the server never asks for, are dropped unparsed.
 
 use ratatui::crossterm::event::Event;
 

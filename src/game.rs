@@ -21,7 +21,7 @@ use ratatui::layout::Size;
 use crate::app::{App, LOCAL, Screen};
 use crate::clock::Clock;
 use crate::console::{Console, Frames};
-use crate::session::{self, Read};
+use crate::session::{self, Read, screen_size};
 use crate::ui;
 
 /// How a game ends and what it reports.
@@ -86,6 +86,7 @@ pub fn handle(app: &mut App, ev: Event, now: f64) -> bool {
             false
         }
         Event::Resize(w, h) => {
+            let (w, h) = screen_size(w.into(), h.into());
             app.resize(w, h);
             true
         }
@@ -105,9 +106,10 @@ pub fn run<C: Console>(
     mut recorder: Option<&mut crate::script::Recorder>,
 ) -> io::Result<Stats> {
     let size = console.size()?;
-    let (mut frames, wire) = Frames::new(console.output(), size);
+    let (w, h) = screen_size(size.width.into(), size.height.into());
+    let (mut frames, wire) = Frames::new(console.output(), Size::new(w, h));
     frames.redraw_all()?;
-    app.resize(size.width, size.height);
+    app.resize(w, h);
 
     let start = Instant::now();
     let mut clock = Clock::new(settings.hz, start);
@@ -122,14 +124,14 @@ pub fn run<C: Console>(
         };
         let mut next = console.next_event(wait)?;
         while let Some(ev) = next {
-            let resized = match ev {
-                Event::Resize(w, h) => Some(Size::new(w, h)),
-                _ => None,
-            };
+            let resized = matches!(ev, Event::Resize(..));
             if handle(app, ev, clock.secs(Instant::now())) {
-                match resized {
-                    Some(size) => frames.set_size(size)?,
-                    None => frames.redraw_all()?,
+                if resized {
+                    // The size the game draws (`handle` took it).
+                    let (w, h) = app.session.size;
+                    frames.set_size(Size::new(w, h))?;
+                } else {
+                    frames.redraw_all()?;
                 }
             }
             next = console.next_event(Duration::ZERO)?;

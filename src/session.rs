@@ -12,6 +12,19 @@ use crate::input::{Held, Key};
 use crate::keys::{self, Command, key_id, key_name};
 use crate::world::CarId;
 
+/// The largest screen drawn, in cells (columns, rows). A terminal
+/// larger than this, which any pty or SSH client can claim (65535 x
+/// 65535: two frames of it would be hundreds of gigabytes), has its
+/// top-left part drawn and the rest left blank.
+pub const MAX_SIZE: (u16, u16) = (500, 200);
+
+/// A screen of `w` x `h` cells, as a terminal or an SSH client gives its
+/// size, as the game draws it: 1 x 1 up to [`MAX_SIZE`].
+pub fn screen_size(w: u32, h: u32) -> (u16, u16) {
+    let side = |v: u32, max: u16| v.clamp(1, u32::from(max)) as u16;
+    (side(w, MAX_SIZE.0), side(h, MAX_SIZE.1))
+}
+
 /// Which front door a person came through, and so what differs for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Door {

@@ -1,6 +1,6 @@
 //! Anything a terminal can hand local play: generated events (any key
 //! with any modifiers, pressed, repeated or released; pastes, mouse,
-//! focus; resizes from nothing to far past any screen) at any moment, in
+//! focus; resizes from nothing to 65535 x 65535) at any moment, in
 //! the title menu, the countdown, a race with a rival, its pause, help
 //! and results. Each frame goes through the real frame diff into bytes.
 //! Nothing panics, and whatever the noise left, the game still draws a
@@ -79,7 +79,7 @@ fn event() -> impl Strategy<Value = Event> {
             state: KeyEventState::NONE,
         })
     });
-    let side = || prop_oneof![0u16..4, 4u16..300, 300u16..700];
+    let side = || prop_oneof![0u16..4, 4u16..300, 300u16..700, Just(u16::MAX)];
     let resize = (side(), side()).prop_map(|(w, h)| Event::Resize(w, h));
     let mouse = (any::<u16>(), any::<u16>()).prop_map(|(column, row)| {
         Event::Mouse(MouseEvent {
@@ -141,14 +141,13 @@ fn play(app: &mut App, acts: &[(u16, Event)]) -> Result<(), TestCaseError> {
                 t += 1.0 / 120.0;
             }
         }
-        let resized = match ev {
-            Event::Resize(w, h) => Some(Size::new(*w, *h)),
-            _ => None,
-        };
         if game::handle(app, ev.clone(), t) {
-            match resized {
-                Some(size) => frames.set_size(size)?,
-                None => frames.redraw_all()?,
+            if matches!(ev, Event::Resize(..)) {
+                // The size the game draws, as the loop takes it.
+                let (w, h) = app.session.size;
+                frames.set_size(Size::new(w, h))?;
+            } else {
+                frames.redraw_all()?;
             }
         }
         if app.quit {

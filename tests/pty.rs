@@ -202,6 +202,44 @@ fn a_race_draws_at_once_and_redraws_on_resize_and_ctrl_l_without_asking() {
     assert!(pty.read_until(FIRST_FRAME, |o| count(o, b"\x1b[?1049l") >= 1));
 }
 
+/// A pty may claim any size, up to 65535 x 65535: two frames of that
+/// many cells would be some 200 GB (the game aborted, out of memory).
+/// Its top-left 500 x 200 is drawn, at once; a resize to that size again
+/// and to a small one follow; q quits with the terminal given back.
+#[test]
+fn a_terminal_of_65535_by_65535_gets_its_top_left_drawn() {
+    let mut pty = Pty::spawn(&["play", "--track", "pocket"], u16::MAX, u16::MAX);
+    assert!(
+        pty.read_until(FIRST_FRAME, |o| count(o, FRAME_END) >= 1),
+        "no frame: {:?}",
+        text(&pty.out).chars().take(400).collect::<String>()
+    );
+    assert!(text(&pty.out).contains("LAP"));
+    // No cell drawn past column 500 or row 200 (`ESC[row;colH`).
+    let far = text(&pty.out)
+        .split("\x1b[")
+        .filter_map(|s| s.split_once('H').map(|(at, _)| at.to_string()))
+        .filter_map(|at| {
+            let (r, c) = at.split_once(';').unwrap_or((&at, "1"));
+            Some((r.parse::<u32>().ok()?, c.parse::<u32>().ok()?))
+        })
+        .find(|&(r, c)| r > 200 || c > 500);
+    assert_eq!(far, None, "a cell drawn past 500 x 200");
+    for (cols, rows) in [(u16::MAX, 40_000), (90, 30)] {
+        set_size(pty.master.as_raw_fd(), cols, rows);
+        // SAFETY: a signal to our own child.
+        unsafe { libc::kill(pty.child.id() as i32, libc::SIGWINCH) };
+        let before = pty.out.len();
+        assert!(
+            pty.read_until(FIRST_FRAME, |o| count(&o[before..], FRAME_END) >= 1),
+            "no frame after the resize to {cols}x{rows}"
+        );
+    }
+    pty.send(b"q");
+    assert!(pty.read_until(FIRST_FRAME, |o| count(o, b"\x1b[?1049l") >= 1));
+    assert_eq!(pty.child.wait().unwrap().code(), Some(0));
+}
+
 #[test]
 fn a_recording_that_cannot_be_written_fails_before_the_game_starts() {
     let mut pty = Pty::spawn(

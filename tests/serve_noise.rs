@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use hub_sim::TwoOnHub;
 use proptest::prelude::*;
 use skid::serve::hub::{Out, ToHub};
-use skid::serve::messages::clamp_size;
+use skid::session::screen_size;
 
 /// Panics anywhere in this test's process (the hub catches some and
 /// carries on: those count too).
@@ -185,7 +185,7 @@ fn play(two: &mut TwoOnHub, acts: &[Act]) -> u64 {
                 }
             }
             Act::Resize { who, cols, rows } => {
-                let size = clamp_size(*cols, *rows);
+                let size = screen_size(*cols, *rows);
                 two.resize(*who, size.0, size.1);
             }
         }

@@ -50,19 +50,8 @@ pub enum Out {
     Close(String),
 }
 
-/// The largest screen drawn, in cells (columns, rows): a client's pty
-/// size is clamped to 1 x 1 up to this.
-pub const MAX_SIZE: (u16, u16) = (500, 200);
-
-/// A client's screen size (columns, rows, as the SSH request gives them)
-/// clamped to what the game draws.
-pub fn clamp_size(w: u32, h: u32) -> (u16, u16) {
-    let side = |v: u32, max: u16| v.clamp(1, u32::from(max)) as u16;
-    (side(w, MAX_SIZE.0), side(h, MAX_SIZE.1))
-}
-
 /// A terminal size as ratatui's.
 pub fn to_size((w, h): (u16, u16)) -> Size {
-    let (w, h) = clamp_size(w.into(), h.into());
+    let (w, h) = crate::session::screen_size(w.into(), h.into());
     Size::new(w, h)
 }

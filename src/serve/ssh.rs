@@ -19,9 +19,10 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::admission::Ticket;
 use super::keyboard::Keyboard;
-use super::messages::{Out, ToHub, clamp_size};
+use super::messages::{Out, ToHub};
 use super::names::display_name;
 use super::room::PlayerId;
+use crate::session::screen_size;
 
 /// Input a client may send in one second before it is cut off: far more
 /// than any typist or autorepeat (50 keys a second of the longest kitty
@@ -211,7 +212,7 @@ impl Handler for Connection {
     ) -> Result<(), Self::Error> {
         match self.opened(channel) {
             Some(o) => {
-                o.pty = Some(clamp_size(col_width, row_height));
+                o.pty = Some(screen_size(col_width, row_height));
                 session.channel_success(channel)
             }
             None => session.channel_failure(channel),
@@ -324,7 +325,7 @@ impl Handler for Connection {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         if self.shell {
-            let size = clamp_size(col_width, row_height);
+            let size = screen_size(col_width, row_height);
             let _ = self.hub.send(ToHub::Resize { id: self.id, size });
         }
         // Sent only when the client asked for a reply (RFC 4254 6.7 asks

@@ -90,6 +90,37 @@ async fn garbage_and_floods_cut_the_client_off() {
     srv.shutdown().await;
 }
 
+/// Window changes are a few bytes each, and a client can send them as
+/// fast as it likes (1.4 million in 3 s, once): past
+/// `serve::RESIZES_PER_SECOND` in a second the client is cut off, while
+/// a racer's frames go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_storm_of_window_changes_cuts_the_client_off() {
+    let srv = server("resizes").await;
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    let storm = ssh::in_lobby(srv.addr, "storm").await;
+    ann.send(b"\r").await;
+    ann.wait_for("room 1", 5.0).await;
+    ann.send(b"\r").await;
+    ann.wait_for("LAP", 5.0).await;
+    let frames = || ann.raw_text().matches("\x1b[?2026l").count();
+    let before = frames();
+    for k in 0u32.. {
+        let (cols, rows) = if k % 2 == 0 { (500, 200) } else { (80, 24) };
+        if storm.write.window_change(cols, rows, 0, 0).await.is_err() || k > 1_000_000 {
+            break;
+        }
+    }
+    storm.wait_closed(5.0).await;
+    // Ann's race went on meanwhile, and goes on.
+    let end = std::time::Instant::now() + Duration::from_secs(5);
+    while frames() < before + 30 {
+        assert!(std::time::Instant::now() < end, "Ann's frames stopped");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    srv.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_player_is_told_and_disconnected() {
     let mut opts = options(temp_dir("idle"));

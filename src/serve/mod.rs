@@ -37,7 +37,7 @@ use tokio::sync::watch;
 pub use admission::PER_ADDRESS;
 pub use keyboard::Keyboard;
 pub use names::display_name;
-pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY};
+pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
 
 use crate::app::TrackChoice;
 use admission::{Admission, Ticket};

@@ -33,6 +33,13 @@ pub const INPUT_PER_SECOND: usize = 16 * 1024;
 /// client is cut off.
 pub const GARBAGE_CAP: usize = 4096;
 
+/// Window changes a client may send in one second before it is cut off:
+/// more than a terminal sends while its window is dragged (one a frame of
+/// the display), far fewer than a client can send. A window change is a
+/// few bytes on the wire, and nothing else limited them: one client's
+/// 1.4 million in 3 s left every other player without frames.
+pub const RESIZES_PER_SECOND: u32 = 120;
+
 /// What one player sees when they connect without a pty.
 pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
 
@@ -61,6 +68,8 @@ pub struct Connection {
     keyboard: Keyboard,
     /// Input in the current second: when it began and how much came.
     window: (Instant, usize),
+    /// Window changes in the current second: when it began, how many.
+    resizes: (Instant, u32),
     /// Told (or dropped) when the client closes its session channel, for
     /// the frames' writer to hang up after.
     closed: Option<oneshot::Sender<()>>,
@@ -78,8 +87,18 @@ impl Connection {
             shell: false,
             keyboard: Keyboard::default(),
             window: (Instant::now(), 0),
+            resizes: (Instant::now(), 0),
             closed: None,
         }
+    }
+
+    /// Takes a client that floods the server off it: out of the hub, and
+    /// the connection closed saying `why`.
+    fn cut_off(&mut self, why: &str, session: &mut Session) -> Result<(), russh::Error> {
+        eprintln!("skid serve: player {} cut off: {why}", self.id);
+        let _ = self.hub.send(ToHub::Leave { id: self.id });
+        self.shell = false;
+        session.disconnect(russh::Disconnect::ByApplication, why, "")
     }
 
     /// The session channel `channel`, if it is this connection's and its
@@ -282,11 +301,7 @@ impl Handler for Connection {
         self.window.1 += data.len();
         let events = self.keyboard.feed(data);
         if self.window.1 > INPUT_PER_SECOND || self.keyboard.garbage > GARBAGE_CAP {
-            let why = "too much input: disconnected";
-            eprintln!("skid serve: player {} cut off: {why}", self.id);
-            let _ = self.hub.send(ToHub::Leave { id: self.id });
-            self.shell = false;
-            session.disconnect(russh::Disconnect::ByApplication, why, "")?;
+            self.cut_off("too much input: disconnected", session)?;
             return Ok(());
         }
         if !events.is_empty() {
@@ -325,6 +340,15 @@ impl Handler for Connection {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         if self.shell {
+            let now = Instant::now();
+            if now.duration_since(self.resizes.0) >= Duration::from_secs(1) {
+                self.resizes = (now, 0);
+            }
+            self.resizes.1 += 1;
+            if self.resizes.1 > RESIZES_PER_SECOND {
+                self.cut_off("too many window changes: disconnected", session)?;
+                return Ok(());
+            }
             let size = screen_size(col_width, row_height);
             let _ = self.hub.send(ToHub::Resize { id: self.id, size });
         }

@@ -7,19 +7,24 @@
 //! to [`FULL_RATE_CELLS`] gets every frame; a larger one every `n`-th, `n`
 //! its cells over that (a 500x200 screen: every 9th, 3.3 frames a second
 //! at 30): whoever opens a huge terminal sees a slower picture, and
-//! nobody else does.
+//! nobody else does. A resize takes effect at the player's next frame,
+//! whose buffers are made then, once, however many resizes came before
+//! it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use tokio::sync::mpsc::error::TrySendError;
 
 use crate::car::CarSpec;
+use crate::console::Frames;
 
 use super::super::db::Board;
 use super::super::laps::{Best, Key};
+use super::super::messages::to_size;
 use super::super::offered::Offered;
 use super::super::room::{PlayerId, Room};
 use super::super::screen;
@@ -63,6 +68,9 @@ struct Shared<'a> {
     idle: Duration,
     /// Frame turns so far.
     turn: u64,
+    /// Whether a player's huge buffers were let go this turn (their
+    /// memory given back after it, once).
+    freed: AtomicBool,
 }
 
 /// Why a player is taken off the server after a frame turn (none: their
@@ -83,6 +91,7 @@ impl Hub {
             boards: &self.keeper.boards,
             idle: self.settings.idle,
             turn: self.turns,
+            freed: AtomicBool::new(false),
         };
         self.turns += 1;
         let players: Vec<(PlayerId, &mut Player)> =
@@ -90,6 +99,9 @@ impl Hub {
         let gone: Vec<Gone> = (players.into_par_iter())
             .filter_map(|(id, p)| p.frame(id, now, &shared))
             .collect();
+        if shared.freed.into_inner() {
+            give_back_memory();
+        }
         for (id, why) in gone {
             self.drop_player(id, why);
         }
@@ -118,6 +130,16 @@ impl Player {
             Err(TrySendError::Full(())) => return None,
             Err(TrySendError::Closed(())) => return Some((id, None)),
         };
+        if std::mem::take(&mut self.resized) {
+            // Fresh buffers at the new size (a terminal's resize keeps
+            // the old ones' memory), drawn whole.
+            if huge(self.framed) {
+                hub.freed.store(true, Ordering::Relaxed);
+            }
+            (self.frames, _) = Frames::new(self.sink.clone(), to_size(self.session.size));
+            self.framed = self.session.size;
+            self.clear = true;
+        }
         let drawn = catch_unwind(AssertUnwindSafe(|| {
             if self.clear {
                 self.frames.redraw_all()?;

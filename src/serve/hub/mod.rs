@@ -66,6 +66,12 @@ pub struct Player {
     out: Sender<Out>,
     /// Where their frames are drawn, into `sink`.
     frames: Frames<Tap>,
+    /// The size `frames` were made for.
+    framed: (u16, u16),
+    /// Whether the terminal was resized (to any size, its own too) since
+    /// `frames` were made: they are made again, and drawn whole, at the
+    /// player's next frame.
+    resized: bool,
     sink: Tap,
     last_key: Instant,
     clear: bool,
@@ -139,6 +145,8 @@ impl Hub {
                         place: Place::Lobby { row: 0 },
                         out,
                         frames,
+                        framed: size,
+                        resized: false,
                         sink,
                         last_key: now,
                         clear: true,
@@ -151,16 +159,12 @@ impl Hub {
                 }
             }
             ToHub::Resize { id, size } => {
+                // Only noted: the buffers are made again at the player's
+                // next frame, once however many resizes came meanwhile
+                // (a client can send them by the thousand).
                 if let Some(p) = self.players.get_mut(&id) {
-                    let was = p.session.size;
                     p.session.size = size;
-                    // Fresh buffers at the new size (a terminal's resize
-                    // keeps the old ones' memory); drawn whole.
-                    (p.frames, _) = Frames::new(p.sink.clone(), to_size(size));
-                    if frames::huge(was) {
-                        frames::give_back_memory();
-                    }
-                    p.clear = true;
+                    p.resized = true;
                     p.session.dirty = true;
                 }
             }
@@ -185,7 +189,7 @@ impl Hub {
                 let _ = p.out.try_send(Out::Close(why.to_string()));
             }
             eprintln!("skid serve: {} (player {id}) left", p.name);
-            if frames::huge(p.session.size) {
+            if frames::huge(p.framed) {
                 drop(p);
                 frames::give_back_memory();
             }

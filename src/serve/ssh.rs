@@ -38,7 +38,7 @@ pub const GARBAGE_CAP: usize = 4096;
 /// the display), far fewer than a client can send. A window change is a
 /// few bytes on the wire, and nothing else limited them: one client's
 /// 1.4 million in 3 s left every other player without frames.
-pub const RESIZES_PER_SECOND: u32 = 120;
+pub const RESIZES_PER_SECOND: usize = 120;
 
 /// What one player sees when they connect without a pty.
 pub const NEEDS_PTY: &str = "skid needs a terminal: connect with ssh -t\r\n";
@@ -66,13 +66,44 @@ pub struct Connection {
     channel: Option<Opened>,
     shell: bool,
     keyboard: Keyboard,
-    /// Input in the current second: when it began and how much came.
-    window: (Instant, usize),
-    /// Window changes in the current second: when it began, how many.
-    resizes: (Instant, u32),
+    /// Bytes of input in the current second.
+    input: PerSecond,
+    /// Window changes in the current second.
+    resizes: PerSecond,
     /// Told (or dropped) when the client closes its session channel, for
     /// the frames' writer to hang up after.
     closed: Option<oneshot::Sender<()>>,
+}
+
+/// A count over the current second, which begins at the first thing
+/// counted a second or more after the last one began.
+#[derive(Debug)]
+struct PerSecond {
+    began: Instant,
+    count: usize,
+}
+
+impl Default for PerSecond {
+    fn default() -> PerSecond {
+        PerSecond {
+            began: Instant::now(),
+            count: 0,
+        }
+    }
+}
+
+impl PerSecond {
+    /// Counts `n` more at `now`; the count in the current second.
+    fn add(&mut self, now: Instant, n: usize) -> usize {
+        if now.duration_since(self.began) >= Duration::from_secs(1) {
+            *self = PerSecond {
+                began: now,
+                count: 0,
+            };
+        }
+        self.count += n;
+        self.count
+    }
 }
 
 impl Connection {
@@ -86,8 +117,8 @@ impl Connection {
             channel: None,
             shell: false,
             keyboard: Keyboard::default(),
-            window: (Instant::now(), 0),
-            resizes: (Instant::now(), 0),
+            input: PerSecond::default(),
+            resizes: PerSecond::default(),
             closed: None,
         }
     }
@@ -295,12 +326,9 @@ impl Handler for Connection {
             return Ok(());
         }
         let now = Instant::now();
-        if now.duration_since(self.window.0) >= Duration::from_secs(1) {
-            self.window = (now, 0);
-        }
-        self.window.1 += data.len();
+        let input = self.input.add(now, data.len());
         let events = self.keyboard.feed(data);
-        if self.window.1 > INPUT_PER_SECOND || self.keyboard.garbage > GARBAGE_CAP {
+        if input > INPUT_PER_SECOND || self.keyboard.garbage > GARBAGE_CAP {
             self.cut_off("too much input: disconnected", session)?;
             return Ok(());
         }
@@ -340,12 +368,7 @@ impl Handler for Connection {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         if self.shell {
-            let now = Instant::now();
-            if now.duration_since(self.resizes.0) >= Duration::from_secs(1) {
-                self.resizes = (now, 0);
-            }
-            self.resizes.1 += 1;
-            if self.resizes.1 > RESIZES_PER_SECOND {
+            if self.resizes.add(Instant::now(), 1) > RESIZES_PER_SECOND {
                 self.cut_off("too many window changes: disconnected", session)?;
                 return Ok(());
             }

@@ -1,5 +1,6 @@
 //! Text on the track view ([`super::track`]): each other car's driver
-//! by name beside the car (never on it, never on the road ahead), someone
+//! by name beside the car (never on it, on the road ahead or under your
+//! car's arrow), someone
 //! else's ghost by name, the next checkpoint's number on its line, and on
 //! your own car's centre cell the arrow nearest its heading.
 
@@ -17,6 +18,8 @@ use crate::track::Obb;
 /// the car, and someone else's ghost by name beside it: the rows written.
 pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -> Vec<Rect> {
     let mut drawn = Vec::new();
+    // Your car's arrow is drawn last, over everything: no name under it.
+    let arrow = cell_of(view, v.car().state.body.pos);
     // Never with an arrow in it: the arrows are your car's.
     for e in &v.race.world.cars {
         let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
@@ -27,7 +30,7 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
             .take(8)
             .collect();
         let cells = view.cells(&e.car.footprint());
-        let at = beside(cells, e.car.forward(), short.chars().count() as i64);
+        let at = place(cells, e.car.forward(), short.chars().count() as i64, arrow);
         let style = Style::new().fg(THEME.rival);
         drawn.extend(write_at(buf, area, at, &short, style));
     }
@@ -40,7 +43,12 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
         let spec = &v.car().spec().body;
         let outline = Obb::new(DVec2::new(x, y), heading, spec.length, spec.width);
         let fwd = DVec2::new(heading.cos(), heading.sin());
-        let at = beside(view.cells(&outline), fwd, short.chars().count() as i64);
+        let at = place(
+            view.cells(&outline),
+            fwd,
+            short.chars().count() as i64,
+            arrow,
+        );
         let style = Style::new().fg(THEME.faint);
         drawn.extend(write_at(buf, area, at, &short, style));
     }
@@ -49,27 +57,54 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
 
 /// Where a name of `len` cells goes beside a car covering the cells
 /// `[first column, first row, last column, last row]` and heading along
-/// `fwd` (world, `y` down the screen): the cell it starts at. Never on
-/// the car and never on the road ahead of it: moving across the screen,
-/// on the row above (below when it climbs), ending at the car's front
-/// column; moving up or down it, on the car's rear row, right of it.
-pub fn beside([c0, r0, c1, r1]: [i64; 4], fwd: DVec2, len: i64) -> (i64, i64) {
+/// `fwd` (world, `y` down the screen): the cell it starts at, first
+/// choice then second. Never on the car and never on the road ahead of
+/// it: moving across the screen, on the row above (below when it climbs)
+/// ending at the car's front column, or else on the other row ending at
+/// its rear column; moving up or down it, on the car's rear row, right
+/// of it or else left.
+pub fn beside([c0, r0, c1, r1]: [i64; 4], fwd: DVec2, len: i64) -> [(i64, i64); 2] {
     // A terminal cell is twice as tall as wide: compare in cells.
     let across = fwd.x.abs() >= 0.5 * fwd.y.abs();
     if across {
         // The side away from any climb or fall: above when level or
-        // falling, below when climbing (or at the view's top).
-        let row = if fwd.y >= 0.0 && r0 > 0 {
-            r0 - 1
+        // falling, below when climbing (or at the view's top), ending at
+        // the front column. Else the other side, ending at the rear
+        // column: there, a car climbing or falling towards it has not
+        // reached it.
+        let (front, rear) = if fwd.x >= 0.0 {
+            (c1 - len + 1, c0 - len + 1)
         } else {
-            r1 + 1
+            (c0, c1)
         };
-        let col = if fwd.x >= 0.0 { c1 - len + 1 } else { c0 };
-        (col, row)
+        if fwd.y >= 0.0 && r0 > 0 {
+            [(front, r0 - 1), (rear, r1 + 1)]
+        } else {
+            [(front, r1 + 1), (rear, r0 - 1)]
+        }
     } else {
         let row = if fwd.y > 0.0 { r0 } else { r1 };
-        (c1 + 1, row)
+        [(c1 + 1, row), (c0 - len, row)]
     }
+}
+
+/// [`beside`]'s first choice, or its second where the first would run
+/// under `arrow` (your car's arrow, which would hide a letter of it: a
+/// rival alongside read "be→" for "ben").
+fn place(cells: [i64; 4], fwd: DVec2, len: i64, arrow: (i64, i64)) -> (i64, i64) {
+    let [first, second] = beside(cells, fwd, len);
+    let under = |(x, y): (i64, i64)| y == arrow.1 && (x..x + len).contains(&arrow.0);
+    if under(first) && !under(second) {
+        second
+    } else {
+        first
+    }
+}
+
+/// The view's cell under the world point `at`.
+fn cell_of(view: View, at: DVec2) -> (i64, i64) {
+    let d = view.dot(at);
+    ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64)
 }
 
 /// The eight arrows, by heading from east (`+x`) turning towards south
@@ -95,8 +130,7 @@ pub(super) fn label(
     text: &str,
     style: Style,
 ) -> Option<Rect> {
-    let d = view.dot(at);
-    let (x, y) = ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64);
+    let (x, y) = cell_of(view, at);
     if x >= 0 && x < i64::from(area.width) {
         return write_at(buf, area, (x + i64::from(dx), y), text, style);
     }
@@ -140,16 +174,40 @@ mod tests {
         for k in 0..16 {
             let heading = f64::from(k) * std::f64::consts::TAU / 16.0;
             let fwd = DVec2::new(heading.cos(), heading.sin());
-            let (x, y) = beside(car, fwd, 6);
             let front = (car[0]..=car[2])
                 .flat_map(|c| (car[1]..=car[3]).map(move |r| screen(c, r).dot(fwd)))
                 .fold(f64::MIN, f64::max);
-            for c in x..x + 6 {
-                let on = (car[0]..=car[2]).contains(&c) && (car[1]..=car[3]).contains(&y);
-                assert!(!on, "heading {heading:.2}: name on the car at ({c}, {y})");
-                let ahead = screen(c, y).dot(fwd) > front + 0.5;
-                assert!(!ahead, "heading {heading:.2}: name ahead at ({c}, {y})");
+            for (x, y) in beside(car, fwd, 6) {
+                for c in x..x + 6 {
+                    let on = (car[0]..=car[2]).contains(&c) && (car[1]..=car[3]).contains(&y);
+                    assert!(!on, "heading {heading:.2}: name on the car at ({c}, {y})");
+                    let ahead = screen(c, y).dot(fwd) > front + 0.5;
+                    assert!(!ahead, "heading {heading:.2}: name ahead at ({c}, {y})");
+                }
             }
+        }
+    }
+
+    /// Your car's arrow, alongside a rival where its name would go,
+    /// would hide a letter of it: the name goes to its other side, whole.
+    #[test]
+    fn a_name_never_runs_under_your_arrow() {
+        let car = [10, 5, 13, 6];
+        for k in 0..16 {
+            let heading = f64::from(k) * std::f64::consts::TAU / 16.0;
+            let fwd = DVec2::new(heading.cos(), heading.sin());
+            let [first, _] = beside(car, fwd, 3);
+            for dx in 0..3 {
+                let arrow = (first.0 + dx, first.1);
+                let (x, y) = place(car, fwd, 3, arrow);
+                let under = y == arrow.1 && (x..x + 3).contains(&arrow.0);
+                assert!(
+                    !under,
+                    "heading {heading:.2}: the name under the arrow at {arrow:?}"
+                );
+            }
+            // Elsewhere, the first choice.
+            assert_eq!(place(car, fwd, 3, (-50, -50)), first);
         }
     }
 

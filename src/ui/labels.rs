@@ -1,8 +1,8 @@
 //! Text on the track view ([`super::track`]): each other car's driver
 //! by name beside the car (never on it, on the road ahead or under your
-//! car's arrow), someone
-//! else's ghost by name, the next checkpoint's number on its line, and on
-//! your own car's centre cell the arrow nearest its heading.
+//! car's arrow), someone else's ghost by name, the next checkpoint's
+//! number on its line, and on your own car's centre cell the arrow
+//! nearest its heading.
 
 use glam::DVec2;
 use ratatui::buffer::Buffer;

@@ -52,6 +52,11 @@ impl<W: Write> Frames<W> {
         (frames, wire)
     }
 
+    /// The screen's size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        (self.shown.area.width, self.shown.area.height)
+    }
+
     /// The screen's new size: cleared, and the next frame drawn whole.
     pub fn set_size(&mut self, size: Size) -> io::Result<()> {
         self.backend.set_size(size);

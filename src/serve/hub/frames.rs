@@ -133,11 +133,10 @@ impl Player {
         if std::mem::take(&mut self.resized) {
             // Fresh buffers at the new size (a terminal's resize keeps
             // the old ones' memory), drawn whole.
-            if huge(self.framed) {
+            if huge(self.frames.size()) {
                 hub.freed.store(true, Ordering::Relaxed);
             }
             (self.frames, _) = Frames::new(self.sink.clone(), to_size(self.session.size));
-            self.framed = self.session.size;
             self.clear = true;
         }
         let drawn = catch_unwind(AssertUnwindSafe(|| {

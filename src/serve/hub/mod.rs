@@ -66,8 +66,6 @@ pub struct Player {
     out: Sender<Out>,
     /// Where their frames are drawn, into `sink`.
     frames: Frames<Tap>,
-    /// The size `frames` were made for.
-    framed: (u16, u16),
     /// Whether the terminal was resized (to any size, its own too) since
     /// `frames` were made: they are made again, and drawn whole, at the
     /// player's next frame.
@@ -145,7 +143,6 @@ impl Hub {
                         place: Place::Lobby { row: 0 },
                         out,
                         frames,
-                        framed: size,
                         resized: false,
                         sink,
                         last_key: now,
@@ -189,7 +186,7 @@ impl Hub {
                 let _ = p.out.try_send(Out::Close(why.to_string()));
             }
             eprintln!("skid serve: {} (player {id}) left", p.name);
-            if frames::huge(p.framed) {
+            if frames::huge(p.frames.size()) {
                 drop(p);
                 frames::give_back_memory();
             }

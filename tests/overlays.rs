@@ -6,8 +6,6 @@
 
 mod common;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use skid::app::{App, LOCAL, Options};
 use skid::physics::ModelKind;
@@ -16,10 +14,8 @@ use skid::ui;
 
 /// The screen's characters, row by row.
 fn cells(app: &App) -> Vec<Vec<char>> {
+    let buf = common::drawn(app);
     let (w, h) = app.session.size;
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
-    let buf = t.backend().buffer();
     (0..h)
         .map(|y| {
             (0..w)

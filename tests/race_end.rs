@@ -7,8 +7,6 @@
 
 mod common;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use skid::app::{App, Command, FINISH_WINDOW, Options, Screen};
 use skid::physics::ModelKind;
 use skid::script::Script;
@@ -17,10 +15,7 @@ use skid::ui;
 
 /// The screen as text, at the app's size.
 fn screen(app: &App) -> String {
-    let (w, h) = app.session.size;
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
-    ui::buffer_text(t.backend().buffer())
+    ui::buffer_text(&common::drawn(app))
 }
 
 /// A race of one lap of `pocket` in `model` against `opponents` computer

@@ -40,8 +40,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
         .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);
     let setup = app.setup();
-    // The selected track's course, at the box's right.
-    let outline = Rect::new(r.x + 34, box_area.y + 1, 14, 6).intersection(box_area);
+    // The selected track's course, at the box's right beside the five
+    // rows: the lines under them run the box's width.
+    let outline = Rect::new(r.x + 34, box_area.y + 1, 14, 5).intersection(box_area);
     super::minimap::course(buf, outline, &setup.track.track, THEME.dim);
     rows(buf, box_area.inner(Margin::new(2, 1)), app, &setup);
     let hint = Rect::new(r.x, box_area.bottom(), r.width, 1).intersection(area);

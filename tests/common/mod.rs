@@ -111,3 +111,12 @@ pub fn computer_run(track: &str, model: ModelKind, laps: Option<u32>) -> skid::s
     }
     script
 }
+
+/// The screen `app` draws at its size, as the terminal would get it.
+pub fn drawn(app: &skid::app::App) -> ratatui::buffer::Buffer {
+    let (w, h) = app.session.size;
+    let backend = ratatui::backend::TestBackend::new(w, h);
+    let mut t = ratatui::Terminal::new(backend).unwrap();
+    t.draw(|f| skid::ui::draw(f, app)).unwrap();
+    t.backend().buffer().clone()
+}

@@ -4,12 +4,14 @@
 //! character per cell. Every problem is reported as `path:line:col:` with
 //! lines counted from the file's first line; all problems of a file are
 //! gathered where the parse can go on (a TOML syntax error stops it, since
-//! the legend is then unknown).
+//! the legend is then unknown). The front matter is read in `front.rs`,
+//! the map here.
 
-use std::collections::{BTreeMap, HashMap};
+mod front;
+#[cfg(test)]
+mod tests;
 
-use serde::Deserialize;
-use toml::Spanned;
+use std::collections::HashMap;
 
 use super::{
     Dir, MARK_FINISH, MARK_NONE, START_FOOTPRINT, Start, Track, WALL, default_surfaces, fnv1a,
@@ -22,35 +24,12 @@ pub const MAX_SIDE: usize = 8192;
 /// Limits on front matter values.
 pub const LAPS: std::ops::RangeInclusive<i64> = 1..=99;
 pub const CELL: std::ops::RangeInclusive<f64> = 0.25..=100.0;
-const GRIP: std::ops::RangeInclusive<f64> = 0.01..=3.0;
-const ROLLING: std::ops::RangeInclusive<f64> = 0.0..=1.0;
-const DRAG: std::ops::RangeInclusive<f64> = 0.0..=10.0;
 /// A file with more problems than this is reported up to here.
 const MAX_ERRORS: usize = 50;
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct FrontMatter {
-    name: Option<Spanned<String>>,
-    laps: Option<Spanned<i64>>,
-    cell: Option<Spanned<f64>>,
-    #[serde(default)]
-    legend: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
-    surfaces: BTreeMap<Spanned<String>, SurfaceOverride>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SurfaceOverride {
-    grip: Option<Spanned<f64>>,
-    rolling: Option<Spanned<f64>>,
-    drag: Option<Spanned<f64>>,
-}
-
 /// What a map character stands for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Glyph {
+pub(super) enum Glyph {
     Wall,
     Surface(u8),
     Finish,
@@ -76,13 +55,13 @@ fn default_glyph(c: char) -> Option<Glyph> {
 }
 
 /// Collects diagnostics for one file, stopping at [`MAX_ERRORS`].
-struct Report<'a> {
+pub(super) struct Report<'a> {
     path: &'a str,
     errors: Vec<Diagnostic>,
 }
 
 impl Report<'_> {
-    fn error(&mut self, pos: Pos, message: impl Into<String>) {
+    pub(super) fn error(&mut self, pos: Pos, message: impl Into<String>) {
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(Diagnostic::at(self.path, pos, message));
         } else if self.errors.len() == MAX_ERRORS {
@@ -94,20 +73,8 @@ impl Report<'_> {
         }
     }
 
-    fn full(&self) -> bool {
+    pub(super) fn full(&self) -> bool {
         self.errors.len() > MAX_ERRORS
-    }
-}
-
-/// The front matter's TOML text and where it sits in the file.
-struct Toml {
-    text: String,
-    first_line: usize,
-}
-
-impl Toml {
-    fn pos<T>(&self, s: &Spanned<T>) -> Pos {
-        diag::pos_of_offset(&self.text, s.span().start, self.first_line)
     }
 }
 
@@ -124,31 +91,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Diagnostics> {
         errors: Vec::new(),
     };
 
-    // Front matter: lines[1..close], the map after it.
-    let (front, map_start) = if lines[0].trim_end() == "+++" {
-        let Some(close) = lines.iter().skip(1).position(|l| l.trim_end() == "+++") else {
-            return Err(Diagnostics::from(Diagnostic::at(
-                path,
-                Pos::new(1, 1),
-                "front matter opened here is never closed (no second `+++` line)",
-            )));
-        };
-        let toml = Toml {
-            text: lines[1..=close].join("\n"),
-            first_line: 2,
-        };
-        (Some(toml), close + 2)
-    } else {
-        (None, 0)
-    };
-
-    let fm = match &front {
-        Some(t) => match toml::from_str::<FrontMatter>(&t.text) {
-            Ok(fm) => fm,
-            Err(e) => return Err(diag::from_toml(path, &t.text, t.first_line, &e).into()),
-        },
-        None => FrontMatter::default(),
-    };
+    let (front, map_start) = front::split(path, &lines)?;
     let mut track = Track {
         name: String::new(),
         laps: 3,
@@ -167,7 +110,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Diagnostics> {
         map_line: 1,
     };
     let legend = match &front {
-        Some(t) => settings(t, fm, &mut track, &mut report),
+        Some(t) => front::apply(path, t, &mut track, &mut report)?,
         None => HashMap::new(),
     };
     if track.name.is_empty() {
@@ -198,166 +141,6 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Diagnostics> {
 fn default_name(path: &str) -> String {
     let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
     diag::printable(file.strip_suffix(".track").unwrap_or(file))
-}
-
-/// Surface names are printed in CSV traces and on screen, so they are plain
-/// words.
-fn plain_word(s: &str) -> bool {
-    (1..=24).contains(&s.len())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// The value of an optional setting if it is given and within `range`;
-/// reports it otherwise.
-fn valid<T: PartialOrd + Copy + std::fmt::Display>(
-    t: &Toml,
-    report: &mut Report,
-    key: &str,
-    v: Option<&Spanned<T>>,
-    range: &std::ops::RangeInclusive<T>,
-    what: &str,
-) -> Option<T> {
-    let v = v?;
-    let x = *v.get_ref();
-    if range.contains(&x) {
-        return Some(x);
-    }
-    report.error(
-        t.pos(v),
-        format!(
-            "{key} = {x} is out of range: {what} from {} to {}",
-            range.start(),
-            range.end()
-        ),
-    );
-    None
-}
-
-/// Applies the front matter to `track`, reporting bad values, and returns
-/// the legend's extra characters.
-fn settings(
-    t: &Toml,
-    fm: FrontMatter,
-    track: &mut Track,
-    report: &mut Report,
-) -> HashMap<char, Glyph> {
-    if let Some(name) = &fm.name {
-        let bad = |c: char| c.is_control() || diag::is_bidi_control(c);
-        if name.get_ref().chars().any(bad) || name.get_ref().trim().is_empty() {
-            report.error(
-                t.pos(name),
-                "name must be printable text, not empty, without bidirectional controls",
-            );
-        } else {
-            track.name = name.get_ref().trim().to_string();
-        }
-    }
-    if let Some(laps) = valid(
-        t,
-        report,
-        "laps",
-        fm.laps.as_ref(),
-        &LAPS,
-        "a whole number of laps",
-    ) {
-        track.laps = laps as u32;
-    }
-    let metres = "a positive finite number of metres";
-    if let Some(cell) = valid(t, report, "cell", fm.cell.as_ref(), &CELL, metres) {
-        track.cell = cell;
-    }
-
-    surfaces(t, &fm, track, report);
-    legend(t, &fm, track, report)
-}
-
-/// The front matter's `[surfaces.NAME]`: built-in surfaces changed, new
-/// ones added (from asphalt's numbers), at most 64 in all. Names are
-/// looked up in a table, so many sections cost linear time.
-fn surfaces(t: &Toml, fm: &FrontMatter, track: &mut Track, report: &mut Report) {
-    let mut index: HashMap<String, usize> = (track.surfaces.iter().enumerate())
-        .map(|(i, s)| (s.name.clone(), i))
-        .collect();
-    for (name, o) in &fm.surfaces {
-        // Past the errors' cap nothing more is said (and the file fails):
-        // finding where each further problem is would cost the file's
-        // length again for each.
-        if report.full() {
-            break;
-        }
-        let n = name.get_ref();
-        if !plain_word(n) || n == "wall" {
-            report.error(
-                t.pos(name),
-                format!("surface name {n:?} must be a word of letters, digits, '-' or '_' (and not \"wall\")"),
-            );
-            continue;
-        }
-        let idx = *index.entry(n.clone()).or_insert_with(|| {
-            let mut s = track.surfaces[0].clone();
-            s.name.clone_from(n);
-            track.surfaces.push(s);
-            track.surfaces.len() - 1
-        });
-        let s = &mut track.surfaces[idx];
-        for (key, v, range, field) in [
-            ("grip", &o.grip, &GRIP, &mut s.grip),
-            ("rolling", &o.rolling, &ROLLING, &mut s.rolling),
-            ("drag", &o.drag, &DRAG, &mut s.drag),
-        ] {
-            if let Some(v) = valid(t, report, key, v.as_ref(), range, "a finite number") {
-                *field = v;
-            }
-        }
-    }
-    if track.surfaces.len() > 64 {
-        report.error(Pos::new(t.first_line, 1), "too many surfaces (at most 64)");
-        track.surfaces.truncate(64);
-    }
-}
-
-/// The front matter's `[legend]`: each key one printable character, each
-/// value `wall` or a surface the track has.
-fn legend(t: &Toml, fm: &FrontMatter, track: &Track, report: &mut Report) -> HashMap<char, Glyph> {
-    let mut legend = HashMap::new();
-    for (key, value) in &fm.legend {
-        if report.full() {
-            break;
-        }
-        let mut chars = key.get_ref().chars();
-        let c = match (chars.next(), chars.next()) {
-            (Some(c), None) if !c.is_control() => c,
-            _ => {
-                report.error(
-                    t.pos(key),
-                    format!(
-                        "legend key {:?} must be exactly one printable character",
-                        key.get_ref()
-                    ),
-                );
-                continue;
-            }
-        };
-        let v = value.get_ref();
-        let glyph = if v == "wall" {
-            Glyph::Wall
-        } else if let Some(i) = track.surfaces.iter().position(|s| &s.name == v) {
-            Glyph::Surface(i as u8)
-        } else {
-            let known: Vec<&str> = track.surfaces.iter().map(|s| s.name.as_str()).collect();
-            report.error(
-                t.pos(value),
-                format!(
-                    "unknown surface {v:?} (known: wall, {}; define others under [surfaces.NAME])",
-                    known.join(", ")
-                ),
-            );
-            continue;
-        };
-        legend.insert(c, glyph);
-    }
-    legend
 }
 
 /// Reads the map's rows into `track`'s grid and checks the race marks.
@@ -523,54 +306,5 @@ fn check_starts(first_line: usize, track: &Track, report: &mut Report) {
                 ),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn errors(src: &str) -> Vec<String> {
-        match parse("t.track", src.as_bytes()) {
-            Ok(_) => vec![],
-            Err(e) => e.iter().map(ToString::to_string).collect(),
-        }
-    }
-
-    const OK_MAP: &str = "##########\n#........#\n#.>..=...#\n#........#\n##########\n";
-
-    #[test]
-    fn a_plain_map_parses_with_defaults() {
-        let t = parse("tracks/tiny.track", OK_MAP.as_bytes()).unwrap();
-        assert_eq!((t.name.as_str(), t.laps, t.cell), ("tiny", 3, 2.0));
-        assert_eq!((t.width, t.height), (10, 5));
-        assert_eq!(
-            t.starts,
-            vec![Start {
-                col: 2,
-                row: 2,
-                dir: Dir::East
-            }]
-        );
-        assert_eq!(t.checkpoints, 0);
-        assert_eq!(t.mark_of(5, 2), super::super::Mark::Finish);
-    }
-
-    #[test]
-    fn front_matter_lines_count_from_the_file_start() {
-        let src = format!("+++\nname = \"X\"\nlaps = 0\n+++\n{OK_MAP}");
-        assert_eq!(
-            errors(&src),
-            ["t.track:3:8: laps = 0 is out of range: a whole number of laps from 1 to 99"]
-        );
-    }
-
-    #[test]
-    fn legend_keys_are_positioned() {
-        let src = format!("+++\n[legend]\n\"ab\" = \"ice\"\n+++\n{OK_MAP}");
-        assert_eq!(
-            errors(&src),
-            ["t.track:3:1: legend key \"ab\" must be exactly one printable character"]
-        );
     }
 }

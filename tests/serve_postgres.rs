@@ -231,3 +231,36 @@ fn skid_records_lists_a_servers_boards_from_either_database() {
         "{out}"
     );
 }
+
+#[test]
+fn a_database_that_refuses_says_why_without_the_password() {
+    // Nothing listens on port 9 here: the refusal itself is the reason.
+    let url = "postgres://skid:s3cret@127.0.0.1:9/skid?password=s3cret";
+    let (_, err, status) = records(&["--database", url]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("Connection refused") && !err.contains("s3cret"),
+        "{err}"
+    );
+    let Some(db) = postgres_db::database("refuses") else {
+        return;
+    };
+    // A password the server refuses, then a database it does not have:
+    // the server's own words, never the password.
+    let (who, place) = db.url.split_once('@').unwrap();
+    let user = who.rsplit_once(':').unwrap().0;
+    let wrong = format!("{user}:n0tit@{place}");
+    let (_, err, status) = records(&["--database", &wrong]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("password authentication failed") && !err.contains("n0tit"),
+        "{err}"
+    );
+    let missing = format!("{}/skid_nothing_here", db.url.rsplit_once('/').unwrap().0);
+    let (_, err, status) = records(&["--database", &missing]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("\"skid_nothing_here\" does not exist"),
+        "{err}"
+    );
+}

@@ -53,26 +53,57 @@ pub struct Postgres {
     told: BTreeSet<i64>,
 }
 
-/// `url` without its password, as the log names the database.
+/// `url` without its password, as the log names the database: neither
+/// the one after the user name (up to the last `@`, so that one with an
+/// `@` of its own is dropped whole) nor a `password=` parameter.
 fn shown(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    match rest.split_once('@') {
-        Some((who, place)) => {
-            let user = who.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}@{place}")
+    let (user, place) = match rest.rsplit_once('@') {
+        Some((who, place)) => (format!("{}@", who.split(':').next().unwrap_or("")), place),
+        None => (String::new(), rest),
+    };
+    let place = match place.split_once('?') {
+        Some((path, query)) => {
+            let secret = |p: &&str| {
+                p.split('=')
+                    .next()
+                    .is_some_and(|k| k.eq_ignore_ascii_case("password"))
+            };
+            let kept: Vec<&str> = query.split('&').filter(|p| !secret(p)).collect();
+            if kept.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", kept.join("&"))
+            }
         }
-        None => url.to_string(),
+        None => place.to_string(),
+    };
+    format!("{scheme}://{user}{place}")
+}
+
+/// `e` and what caused it, for the log and the operator: the driver's
+/// own words ("db error", "error connecting to server") say nothing of
+/// why; the cause does (a password refused, a database missing, the
+/// connection refused).
+fn why(e: &postgres::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
     }
+    out
 }
 
 impl Postgres {
     /// Connects to the database at `url` and brings its schema to this
     /// build's version.
     pub fn open(url: &str) -> Result<Postgres, String> {
-        let config: postgres::Config =
-            (url.parse()).map_err(|e| format!("{}: not a PostgreSQL address: {e}", shown(url)))?;
+        let config: postgres::Config = (url.parse())
+            .map_err(|e| format!("{}: not a PostgreSQL address: {}", shown(url), why(&e)))?;
         if !matches!(config.get_ssl_mode(), SslMode::Disable | SslMode::Prefer) {
             return Err(format!(
                 "{}: skid speaks to PostgreSQL without TLS: keep the database on a \
@@ -93,21 +124,21 @@ impl Postgres {
                 "SELECT seq FROM changes WHERE seq > (SELECT MAX(seq) FROM changes) - $1",
                 &[&CHANGES_WINDOW],
             )
-            .map_err(|e| db.fail("cannot read", e))?;
+            .map_err(|e| db.fail("cannot read", &e))?;
         db.told = rows.iter().map(|r| r.get(0)).collect();
         db.seen = db.told.last().copied().unwrap_or(0);
         Ok(db)
     }
 
-    fn fail(&self, what: &str, e: impl std::fmt::Display) -> String {
-        format!("{}: {what}: {e}", shown(&self.url))
+    fn fail(&self, what: &str, e: &postgres::Error) -> String {
+        format!("{}: {what}: {}", shown(&self.url), why(e))
     }
 
     /// The connection, made again if it was lost.
     fn client(&mut self) -> Result<&mut Client, String> {
         if self.client.as_ref().is_none_or(Client::is_closed) {
             let client =
-                Client::connect(&self.url, NoTls).map_err(|e| self.fail("cannot connect", e))?;
+                Client::connect(&self.url, NoTls).map_err(|e| self.fail("cannot connect", &e))?;
             self.client = Some(client);
         }
         Ok(self.client.as_mut().expect("just connected"))
@@ -115,7 +146,7 @@ impl Postgres {
 
     fn migrate(&mut self) -> Result<(), String> {
         let name = shown(&self.url);
-        let fail = |e| format!("{name}: cannot migrate: {e}");
+        let fail = |e: postgres::Error| format!("{name}: cannot migrate: {}", why(&e));
         let mut tx = self.client()?.transaction().map_err(fail)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
             .map_err(fail)?;
@@ -161,7 +192,7 @@ impl Database for Postgres {
 
     fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
         let name = shown(&self.url);
-        let fail = |e| format!("{name}: cannot save laps: {e}");
+        let fail = |e: postgres::Error| format!("{name}: cannot save laps: {}", why(&e));
         let mut tx = self.client()?.transaction().map_err(fail)?;
         let upsert = tx.prepare(sql::UPSERT).map_err(fail)?;
         let change = tx.prepare(sql::CHANGE).map_err(fail)?;
@@ -205,7 +236,7 @@ impl Database for Postgres {
         let row = self
             .client()?
             .query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
-            .map_err(|e| format!("{name}: cannot read: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read: {}", why(&e)))?;
         Ok(row.map(|r| {
             let splits: String = r.get(5);
             let medal: Option<String> = r.get(6);
@@ -228,7 +259,7 @@ impl Database for Postgres {
 
     fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let name = shown(&self.url);
-        let fail = |e| format!("{name}: cannot read a board: {e}");
+        let fail = |e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e));
         let client = self.client()?;
         let k: [&(dyn postgres::types::ToSql + Sync); 3] = [&key.0, &key.1.name(), &key.2];
         let rows = client
@@ -242,7 +273,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let row = (self.client()?)
             .query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
-            .map_err(|e| format!("{name}: cannot read a board: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e)))?;
         Ok(row.map(|r| (r.get::<_, i64>(4).max(0) as u64 + 1, entry(&r))))
     }
 
@@ -251,7 +282,7 @@ impl Database for Postgres {
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
         let row = (self.client()?)
             .query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
-            .map_err(|e| format!("{name}: cannot read a board: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e)))?;
         Ok(row.map(|r| entry(&r)))
     }
 
@@ -259,7 +290,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let rows = (self.client()?)
             .query(sql::TRACKS, &[])
-            .map_err(|e| format!("{name}: cannot read the tracks: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read the tracks: {}", why(&e)))?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
@@ -267,7 +298,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let rows = (self.client()?)
             .query(sql::BOARDS, &[])
-            .map_err(|e| format!("{name}: cannot read the boards: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read the boards: {}", why(&e)))?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -282,7 +313,9 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let row = (self.client()?)
             .query_opt(sql::BEST_OF_TRACK, &[&track_id])
-            .map_err(|e| format!("{name}: cannot read the best laps: {e}"))?;
+            .map_err(|e: postgres::Error| {
+                format!("{name}: cannot read the best laps: {}", why(&e))
+            })?;
         Ok(row.map(|r| {
             let model: String = r.get(4);
             (entry(&r), model.parse().unwrap_or_default(), r.get(5))
@@ -294,7 +327,7 @@ impl Database for Postgres {
         let since = self.seen - CHANGES_WINDOW;
         let rows = (self.client()?)
             .query(sql::CHANGES_SINCE, &[&since])
-            .map_err(|e| format!("{name}: cannot read changes: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read changes: {}", why(&e)))?;
         let mut keys: Vec<Key> = Vec::new();
         for r in rows {
             let seq: i64 = r.get(0);
@@ -318,7 +351,7 @@ impl Database for Postgres {
         let name = shown(&self.url);
         let row = (self.client()?)
             .query_opt(sql::NOTE, &[&key])
-            .map_err(|e| format!("{name}: cannot read: {e}"))?;
+            .map_err(|e: postgres::Error| format!("{name}: cannot read: {}", why(&e)))?;
         Ok(row.map(|r| r.get(0)))
     }
 
@@ -327,7 +360,7 @@ impl Database for Postgres {
         (self.client()?)
             .execute(sql::SET_NOTE, &[&key, &value])
             .map(|_| ())
-            .map_err(|e| format!("{name}: cannot write: {e}"))
+            .map_err(|e: postgres::Error| format!("{name}: cannot write: {}", why(&e)))
     }
 }
 
@@ -340,5 +373,17 @@ mod tests {
             "postgres://skid@db.example:5432/skid"
         );
         assert_eq!(super::shown("postgres://db/skid"), "postgres://db/skid");
+        assert_eq!(
+            super::shown("postgres://skid:p@ss:w@rd@db/skid?sslmode=disable"),
+            "postgres://skid@db/skid?sslmode=disable"
+        );
+        assert_eq!(
+            super::shown("postgresql://db/skid?user=skid&Password=secret&connect_timeout=5"),
+            "postgresql://db/skid?user=skid&connect_timeout=5"
+        );
+        assert_eq!(
+            super::shown("postgres://skid@db/skid?password=secret"),
+            "postgres://skid@db/skid"
+        );
     }
 }

@@ -111,6 +111,21 @@ impl Pty {
         done(&self.out)
     }
 
+    /// Reads what the game writes until it exits, within `limit`: its
+    /// exit status, or none if it still runs (then dropped, it is
+    /// killed).
+    fn exit_within(&mut self, limit: Duration) -> Option<i32> {
+        let end = Instant::now() + limit;
+        while Instant::now() < end {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                self.read_until(Duration::from_millis(200), |_| false);
+                return status.code();
+            }
+            self.read_until(Duration::from_millis(20), |_| false);
+        }
+        None
+    }
+
     fn frames(&self) -> usize {
         count(&self.out, FRAME_END)
     }
@@ -253,13 +268,31 @@ fn a_recording_that_cannot_be_written_fails_before_the_game_starts() {
         80,
         24,
     );
-    let status = pty.child.wait().unwrap();
-    pty.read_until(Duration::from_millis(200), |_| false);
-    assert_eq!(status.code(), Some(2));
+    assert_eq!(pty.exit_within(Duration::from_secs(5)), Some(2));
     let out = text(&pty.out);
     assert!(
         out.contains("/no/such/dir/rec.toml: cannot write the recording:"),
         "{out:?}"
     );
     assert!(!out.contains("\x1b[?1049h"), "the terminal was never taken");
+}
+
+#[test]
+fn a_data_directory_that_cannot_keep_records_fails_before_the_game_starts() {
+    let file = std::env::temp_dir().join(format!("skid-pty-file-{}", std::process::id()));
+    std::fs::write(&file, "not a directory").unwrap();
+    let under = file.join("records");
+    for dir in [&file, &under] {
+        let arg = dir.to_str().unwrap();
+        let mut pty = Pty::spawn(&["play", "--track", "pocket", "--data-dir", arg], 80, 24);
+        let status = pty.exit_within(Duration::from_secs(5));
+        let out = text(&pty.out);
+        assert_eq!(status, Some(2), "{out:?}");
+        assert!(
+            out.contains(&format!("{arg}: cannot keep records here:")),
+            "{out:?}"
+        );
+        assert!(!out.contains("\x1b[?1049h"), "the terminal was never taken");
+    }
+    let _ = std::fs::remove_file(&file);
 }

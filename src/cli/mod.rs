@@ -187,7 +187,13 @@ fn play(p: Play) -> Outcome {
         game_options(&setup, p.laps, p.hz, replay)?
     };
     let mut opts = opts;
-    opts.records = store(p.data_dir.as_deref()).ok();
+    // Without a data directory of the user's, laps are not kept; one
+    // given that cannot keep them is an error.
+    opts.records = match store(p.data_dir.as_deref()) {
+        Ok(store) => Some(store),
+        Err(e) if p.data_dir.is_some() => return Err(e),
+        Err(_) => None,
+    };
     opts.opponents = p.opponents as usize;
     opts.skill = p.difficulty.skill();
     // A large map's racing line and medals take a while: the game draws
@@ -262,7 +268,19 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 }
 
 /// The records in `--data-dir`, or in the user's data directory.
+/// Where records are kept: `dir`, made if it is not there (a place that
+/// cannot hold them is an error now, naming it, rather than a notice
+/// after a race whose laps were lost); or the user's data directory.
 fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
+    if let Some(d) = dir {
+        let path = std::path::Path::new(d);
+        let made = if path.exists() && !path.is_dir() {
+            Err("not a directory".to_string())
+        } else {
+            std::fs::create_dir_all(path).map_err(|e| e.to_string())
+        };
+        made.map_err(|e| Diagnostic::file(d, format!("cannot keep records here: {e}")))?;
+    }
     match dir
         .map(std::path::PathBuf::from)
         .or_else(records::default_dir)

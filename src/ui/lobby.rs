@@ -101,12 +101,24 @@ pub fn lobby(
     // Rows for the list: the box less who you are, a blank, the best laps
     // and the key line.
     let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
-    let mut pieces = vec![column::line(you, THEME.you), Piece::Gap];
     // Row 0 makes a room, row `i` is room `i - 1`: only the rows in sight
     // are written out (a server may list hundreds of rooms to each of
-    // hundreds of players).
-    let first = (row + 1).saturating_sub(room_for);
-    let last = (first + room_for).min(rooms.len() + 1);
+    // hundreds of players), and how many are out of sight is said, above
+    // in the gap under who you are, below in a row of the list's own.
+    let total = rooms.len() + 1;
+    let mut window = room_for;
+    let mut first = (row + 1).saturating_sub(window);
+    if first + window < total && window > 1 {
+        window -= 1;
+        first = (row + 1).saturating_sub(window);
+    }
+    let last = (first + window).min(total);
+    let more = |n: usize, way: &str| column::line(format!("  {way} {n} more"), THEME.dim);
+    let above = match first {
+        0 => Piece::Gap,
+        n => more(n, "↑"),
+    };
+    let mut pieces = vec![column::line(you, THEME.you), above];
     pieces.extend((first..last).map(|i| {
         let line = match i.checked_sub(1).map(|r| &rooms[r]) {
             None => "[ Make a room ]".to_string(),
@@ -115,6 +127,9 @@ pub fn lobby(
         let mark = if i == row { "›" } else { " " };
         Piece::Line(format!("{mark} {line}"), style(i == row))
     }));
+    if last < total {
+        pieces.push(more(total - last, "↓"));
+    }
     if rooms.is_empty() && room_for > 1 {
         pieces.push(column::line("  no rooms yet", THEME.dim));
     }
@@ -293,6 +308,22 @@ mod tests {
                 "{text}"
             );
         }
+        // How many rooms are out of sight, above and below.
+        let text = screen(&all, 0, &best);
+        assert!(
+            text.contains("↓ 13 more") && text.matches(" more").count() == 1,
+            "{text}"
+        );
+        let text = screen(&all, 30, &best);
+        assert!(
+            text.contains("↑ 12 more") && text.matches(" more").count() == 1,
+            "{text}"
+        );
+        let text = screen(&all, 20, &best);
+        assert!(
+            text.contains("↑ 3 more") && text.contains("↓ 10 more"),
+            "{text}"
+        );
         // Few rooms: all of them and the best laps.
         let text = screen(&all[..3], 0, &best);
         assert!(

@@ -187,6 +187,9 @@ fn hint_line(buf: &mut Buffer, inner: Rect, hint: &str) {
     );
 }
 
+/// Watchers a room's screen lists by name; more are counted.
+const WATCHERS_LISTED: usize = 3;
+
 /// A room waiting for its race: the settings (the host's cursor on
 /// them) and their medals, who is in, the server's best laps for the
 /// settings (as many as fit), and what the keys do.
@@ -220,7 +223,13 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         w => format!("PLAYERS {racers}/{}  +{w} watching", s.slots),
     };
     pieces.push(column::line(who, THEME.accent));
-    pieces.extend(s.members.iter().enumerate().map(|(i, m)| {
+    // Every racer; of a crowd watching, the first few and how many more,
+    // so that the board still shows.
+    let listed = match s.members.len() {
+        n if n > racers + WATCHERS_LISTED + 1 => racers + WATCHERS_LISTED,
+        n => n,
+    };
+    pieces.extend(s.members[..listed].iter().enumerate().map(|(i, m)| {
         let note = match i {
             0 => "  host",
             i if i >= s.slots => "  watches",
@@ -228,6 +237,10 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         };
         column::line(format!("  {m}{note}"), THEME.text)
     }));
+    if listed < s.members.len() {
+        let more = format!("  … {} more watching", s.members.len() - listed);
+        pieces.push(column::line(more, THEME.dim));
+    }
     if let Some((heading, laps)) = s.board.split_first() {
         pieces.extend([Piece::Gap, column::line(heading.clone(), THEME.accent)]);
         pieces.extend(
@@ -289,6 +302,46 @@ mod tests {
         );
         assert_eq!(tail("oval", 10), "oval");
         assert_eq!(tail("赛道赛道赛道", 5), "…赛道");
+    }
+
+    #[test]
+    fn a_crowd_watching_a_room_is_counted_and_the_board_still_shows() {
+        let track = crate::track::bundled::load_raceable("pocket").unwrap();
+        let choice = crate::app::TrackChoice {
+            name: "pocket".into(),
+            track,
+        };
+        let menu = crate::app::Menu::new(0, crate::physics::ModelKind::Arcade);
+        let setup = menu.setup(&choice, &crate::app::presets());
+        let room = |members: usize| RoomScreen {
+            id: 1,
+            rows: setup.rows(),
+            row: Row::Start,
+            slots: 4,
+            members: (0..members).map(|i| format!("p{i}")).collect(),
+            host: false,
+            medals: Lookup::Working,
+            board: vec!["BOARD".into(), "1 ann 0:20.00".into()],
+        };
+        let area = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(area);
+        super::room(&mut buf, area, &room(22));
+        let text = crate::ui::buffer_text(&buf);
+        assert!(text.contains("PLAYERS 4/4  +18 watching"), "{text}");
+        assert!(
+            text.contains("p6  watches") && !text.contains("p7 "),
+            "{text}"
+        );
+        assert!(text.contains("… 15 more watching"), "{text}");
+        assert!(text.contains("1 ann 0:20.00"), "{text}");
+        // One watcher more than are listed takes the line a count would.
+        let mut buf = Buffer::empty(area);
+        super::room(&mut buf, area, &room(8));
+        let text = crate::ui::buffer_text(&buf);
+        assert!(
+            text.contains("p7  watches") && !text.contains("more"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod script;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod session;
+pub mod signals;
 pub mod term;
 pub mod threads;
 pub mod track;

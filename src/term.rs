@@ -161,28 +161,16 @@ fn suspend() {
 }
 
 fn install_guards() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+    use signal_hook::consts::{SIGHUP, SIGTSTP};
     GUARDS.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
             previous(info);
         }));
-        // Every signal whose default ends the process, but the faults
-        // (a thread cannot handle those) and SIGPIPE (Rust ignores it).
-        let ending = [
-            libc::SIGUSR1,
-            libc::SIGUSR2,
-            libc::SIGALRM,
-            libc::SIGVTALRM,
-            libc::SIGPROF,
-            libc::SIGXCPU,
-            libc::SIGXFSZ,
-            libc::SIGIO,
-        ];
-        let handled = [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP]
-            .into_iter()
-            .chain(ending);
+        // Every signal whose default ends the process (`crate::signals`),
+        // and job control's stop.
+        let handled = crate::signals::ENDING.into_iter().chain([SIGTSTP]);
         if let Ok(mut signals) = signal_hook::iterator::Signals::new(handled) {
             std::thread::spawn(move || {
                 for sig in signals.forever() {

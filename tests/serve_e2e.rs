@@ -5,6 +5,8 @@
 
 #[path = "common/server.rs"]
 mod server;
+#[path = "common/ssh.rs"]
+mod ssh;
 #[path = "common/tmux.rs"]
 mod tmux;
 
@@ -137,4 +139,45 @@ fn a_damaged_records_table_is_logged_with_where_it_went() {
             .any(|l| l.contains("damaged") && l.contains(&aside.display().to_string())),
         "{log:?}"
     );
+}
+
+/// Every signal that would end the process stops the server the same
+/// way SIGTERM does: each player is told, gets their terminal back (the
+/// alternate screen left) and is closed. SIGINT and SIGTERM exit 0; the
+/// others 128 + the signal (a hang-up once killed the server outright,
+/// every player's terminal left on the alternate screen).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_signal_that_would_end_the_server_gives_the_players_their_terminals_back() {
+    for signal in skid::signals::ENDING {
+        let dir = std::env::temp_dir().join(format!("skid-signal-{}-{signal}", std::process::id()));
+        let (mut server, port) = serve(&dir);
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        let ann = ssh::in_lobby(addr, "ann").await;
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(server.0.id() as i32, signal) };
+        ann.wait_closed(3.0).await;
+        // The terminal given back, then told why.
+        let raw = ann.raw_text();
+        let restore = String::from_utf8_lossy(skid::console::RESTORE);
+        let back = raw.rfind(&*restore);
+        let told = raw.rfind("skid: server shutting down");
+        assert!(back.is_some() && told > back, "signal {signal}: {raw:?}");
+        let end = Instant::now() + Duration::from_secs(3);
+        let status = loop {
+            if let Some(s) = server.0.try_wait().unwrap() {
+                break s;
+            }
+            assert!(
+                Instant::now() < end,
+                "signal {signal}: the server still runs"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let want = match signal {
+            libc::SIGINT | libc::SIGTERM => 0,
+            s => 128 + s,
+        };
+        assert_eq!(status.code(), Some(want), "signal {signal}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -57,6 +57,12 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         hz: DEFAULT_HZ,
         fps: 30,
     };
-    crate::serve::run(opts)
-        .map_err(|e| Diagnostics::from(Diagnostic::file("skid serve", e.to_string())))
+    let status = crate::serve::run(opts)
+        .map_err(|e| Diagnostics::from(Diagnostic::file("skid serve", e.to_string())))?;
+    // Stopped by a signal other than SIGINT or SIGTERM: every player had
+    // their terminal back; the status says what stopped it.
+    if status != 0 {
+        std::process::exit(status);
+    }
+    Ok(())
 }

@@ -367,9 +367,13 @@ async fn serve_one(
     let _ = session.await;
 }
 
-/// `skid serve`: runs until SIGINT or SIGTERM, then gives every player
-/// their terminal back and exits.
-pub fn run(opts: Options) -> io::Result<()> {
+/// `skid serve`: runs until a signal that would end the process
+/// (`crate::signals::ENDING`), then gives every player their terminal
+/// back and returns the exit status: 0 for SIGINT and SIGTERM, the ways
+/// to stop a server, else 128 + the signal, as a shell reports a process
+/// a signal ended (a hang-up, SIGQUIT, SIGUSR1...: the players' terminals
+/// come back all the same).
+pub fn run(opts: Options) -> io::Result<i32> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -380,13 +384,28 @@ pub fn run(opts: Options) -> io::Result<()> {
             "skid serve: listening on {}, host key {}",
             server.addr, server.fingerprint
         );
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
+        let signal = first_signal()?.await;
         eprintln!("skid serve: shutting down");
         server.shutdown().await;
-        Ok(())
+        Ok(match signal {
+            libc::SIGINT | libc::SIGTERM => 0,
+            s => 128 + s,
+        })
     })
+}
+
+/// Waits for the first of the signals that would end the process.
+fn first_signal() -> io::Result<impl std::future::Future<Output = i32>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+    for number in crate::signals::ENDING {
+        let mut caught = signal(SignalKind::from_raw(number))?;
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            if caught.recv().await.is_some() {
+                let _ = tx.send(number).await;
+            }
+        });
+    }
+    Ok(async move { rx.recv().await.unwrap_or(libc::SIGTERM) })
 }

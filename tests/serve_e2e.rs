@@ -96,19 +96,8 @@ fn a_player_races_over_a_real_ssh_connection_and_gets_the_terminal_back() {
     assert_eq!(t.exit_status(), Some(0), "{}", t.screen());
     assert!(!t.alternate_on(), "the terminal is given back");
     // SIGTERM: the server exits 0 within 2 s.
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(server.0.id() as i32, libc::SIGTERM) };
-    let end = Instant::now() + Duration::from_secs(2);
-    let status = loop {
-        if let Some(s) = server.0.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            Instant::now() < end,
-            "the server is still running 2 s after SIGTERM"
-        );
-        sleep(Duration::from_millis(20));
-    };
+    let status = server.stop(libc::SIGTERM, 2.0);
+    let status = status.expect("the server is still running 2 s after SIGTERM");
     assert!(status.success(), "{status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -153,8 +142,7 @@ async fn every_signal_that_would_end_the_server_gives_the_players_their_terminal
         let (mut server, port) = serve(&dir);
         let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
         let ann = ssh::in_lobby(addr, "ann").await;
-        // SAFETY: kill(2) on our own child's pid.
-        unsafe { libc::kill(server.0.id() as i32, signal) };
+        let status = server.stop(signal, 3.0);
         ann.wait_closed(3.0).await;
         // The terminal given back, then told why.
         let raw = ann.raw_text();
@@ -162,17 +150,7 @@ async fn every_signal_that_would_end_the_server_gives_the_players_their_terminal
         let back = raw.rfind(&*restore);
         let told = raw.rfind("skid: server shutting down");
         assert!(back.is_some() && told > back, "signal {signal}: {raw:?}");
-        let end = Instant::now() + Duration::from_secs(3);
-        let status = loop {
-            if let Some(s) = server.0.try_wait().unwrap() {
-                break s;
-            }
-            assert!(
-                Instant::now() < end,
-                "signal {signal}: the server still runs"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        };
+        let status = status.unwrap_or_else(|| panic!("signal {signal}: the server still runs"));
         let want = match signal {
             libc::SIGINT | libc::SIGTERM => 0,
             s => 128 + s,

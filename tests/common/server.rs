@@ -18,6 +18,23 @@ impl Drop for Server {
     }
 }
 
+impl Server {
+    /// Sends `signal` and waits up to `secs` for the server to exit: its
+    /// exit status, or none if it still runs.
+    pub fn stop(&mut self, signal: i32, secs: f64) -> Option<std::process::ExitStatus> {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(self.0.id() as i32, signal) };
+        let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+        while std::time::Instant::now() < end {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+}
+
 /// `bin serve --listen 127.0.0.1:0` and `args`: the process and its log.
 pub fn spawn<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, BufReader<ChildStderr>) {
     let mut child = Command::new(bin)

@@ -324,36 +324,9 @@ fn sim(
         DriverArg::Ai => sim.cars[0].laps.lap >= sim.laps || sim.tick >= max_ticks,
     };
     let mut log = LapLog::default();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut row = String::with_capacity(256);
-    let _ = writeln!(out, "{TRACE_HEADER}");
-    while !over(&sim) {
-        let event = sim.step()[0];
-        let b = &sim.cars[0].car.state.body;
-        let speed = b.vel.length();
-        log.after_step(
-            sim.tick,
-            [b.pos.x, b.pos.y, b.heading],
-            || (speed, f64::NAN),
-            event,
-        );
-        if sim.tick.is_multiple_of(every) {
-            row.clear();
-            sim.trace_row(0, &mut row);
-            row.push('\n');
-            if out.write_all(row.as_bytes()).is_err() {
-                return Ok(()); // stdout closed (a pipe to `head`): stop quietly
-            }
-        }
+    if !trace(&mut sim, &mut log, over, every) {
+        return Ok(()); // stdout closed (a pipe to `head`): stop quietly
     }
-    // The final state always ends the trace, whatever `--every` skipped.
-    if !sim.tick.is_multiple_of(every) {
-        row.clear();
-        sim.trace_row(0, &mut row);
-        row.push('\n');
-        let _ = out.write_all(row.as_bytes());
-    }
-    let _ = out.flush();
     let laps = sim.track.laps;
     if driver == DriverArg::Ai && sim.cars[0].laps.lap < laps {
         let (car, counter) = (&sim.cars[0].car, &sim.cars[0].laps);
@@ -367,18 +340,62 @@ fn sim(
     if store.is_some() && !sim.cars[0].finite {
         eprintln!("skid sim: the car's state went non-finite: no record saved");
     }
-    if let (Some(store), Some(best)) = (store, log.new_record(sim.cars[0].finite)) {
-        let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);
-        let where_ = store.dir.display().to_string();
-        let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
-            Diagnostics::from(Diagnostic::file(
-                &where_,
-                format!("cannot save the record: {e}"),
-            ))
-        })?;
-        if let Some(notice) = loaded.notice() {
-            eprintln!("skid: {notice}");
+    match store {
+        Some(store) => keep_record(&store, &sim, &mut log),
+        None => Ok(()),
+    }
+}
+
+/// Steps `sim` until `over`, writing its trace to stdout (a row every
+/// `every` ticks, and always the last) and its laps to `log`; false if
+/// stdout was closed.
+fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every: u64) -> bool {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut row = String::with_capacity(256);
+    let _ = writeln!(out, "{TRACE_HEADER}");
+    let mut write = |sim: &World| {
+        row.clear();
+        sim.trace_row(0, &mut row);
+        row.push('\n');
+        out.write_all(row.as_bytes()).is_ok()
+    };
+    while !over(sim) {
+        let event = sim.step()[0];
+        let b = &sim.cars[0].car.state.body;
+        let speed = b.vel.length();
+        log.after_step(
+            sim.tick,
+            [b.pos.x, b.pos.y, b.heading],
+            || (speed, f64::NAN),
+            event,
+        );
+        if sim.tick.is_multiple_of(every) && !write(sim) {
+            return false;
         }
+    }
+    // The final state always ends the trace, whatever `--every` skipped.
+    if !sim.tick.is_multiple_of(every) {
+        write(sim);
+    }
+    let _ = out.flush();
+    true
+}
+
+/// Saves the run's best lap in `store` if it is a new record.
+fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
+    let Some(best) = log.new_record(sim.cars[0].finite) else {
+        return Ok(());
+    };
+    let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);
+    let where_ = store.dir.display().to_string();
+    let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
+        Diagnostics::from(Diagnostic::file(
+            &where_,
+            format!("cannot save the record: {e}"),
+        ))
+    })?;
+    if let Some(notice) = loaded.notice() {
+        eprintln!("skid: {notice}");
     }
     Ok(())
 }

@@ -191,51 +191,41 @@ impl App {
         self.menu.setup(&self.choices[self.menu.track], &self.cars)
     }
 
+    /// The racing line of the menu's track: kept across restarts (it
+    /// depends on the track alone), or worked out now; in the background
+    /// mode, on a track whose line is not known yet, none: its planning
+    /// starts instead, and [`App::poll`] starts the race when it is done.
+    fn line_or_plan(&mut self) -> Option<Line> {
+        let choice = &self.choices[self.menu.track];
+        let id = choice.track.content_id();
+        if let Some((_, line)) = self.line.as_ref().filter(|(c, _)| *c == id) {
+            return Some(line.clone());
+        }
+        if self.background {
+            match &mut self.planner {
+                Some(p) if p.id == id => p.wanted = true,
+                _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
+            }
+            self.session.dirty = true;
+            return None;
+        }
+        let line = race_line(&choice.track);
+        self.line = Some((id, line.clone()));
+        Some(line)
+    }
+
     /// Starts a race with the menu's selection; in the background mode,
     /// on a track whose racing line is not known yet, starts computing the
     /// line instead, and [`App::poll`] starts the race when it is done.
     pub fn start_race(&mut self) {
-        let choice = &self.choices[self.menu.track];
-        // The racing line depends on the track alone: kept across restarts.
-        let id = choice.track.content_id();
-        let cached = self.line.as_ref().filter(|(c, _)| *c == id);
-        let line = match cached {
-            Some((_, line)) => line.clone(),
-            None if self.background => {
-                match &mut self.planner {
-                    Some(p) if p.id == id => p.wanted = true,
-                    _ => self.planner = Some(Planner::start(&choice.track, &choice.name)),
-                }
-                self.session.dirty = true;
-                return;
-            }
-            None => {
-                let line = race_line(&choice.track);
-                self.line = Some((id, line.clone()));
-                line
-            }
+        let Some(line) = self.line_or_plan() else {
+            return;
         };
         // The menu's meaning, borrowed from its own fields so that the
         // notices can be written meanwhile.
         let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
-        let id = setup.track.track.content_id();
-        let found = self.records.as_ref().map(|store| {
-            let best = store.best(&id, setup.model, &setup.spec.content_id());
-            (store.dir.clone(), best)
-        });
-        let record = match found {
-            Some((_, Ok((best, loaded)))) => {
-                self.notices.extend(loaded.notice());
-                // A record set at another physics rate, in this race's ticks.
-                best.map(|(r, lap)| lap.at_rate(r.hz, self.hz))
-            }
-            Some((dir, Err(e))) => {
-                self.notices
-                    .push(format!("{}: cannot read the records: {e}", dir.display()));
-                None
-            }
-            None => None,
-        };
+        let store = self.records.as_ref();
+        let record = records::record_for(store, &setup, self.hz, &mut self.notices);
         let you = Entry { name: None, record };
         let mut race = Race::start(
             &setup,

@@ -2,9 +2,37 @@
 //! for its selection, a race's best lap saved with the medal it earned,
 //! and medal tables taken in as the book works them out.
 
-use super::{App, LOCAL};
+use super::{App, LOCAL, Setup};
 use crate::medals::{self, book::Lookup};
-use crate::records::{Loaded, Record};
+use crate::race::Lap;
+use crate::records::{Loaded, Record, Store};
+
+/// The record a race of `setup` at `hz` races against, read from `store`
+/// (none without one); a damaged table set aside, or a read that failed,
+/// is said in `notices`.
+pub(super) fn record_for(
+    store: Option<&Store>,
+    setup: &Setup,
+    hz: u32,
+    notices: &mut Vec<String>,
+) -> Option<Lap> {
+    let store = store?;
+    let id = setup.track.track.content_id();
+    match store.best(&id, setup.model, &setup.spec.content_id()) {
+        Ok((best, loaded)) => {
+            notices.extend(loaded.notice());
+            // A record set at another physics rate, in this race's ticks.
+            best.map(|(r, lap)| lap.at_rate(r.hz, hz))
+        }
+        Err(e) => {
+            notices.push(format!(
+                "{}: cannot read the records: {e}",
+                store.dir.display()
+            ));
+            None
+        }
+    }
+}
 
 impl App {
     /// Reads the record for the menu's selection from the records file,

@@ -58,11 +58,15 @@ async fn two_players_race_in_one_room_each_driving_their_own_car() {
     };
     assert!(on_track(&a, "bob"), "{a}");
     assert!(on_track(&b, "alice"), "{b}");
-    // The help lists a server race's keys: no pause, q leaves.
+    // The help lists a server race's keys: no pause or model switch, r
+    // for one racing alone, q leaves.
     alice.send(b"?").await;
     let help = alice.wait_for("HELP", 2.0).await;
     assert!(
-        help.contains("leave the race") && !help.contains("pause"),
+        help.contains("leave the race")
+            && help.contains("r     restart, racing alone")
+            && !help.contains("pause")
+            && !help.contains("switch model"),
         "{help}"
     );
     alice.send(b"?").await;

@@ -191,7 +191,8 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 
 /// Every key, in a box over the screen: the bindings' own words
 /// ([`crate::keys`]), two to a line. `online` (a server's race between
-/// people): no pause, restart or model switch, and q leaves.
+/// people): no pause or model switch, a restart only for one racing
+/// alone, and q leaves.
 pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     use crate::keys::{
         AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW,
@@ -215,6 +216,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
             pair(&GHOST, &REDRAW),
             FOLLOW.entry(),
             pair(&HELP, &RESPAWN),
+            format!("{:<5} {}, racing alone", RESTART.label(), RESTART.help),
             format!("{:<5} leave the race; in the lobby, hang up", QUIT.label()),
         ]);
     } else {

@@ -11,6 +11,7 @@
 
 use glam::DVec2;
 
+use crate::physics::Controls;
 use crate::track::{Mark, Track};
 
 /// What a step's motion did to the race.
@@ -152,6 +153,12 @@ pub struct LapLog {
     pub best: Option<Lap>,
     /// Whether `best` was set in this race (and so is worth saving).
     pub improved: bool,
+    /// Whether the lap in progress was driven in more than one model (a
+    /// switch during it, `m`): such a lap is listed, never the best lap
+    /// or a record, and earns no medal.
+    mixed: bool,
+    /// Whether the lap just completed (`last`) was such a lap.
+    pub last_mixed: bool,
     /// The latest split's difference to the best lap's, in ticks; none
     /// from the start of a lap until its first checkpoint.
     pub split_delta: Option<i64>,
@@ -197,16 +204,19 @@ impl LapLog {
         self.ends.last().copied().unwrap_or(0)
     }
 
-    /// After a step to `tick` that left the car at `pose`; `sample` gives
-    /// its speed (m/s) and largest slip angle (degrees), asked for only on
-    /// the ticks the charts keep.
+    /// After a step to `tick` with controls `c` that left the car at
+    /// `pose`; `sample` gives its speed (m/s) and largest slip angle
+    /// (degrees), asked for only on the ticks the charts keep.
     pub fn after_step(
         &mut self,
         tick: u64,
+        c: &Controls,
         pose: [f64; 3],
         sample: impl FnOnce() -> (f64, f64),
         event: Option<Event>,
     ) {
+        // A switch in the step that ends a lap was part of that lap.
+        self.mixed |= c.model.is_some();
         let into = tick - self.lap_start();
         if let Some([x, y]) = self.last_pos {
             self.distance += ((pose[0] - x).powi(2) + (pose[1] - y).powi(2)).sqrt();
@@ -236,11 +246,11 @@ impl LapLog {
                 };
                 self.distance = 0.0;
                 self.split_delta = None;
-                self.lap_delta = self
-                    .best
-                    .as_ref()
+                self.last_mixed = std::mem::take(&mut self.mixed);
+                self.lap_delta = (self.best.as_ref())
+                    .filter(|_| !self.last_mixed)
                     .map(|b| lap.ticks as i64 - b.ticks as i64);
-                if self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
+                if !self.last_mixed && self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
                     self.best = Some(lap.clone());
                     self.improved = true;
                 }
@@ -332,6 +342,35 @@ mod tests {
             Some(Event::Lap)
         );
         assert_eq!(l.lap, 1);
+    }
+
+    #[test]
+    fn a_lap_driven_in_two_models_is_listed_but_never_the_best() {
+        let mut log = LapLog::default();
+        let plain = Controls::default();
+        let switch = Controls {
+            model: Some(crate::models::ModelKind::Tire),
+            ..Controls::default()
+        };
+        let lap = |log: &mut LapLog, start: u64, ticks: u64, at: Option<u64>| {
+            for t in start + 1..=start + ticks {
+                let c = if at == Some(t) { &switch } else { &plain };
+                let event = (t == start + ticks).then_some(Event::Lap);
+                log.after_step(t, c, [0.0; 3], || (0.0, 0.0), event);
+            }
+        };
+        // A switch mid-lap, then one in the step that ends the lap: both
+        // laps listed, neither the best, no delta to show.
+        lap(&mut log, 0, 600, Some(300));
+        assert!(log.last_mixed && log.best.is_none() && !log.improved);
+        lap(&mut log, 600, 500, Some(1100));
+        assert!(log.last_mixed && log.best.is_none() && log.lap_delta.is_none());
+        assert_eq!(log.ends, [600, 1100]);
+        // A lap in one model, slower than both: the best, and a record.
+        lap(&mut log, 1100, 700, None);
+        assert!(!log.last_mixed && log.improved);
+        assert_eq!(log.best.as_ref().map(|b| b.ticks), Some(700));
+        assert_eq!(log.new_record(true).map(|b| b.ticks), Some(700));
     }
 
     #[test]

@@ -2,8 +2,12 @@
 //! with `skid sim --driver ai --save`, listed by `skid records`, and two
 //! processes saving at once both keeping theirs.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use skid::physics::ModelKind;
 
 fn skid(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skid"))
@@ -259,4 +263,71 @@ fn a_preset_edited_under_a_bundled_name_is_another_car() {
     assert_eq!(best.unwrap().0.time, 40.0, "the genuine record stands");
     assert_eq!(store.load().unwrap().records.len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The computer's one lap of `pocket` in `arcade` as a script, switched
+/// to `kinematic` `before` ticks before its end if given, run with
+/// `skid sim --save` into `dir`: the trace's last row.
+fn one_lap_switched(dir: &str, before: Option<usize>) -> String {
+    let run = common::computer_run("pocket", ModelKind::Arcade, Some(1));
+    let ticks: Vec<_> = run.controls().collect();
+    let mut script = skid::script::Script::default();
+    for (i, mut c) in ticks.iter().copied().enumerate() {
+        if before.is_some_and(|b| i + b == ticks.len()) {
+            c.model = Some(ModelKind::Kinematic);
+        }
+        script.push(&c);
+    }
+    let path = PathBuf::from(dir).with_extension("toml");
+    std::fs::write(&path, script.to_toml()).unwrap();
+    let out = skid(&[
+        "sim",
+        "--track",
+        "pocket",
+        "--model",
+        "arcade",
+        "--inputs",
+        path.to_str().unwrap(),
+        "--every",
+        "1000000",
+        "--save",
+        "--data-dir",
+        dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_string()
+}
+
+/// The records listed in `dir`, without the header.
+fn listed(dir: &str) -> Vec<String> {
+    let out = skid(&["records", "--data-dir", dir]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().skip(1).map(str::to_string).collect()
+}
+
+#[test]
+fn a_lap_driven_in_two_models_sets_no_record() {
+    // The lap as the computer drove it: a record.
+    let plain = data_dir("one-model");
+    let d = plain.to_str().unwrap();
+    let last = one_lap_switched(d, None);
+    assert!(last.ends_with(",1,0"), "one lap done: {last}");
+    assert_eq!(listed(d).len(), 1, "{:?}", listed(d));
+    // The same lap with the model switched a twelfth of a second before
+    // the line (the car keeps its motion and crosses it): listed by the
+    // run, kept as the record of neither model.
+    let mixed = data_dir("two-models");
+    let d = mixed.to_str().unwrap();
+    let last = one_lap_switched(d, Some(10));
+    assert!(last.ends_with(",1,0"), "one lap done: {last}");
+    assert!(listed(d).is_empty(), "{:?}", listed(d));
 }

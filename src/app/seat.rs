@@ -312,7 +312,7 @@ impl Seat {
             let tel = car.telemetry();
             (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
         };
-        self.log.after_step(world.tick, pose, sample, event);
+        self.log.after_step(world.tick, &c, pose, sample, event);
         let fresh = |r: &Readout| tenths(r.tick, world.dt) == tenths(world.tick, world.dt);
         if !self.readout.as_ref().is_some_and(fresh) {
             let lap_time = world.tick.saturating_sub(self.log.lap_start()) as f64 * world.dt;

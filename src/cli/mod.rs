@@ -365,6 +365,7 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
         let speed = b.vel.length();
         log.after_step(
             sim.tick,
+            &sim.cars[0].last,
             [b.pos.x, b.pos.y, b.heading],
             || (speed, f64::NAN),
             event,

@@ -63,8 +63,8 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 }
 
 /// What the race says over the track now: the lights, a lap's time and
-/// delta (and NEW RECORD, and the medal it earned), a missed checkpoint,
-/// WRONG WAY.
+/// delta (and NEW RECORD, and the medal it earned; or MODEL SWITCHED, a
+/// lap that counts for neither), a missed checkpoint, WRONG WAY.
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
@@ -91,10 +91,17 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
                 format!("LAP {n}  {}  {}", clock(Some(time)), delta_text(d)),
                 THEME.bad,
             ),
+            // A lap driven in two models is no record (`LapLog`).
+            None if v.seat.log.last_mixed => (
+                format!("LAP {n}  {}  MODEL SWITCHED", clock(Some(time))),
+                THEME.text,
+            ),
             None => (format!("LAP {n}  {}", clock(Some(time))), THEME.text),
         };
         // The medal the lap earned, if any.
-        let medal = v.medals().and_then(|m| m.earned(time));
+        let medal = (v.medals())
+            .filter(|_| !v.seat.log.last_mixed)
+            .and_then(|m| m.earned(time));
         let text = match medal {
             Some(m) => format!("{text}  {}", super::medals::shout(m)),
             None => text,

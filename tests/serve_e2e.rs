@@ -159,3 +159,53 @@ async fn every_signal_that_would_end_the_server_gives_the_players_their_terminal
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Tracks given by file are offered by their file's name, never where
+/// the server keeps them; one given twice (by name and as a file of the
+/// same content) is offered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tracks_are_offered_once_by_name_not_by_where_they_are_kept() {
+    let dir = std::env::temp_dir().join(format!("skid-offered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let kept = dir.join("srv").join("tracks");
+    std::fs::create_dir_all(&kept).unwrap();
+    let (_, pocket) = skid::track::bundled::TRACKS[0];
+    std::fs::write(kept.join("pocket.track"), pocket).unwrap();
+    let (_, oval) = skid::track::bundled::TRACKS[1];
+    std::fs::write(kept.join("my oval.track"), oval).unwrap();
+    let (file, mine) = (kept.join("pocket.track"), kept.join("my oval.track"));
+    let args: [&std::ffi::OsStr; 8] = [
+        "--data-dir".as_ref(),
+        dir.as_os_str(),
+        "--track".as_ref(),
+        "pocket".as_ref(),
+        "--track".as_ref(),
+        file.as_os_str(),
+        "--track".as_ref(),
+        mine.as_os_str(),
+    ];
+    let (_server, addr) = server::serve(env!("CARGO_BIN_EXE_skid"), &args);
+    let ann = ssh::in_lobby(addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("room 1", 5.0).await;
+    // Up to the Track row, then round the tracks offered.
+    for _ in 0..5 {
+        ann.send(b"\x1b[A").await;
+    }
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let screen = ann.wait_for("› Track", 5.0).await;
+        let row = screen
+            .lines()
+            .find(|l| l.contains("› Track"))
+            .unwrap()
+            .to_string();
+        let value = row.split('◀').nth(1).unwrap().split('▶').next().unwrap();
+        seen.push(value.trim().to_string());
+        ann.send(b"\x1b[C").await;
+        ann.wait_until(|s| !s.contains(&row), 5.0, "the next track")
+            .await;
+    }
+    assert_eq!(seen, ["pocket  53x19", "my oval  166x33", "pocket  53x19"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -33,9 +33,24 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
     } else {
         s.tracks
     };
-    let mut tracks = Vec::new();
-    for name in names {
-        let track = load_raceable(&name)?;
+    let mut tracks: Vec<TrackChoice> = Vec::new();
+    for arg in names {
+        let track = load_raceable(&arg)?;
+        // A track given twice (by name and by file, say) is offered once.
+        let id = track.content_id();
+        if tracks.iter().any(|t| t.track.content_id() == id) {
+            continue;
+        }
+        // Players see a file's name, not where the server keeps it; two
+        // different tracks of one name are told apart by a number.
+        let base = crate::track::parse::default_name(&arg);
+        let mut name = base.clone();
+        for n in 2.. {
+            if !tracks.iter().any(|t| t.name == name) {
+                break;
+            }
+            name = format!("{base}~{n}");
+        }
         tracks.push(TrackChoice { name, track });
     }
     if let Some(url) = &s.database

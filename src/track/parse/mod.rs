@@ -138,7 +138,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Track, Diagnostics> {
 
 /// A track with no `name` is called after its file, with anything in the
 /// file name a terminal would act on escaped.
-fn default_name(path: &str) -> String {
+pub fn default_name(path: &str) -> String {
     let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
     diag::printable(file.strip_suffix(".track").unwrap_or(file))
 }

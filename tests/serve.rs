@@ -526,7 +526,12 @@ fn two_players_race_to_the_results() {
             text.contains("YOU") && text.contains(other),
             "{me}:\n{text}"
         );
-        assert!(text.contains("Enter (host)"), "{me}:\n{text}");
+        // Each is told whose Enter takes the room back.
+        let keys = match me {
+            "ann" => "Enter back to the room   q leave",
+            _ => "host's Enter: back to the room  q leave",
+        };
+        assert!(text.contains(keys), "{me}:\n{text}");
     }
     // Ben's Enter does nothing; Ann's takes the room back.
     two.press(2, KeyCode::Enter, end);

@@ -83,10 +83,11 @@ impl View<'_> {
     /// the room is gone).
     fn room(&self, buf: &mut Buffer, area: Rect, r: u32, before: &Damage) -> Damage {
         let room = self.rooms.get(&r);
-        if let Some(run) = room.and_then(|room| room.running.as_ref())
+        if let Some(room) = room
+            && let Some(run) = room.running.as_ref()
             && !too_small(self.session.size)
         {
-            return self.race(buf, area, run, before);
+            return self.race(buf, area, run, room.creator == self.id, before);
         }
         buf.reset();
         match room {
@@ -100,9 +101,17 @@ impl View<'_> {
     }
 
     /// A running race: the player's own seat while they race; once done,
-    /// the car they chose to watch or their results; watching, that car
-    /// or the first seat's (`Race::followed`).
-    fn race(&self, buf: &mut Buffer, area: Rect, run: &Running, before: &Damage) -> Damage {
+    /// the car they chose to watch or their results (`host`: theirs is the
+    /// Enter that takes the room back); watching, that car or the first
+    /// seat's (`Race::followed`).
+    fn race(
+        &self,
+        buf: &mut Buffer,
+        area: Rect,
+        run: &Running,
+        host: bool,
+        before: &Damage,
+    ) -> Damage {
         let mine = run.seat_of(self.id);
         match (mine, run.race.followed(mine, self.session.watch)) {
             (Some(i), Some(c)) if c == i => {
@@ -124,7 +133,7 @@ impl View<'_> {
             }
             (Some(i), None) => {
                 buf.reset();
-                results::draw(buf, area, run.race.view(i), self.session.color);
+                results::draw(buf, area, run.race.view(i), self.session.color, host);
                 Damage::All
             }
             (None, None) => {

@@ -69,7 +69,7 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
             } else if app.screen == Screen::Menu {
                 menu::draw(buf, area, app);
             } else if let Some(race) = race {
-                results::draw(buf, area, race.view(LOCAL), app.session.color);
+                results::draw(buf, area, race.view(LOCAL), app.session.color, true);
             }
             Damage::All
         }

@@ -27,8 +27,9 @@ fn ordinal(n: usize) -> String {
 }
 
 /// The results: the lap table, the finishing order with rivals, and the
-/// keys; with room, the last lap's speed and slip charts on the right.
-pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
+/// keys (`host`: whether the one looking takes the room back, over SSH);
+/// with room, the last lap's speed and slip charts on the right.
+pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bool) {
     let area = match v.seat.log.last.as_ref() {
         Some(lap) if area.width >= 78 && area.height >= 16 => {
             let [table, charts] =
@@ -61,7 +62,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool) {
     let keys = match v.race.door {
         Door::Local => "Enter menu   r race again   q quit",
         Door::Served if v.race.people() == 1 => "Enter back to the room  r again  q leave",
-        Door::Served => "Enter (host) back to the room   q leave",
+        Door::Served if host => "Enter back to the room   q leave",
+        Door::Served => "host's Enter: back to the room  q leave",
     };
     pieces.extend([Piece::Gap, column::line(keys, THEME.faint)]);
     if live {

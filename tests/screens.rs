@@ -479,6 +479,33 @@ fn too_small_50x12() {
     golden("too_small_50x12", &screen(&app));
 }
 
+/// `skid render` of a terminal larger than the game draws: the game's
+/// screen at its largest in the top left, the rest blank, as the game
+/// shows it (it drew the whole 600x300 before).
+#[test]
+fn skid_render_past_the_largest_screen_prints_its_top_left() {
+    let render = |size: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+            .args([
+                "render",
+                "--track",
+                "pocket",
+                "--inputs",
+                "tests/golden/arcade.toml",
+            ])
+            .args(["--size", size, "--tick", "240"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (largest, larger) = (render("500x200"), render("600x300"));
+    let lines: Vec<&str> = larger.lines().collect();
+    assert_eq!(lines.len(), 300);
+    assert_eq!(lines[..200].join("\n") + "\n", largest);
+    assert!(lines[200..].iter().all(|l| l.is_empty()));
+}
+
 #[test]
 fn skid_render_prints_the_same_screen() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))

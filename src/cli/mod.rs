@@ -254,14 +254,20 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     }
     let mut app = App::new(game_options(setup, None, hz, Some(script))?);
     app.start_race();
-    app.resize(size.0, size.1);
+    // As the game draws a terminal of this size: its top-left part, at
+    // most `session::MAX_SIZE`, the rest blank.
+    let drawn = crate::session::screen_size(size.0.into(), size.1.into());
+    app.resize(drawn.0, drawn.1);
     while app.running() && app.race.as_ref().is_some_and(|r| r.world.tick < target) {
         app.tick(0.0);
     }
     let mut terminal =
         Terminal::new(TestBackend::new(size.0, size.1)).expect("a test backend never fails");
+    let area = ratatui::layout::Rect::new(0, 0, drawn.0, drawn.1);
     terminal
-        .draw(|f| ui::draw(f, &app))
+        .draw(|f| {
+            ui::paint(f.buffer_mut(), area, &app, &crate::damage::Damage::All);
+        })
         .expect("a test backend never fails");
     print!("{}", ui::buffer_text(terminal.backend().buffer()));
     Ok(())

@@ -1,6 +1,7 @@
 //! The app's records and medals: the record and medals the menu shows
-//! for its selection, a race's best lap saved with the medal it earned,
-//! and medal tables taken in as the book works them out.
+//! for its selection, the record a race starts against, a race's best
+//! lap saved with the medal it earned, and medal tables taken in as the
+//! book works them out.
 
 use super::{App, LOCAL, Setup};
 use crate::medals::{self, book::Lookup};

@@ -75,3 +75,21 @@ fn the_outline_never_runs_under_the_menus_words() {
         }
     }
 }
+
+/// The menu whole, Start and the keys in sight, on every screen the game
+/// draws (from 60x16 up): a short one goes without the title (at 60x16
+/// the box once ran off the bottom, Start and the keys with it).
+#[test]
+fn the_menu_is_whole_on_every_screen_the_game_draws() {
+    let track = bundled::load_raceable("grandprix").unwrap();
+    for h in 16..=30 {
+        for w in [60, 80, 200] {
+            let app = title("grandprix", track.clone(), ModelKind::Tire, (w, h));
+            let text = skid::ui::buffer_text(&common::drawn(&app));
+            for want in ["Track", "Rivals", "[ Start race ]", "↑↓ choose", "┘"] {
+                assert!(text.contains(want), "{w}x{h}: no {want:?}\n{text}");
+            }
+            assert_eq!(text.contains("racing game"), h >= 19, "{w}x{h}\n{text}");
+        }
+    }
+}

@@ -29,12 +29,16 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 
 /// The title, the menu's rows in a box (with the selected model's feel,
 /// the record lap for the selection, and the selected track's outline at
-/// the box's right), the key hint under it.
+/// the box's right), the key hint under it. A screen too short for all
+/// of it (under 19 rows) goes without the title: the menu stays whole.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
-    let r = centred(area, 50, 21);
-    logo(buf, Rect { height: 5, ..r }.intersection(r));
+    let titled = area.height >= 19;
+    let r = centred(area, 50, if titled { 21 } else { 13 });
+    if titled {
+        logo(buf, Rect { height: 5, ..r }.intersection(r));
+    }
     // Five rows, three lines about them, a gap and Start, in a border.
-    let top = (r.y + 6).min(r.bottom());
+    let top = (r.y + if titled { 6 } else { 0 }).min(r.bottom());
     let box_area = Rect::new(r.x, top, r.width, 12.min(r.bottom() - top));
     Block::bordered()
         .border_style(Style::new().fg(THEME.faint))

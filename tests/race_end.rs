@@ -201,3 +201,40 @@ fn results_at_80x24_show_every_key_beside_the_chart() {
         "{text}"
     );
 }
+
+/// The results on the smallest screen the game draws, after a race with
+/// seven rivals the player never drove in: the first places, the
+/// player's own line and the keys (at 60x16 the list of eight ran off
+/// the bottom, and the keys with it).
+#[test]
+fn the_smallest_screen_shows_your_place_and_the_keys() {
+    // Oval: eight start slots, room for all seven.
+    let mut app = App::new(Options {
+        track: Some(("oval".into(), bundled::load_raceable("oval").unwrap())),
+        model: Some(ModelKind::Arcade),
+        laps: Some(1),
+        hz: 120,
+        opponents: 7,
+        skill: 1.0,
+        ..Options::default()
+    });
+    app.resize(80, 24);
+    app.start_race();
+    let mut k = 0;
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        assert!(k < 120 * 200, "the race ends");
+    }
+    for (w, h) in [(60, 16), (60, 17), (70, 20), (80, 24)] {
+        app.resize(w, h);
+        let text = screen(&app);
+        assert!(
+            text.contains("OF 8") || text.contains("P8"),
+            "{w}x{h}:\n{text}"
+        );
+        assert!(text.contains("P1 CPU"), "{w}x{h}:\n{text}");
+        let you = text.lines().find(|l| l.contains(" YOU "));
+        assert!(you.is_some_and(|l| l.contains("DNF")), "{w}x{h}:\n{text}");
+        assert!(text.contains("Enter menu"), "{w}x{h}:\n{text}");
+    }
+}

@@ -13,6 +13,7 @@ use crate::app::{SeatView, Standing};
 use crate::physics::ModelKind;
 use crate::race::Lap;
 use crate::session::Door;
+use crate::world::CarId;
 
 /// 1st, 2nd, 3rd, 4th ...
 fn ordinal(n: usize) -> String {
@@ -46,17 +47,22 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
     // While others race on: the time left, and v to watch them.
     let live = order.len() > 1 && !v.race.over();
     let order_rows = if order.len() > 1 {
-        order.len() as u16 + 2 + 2 * u16::from(live)
+        2 + 2 * u16::from(live)
     } else {
         0
     };
     let medal_row = u16::from(v.medals().is_some());
     // A line saying so where no lap was completed.
     let rows = 9 + order_rows + medal_row + u16::from(times.is_empty());
+    // The standings in what is left (always the player's own line), then
+    // the laps.
+    let fit = area.height.saturating_sub(rows) as usize;
+    let places = places_shown(order, v.seat.car, fit);
+    let rows = rows + places.len() as u16;
     let shown = (times.len()).min(area.height.saturating_sub(rows) as usize);
     let r = centred(area, 40, shown as u16 + rows);
     let mut pieces = lap_table(v, &times, shown);
-    pieces.extend(finishing_order(v, order));
+    pieces.extend(finishing_order(v, order, &places));
     // A race between people (`skid serve`): the host takes the room back
     // to its settings once everyone is done.
     let keys = match v.race.door {
@@ -143,7 +149,23 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
 
 /// With rivals: the place the player finished in (or that they did not),
 /// every car's place, and while others still race, the time left.
-fn finishing_order(v: SeatView<'_>, order: &[Standing]) -> Vec<Piece<'static>> {
+/// The places (0-based) of `order` the results list in `fit` lines: all
+/// of them if they fit, else the first ones and `car`'s own; none for a
+/// race of one car.
+fn places_shown(order: &[Standing], car: CarId, fit: usize) -> Vec<usize> {
+    if order.len() < 2 {
+        return Vec::new();
+    }
+    let fit = fit.clamp(1, order.len());
+    let own = order.iter().position(|s| s.car == car).unwrap_or(0);
+    let mut places: Vec<usize> = (0..fit).collect();
+    if own >= fit {
+        places[fit - 1] = own;
+    }
+    places
+}
+
+fn finishing_order(v: SeatView<'_>, order: &[Standing], places: &[usize]) -> Vec<Piece<'static>> {
     if order.len() < 2 {
         return Vec::new();
     }
@@ -156,7 +178,8 @@ fn finishing_order(v: SeatView<'_>, order: &[Standing]) -> Vec<Piece<'static>> {
     };
     let mut pieces = vec![Piece::Gap, Piece::Line(headline, bold(THEME.accent))];
     pieces.extend(super::hud::ends_in(v));
-    pieces.extend(order.iter().enumerate().map(|(i, s)| {
+    pieces.extend(places.iter().map(|&i| {
+        let s = &order[i];
         let line = super::hud::standing_line(v, i + 1, s);
         if s.car == v.seat.car {
             Piece::Line(line, bold(THEME.text))

@@ -233,6 +233,16 @@ pub fn printable(s: &str) -> String {
 /// largest legal map (8192 x 8192 cells, up to 4 bytes a character) fits.
 pub const MAX_FILE: u64 = 256 << 20;
 
+/// Makes the directory `path` (and its parents) if it is not there.
+/// One that is a file already says "not a directory", not what making a
+/// directory over a file says ("File exists").
+pub fn make_dir(path: &std::path::Path) -> std::io::Result<()> {
+    if path.exists() && !path.is_dir() {
+        return Err(std::io::Error::other("not a directory"));
+    }
+    std::fs::create_dir_all(path)
+}
+
 /// Reads at most `max` bytes of the regular file at `path`. It is opened
 /// without blocking (a FIFO with no writer does not hang the open) and,
 /// with `follow` false, without following a symbolic link; anything but a

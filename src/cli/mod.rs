@@ -279,13 +279,8 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 /// after a race whose laps were lost); or the user's data directory.
 fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
     if let Some(d) = dir {
-        let path = std::path::Path::new(d);
-        let made = if path.exists() && !path.is_dir() {
-            Err("not a directory".to_string())
-        } else {
-            std::fs::create_dir_all(path).map_err(|e| e.to_string())
-        };
-        made.map_err(|e| Diagnostic::file(d, format!("cannot keep records here: {e}")))?;
+        diag::make_dir(std::path::Path::new(d))
+            .map_err(|e| Diagnostic::file(d, format!("cannot keep records here: {e}")))?;
     }
     match dir
         .map(std::path::PathBuf::from)

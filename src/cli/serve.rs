@@ -37,8 +37,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
     for arg in names {
         let track = load_raceable(&arg)?;
         // A track given twice (by name and by file, say) is offered once.
-        let id = track.content_id();
-        if tracks.iter().any(|t| t.track.content_id() == id) {
+        if tracks.iter().any(|t| t.track.id == track.id) {
             continue;
         }
         // Players see a file's name, not where the server keeps it; two

@@ -101,10 +101,7 @@ pub fn host_key(dir: &Path) -> io::Result<PrivateKey> {
     let named = |path: &Path, e: &dyn std::fmt::Display| {
         io::Error::other(format!("{}: {e}", path.display()))
     };
-    if dir.exists() && !dir.is_dir() {
-        return Err(named(dir, &"not a directory"));
-    }
-    fs::create_dir_all(dir).map_err(|e| named(dir, &e))?;
+    crate::diag::make_dir(dir).map_err(|e| named(dir, &e))?;
     let path = dir.join("host_ed25519");
     for _ in 0..3 {
         match read_key(&path) {

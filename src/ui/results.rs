@@ -96,8 +96,9 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 }
 
 /// RESULTS, the track, model and car, then `shown` of the laps with
-/// their deltas to the best (or that none was completed), the best time and the race's total (dashes
-/// for a car that did not finish), and the medal the best earned.
+/// their deltas to the best (or that none was completed), the best time
+/// and the race's total (dashes for a car that did not finish), and the
+/// medal the best earned.
 fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
     let car = v.car();

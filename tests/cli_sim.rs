@@ -1,4 +1,5 @@
-//! `skid sim` and `skid cars` as a user runs them.
+//! `skid sim` and `skid cars` as a user runs them, and `skid play`
+//! without a terminal.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -36,6 +37,34 @@ fn a_bad_script_is_reported_with_its_position() {
         format!("{p}:3:12: throttle = 2 is out of range: 0 to 1\n")
     );
     assert!(o.stdout.is_empty(), "no trace for a bad script");
+}
+
+/// A wrong file given to `skid play` is named even where there is no
+/// terminal to play in (a script, a pipe): the player fixes both at once.
+#[test]
+fn play_without_a_terminal_names_a_bad_file_first() {
+    let garbage = temp("garbage.toml", "this is = = not toml\n");
+    let garbage = garbage.to_str().unwrap();
+    for (args, named) in [
+        (vec!["play", "--track", "nowhere"], "nowhere"),
+        (vec!["play", "--car", "batmobile"], "batmobile"),
+        (vec!["play", "--replay", garbage], garbage),
+        (
+            vec!["play", "--replay", "no/such/script.toml"],
+            "no/such/script.toml",
+        ),
+    ] {
+        let o = skid(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(named) && !stderr(&o).contains("terminal"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = skid(&["play", "--track", "oval"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a terminal"), "{}", stderr(&o));
 }
 
 #[test]

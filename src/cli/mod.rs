@@ -166,12 +166,8 @@ fn game_options(
 
 fn play(p: Play) -> Outcome {
     use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(Diagnostics::from(Diagnostic::file(
-            "skid",
-            "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
-        )));
-    }
+    // The files named are read first: what is wrong with them is said
+    // whether or not there is a terminal.
     let replay = p.replay.as_deref().map(load_script).transpose()?;
     let opts = if p.menu {
         Options {
@@ -186,6 +182,12 @@ fn play(p: Play) -> Outcome {
         }
         game_options(&setup, p.laps, p.hz, replay)?
     };
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Diagnostics::from(Diagnostic::file(
+            "skid",
+            "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
+        )));
+    }
     let mut opts = opts;
     // Without a data directory of the user's, laps are not kept; one
     // given that cannot keep them is an error.

@@ -64,6 +64,30 @@ fn a_computer_lap_is_saved_and_listed() {
         1,
         "only the header"
     );
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("no records of that track"),
+        "and why"
+    );
+}
+
+/// `skid records` only reads: a directory that is not there (a typo) is
+/// named, and not made.
+#[test]
+fn records_in_a_directory_not_there_is_an_error_and_not_made() {
+    let dir = data_dir("typo").join("not-here");
+    let d = dir.to_str().unwrap();
+    let out = skid(&["records", "--data-dir", d]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(d) && err.contains("no such directory"),
+        "{err}"
+    );
+    assert!(!dir.exists(), "not made");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = skid(&["records", "--data-dir", d]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no records in"));
 }
 
 #[test]

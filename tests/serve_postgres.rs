@@ -201,6 +201,10 @@ fn skid_records_lists_a_servers_boards_from_either_database() {
         lines[2].contains("ann") && lines[2].contains("0:21.50"),
         "{out}"
     );
+    // Another track's boards: none, and said so.
+    let (out, err, status) = records(&["--database", file.to_str().unwrap(), "--track", "oval"]);
+    assert_eq!((status, out.lines().count()), (Some(0), 1), "{out}");
+    assert!(err.contains("no records of that track"), "{err}");
     // A database that is not there is an error naming it, and none is made.
     let missing = dir.join("nothing.db");
     let (_, err, status) = records(&["--database", missing.to_str().unwrap()]);

@@ -69,6 +69,14 @@ pub(super) fn cars(show: Option<&str>) -> Outcome {
 }
 
 pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
+    // Listing reads: a directory given that is not there is a mistake to
+    // name, not one to make.
+    if let Some(d) = dir.filter(|d| !std::path::Path::new(d).exists()) {
+        return Err(Diagnostics::from(Diagnostic::file(
+            d,
+            "no such directory: no records here",
+        )));
+    }
     let store = store(dir)?;
     let id = track.map(load_track).transpose()?.map(|t| t.content_id());
     let loaded = store.load().map_err(|e| {
@@ -95,6 +103,12 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
         })
         .collect();
     table(&["track", "model", "car", "best lap", "medal"], &rows, &[3]);
+    if rows.is_empty() {
+        none_kept(
+            id.is_some(),
+            &diag::printable(&store.dir.display().to_string()),
+        );
+    }
     Ok(())
 }
 
@@ -167,5 +181,15 @@ pub(super) fn server_boards(url: &str, track: Option<&str>) -> Outcome {
         &rows,
         &[3, 5],
     );
+    if rows.is_empty() {
+        none_kept(id.is_some(), "this database");
+    }
     Ok(())
+}
+
+/// Says on stderr that a listing of records has none (of the track asked
+/// for, if `of_track`), so that an empty table is not taken for a fault.
+fn none_kept(of_track: bool, place: &str) {
+    let of = if of_track { " of that track" } else { "" };
+    eprintln!("skid: no records{of} in {place}");
 }

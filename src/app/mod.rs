@@ -221,6 +221,8 @@ impl App {
         let Some(line) = self.line_or_plan() else {
             return;
         };
+        // A race left for another: its record kept first, if it is not.
+        self.save_record();
         // The menu's meaning, borrowed from its own fields so that the
         // notices can be written meanwhile.
         let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
@@ -408,7 +410,10 @@ impl App {
             (Screen::Race | Screen::Results, Command::Quit) if self.from_menu => {
                 self.back_to_menu();
             }
-            (_, Command::Quit) => self.quit = true,
+            (_, Command::Quit) => {
+                self.save_record();
+                self.quit = true;
+            }
             (Screen::Menu, c) => self.menu_command(c),
             (Screen::Results, Command::Enter | Command::Back) => self.back_to_menu(),
             (Screen::Results, Command::Restart) => self.start_race(),
@@ -429,6 +434,7 @@ impl App {
         // The keys (and the repeat learned) back to the menu, let go.
         self.session.held = std::mem::take(self.held_mut());
         self.session.held.release_all();
+        self.save_record();
         self.race = None;
         self.refresh_best();
     }

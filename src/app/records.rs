@@ -62,8 +62,10 @@ impl App {
         self.notices.extend(loaded.notice());
     }
 
-    /// Saves the race's best lap if it beat the record.
-    /// A replay never sets records or ghosts: it is not a lap driven now.
+    /// Saves the race's best lap if it beat the record and is not kept
+    /// yet: at each lap's end, and when the race is left (a save that
+    /// failed is tried again). A replay never sets records or ghosts: it
+    /// is not a lap driven now.
     pub(super) fn save_record(&mut self) {
         if self.replay.is_some() {
             return;
@@ -81,13 +83,23 @@ impl App {
             return;
         };
         let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
-        let saved = store.save(record, &best.ghost);
-        match saved {
-            Ok((_, loaded)) => self.notice_damage(&loaded),
-            Err(e) => self.notices.push(format!(
-                "{}: cannot save the record: {e}",
-                store.dir.display()
-            )),
+        match store.save(record, &best.ghost) {
+            Ok((_, loaded)) => {
+                seat.unsaved = None;
+                self.notice_damage(&loaded);
+            }
+            Err(e) => {
+                // Not kept: said on the screen, and tried again (the
+                // race's best lap is still the one to keep).
+                let why = e.to_string();
+                if seat.unsaved.as_ref() != Some(&why) {
+                    let dir = store.dir.display();
+                    self.notices
+                        .push(format!("{dir}: cannot save the record: {why}"));
+                }
+                seat.unsaved = Some(why);
+                seat.log.improved = true;
+            }
         }
     }
 

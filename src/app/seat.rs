@@ -150,6 +150,11 @@ pub struct Seat {
     pub last: Controls,
     /// The panel's figures, none before the first tick.
     pub readout: Option<Readout>,
+    /// Why this seat's new record is not kept yet (a save that failed: a
+    /// full disk, a directory gone), so that the screen does not show it
+    /// as kept; the save is tried again at the next lap and when the race
+    /// is left. None once kept, and where the door keeps laps its own way.
+    pub unsaved: Option<String>,
 }
 
 impl Seat {
@@ -172,6 +177,7 @@ impl Seat {
             kept: Kept::default(),
             last: Controls::default(),
             readout: None,
+            unsaved: None,
         }
     }
 

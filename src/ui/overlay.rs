@@ -64,7 +64,8 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 
 /// What the race says over the track now: the lights, a lap's time and
 /// delta (and NEW RECORD, and the medal it earned; or MODEL SWITCHED, a
-/// lap that counts for neither), a missed checkpoint, WRONG WAY.
+/// lap that counts for neither; NOT SAVED on a record the disk refused),
+/// a missed checkpoint, WRONG WAY.
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
@@ -105,6 +106,13 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
         let text = match medal {
             Some(m) => format!("{text}  {}", super::medals::shout(m)),
             None => text,
+        };
+        // The lap to keep, which could not be kept yet.
+        let kept_lap = delta.is_none_or(|d| d < 0.0) && !v.seat.log.last_mixed;
+        let text = if kept_lap && v.seat.unsaved.is_some() {
+            format!("{text}  NOT SAVED")
+        } else {
+            text
         };
         lines.push((text, Style::new().fg(c).add_modifier(Modifier::BOLD)));
     }

@@ -51,7 +51,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
     } else {
         0
     };
-    let medal_row = u16::from(v.medals().is_some());
+    let medal_row = u16::from(v.medals().is_some()) + 2 * u16::from(v.seat.unsaved.is_some());
     // A line saying so where no lap was completed.
     let rows = 9 + order_rows + medal_row + u16::from(times.is_empty());
     // The standings in what is left (always the player's own line), then
@@ -144,6 +144,14 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
             super::medals::earned(m, best),
             bold(THEME.accent),
         ));
+    }
+    // A record that could not be kept is not shown as kept.
+    if let Some(why) = &v.seat.unsaved {
+        pieces.push(Piece::Line(
+            "NOT SAVED: tried again on leaving".into(),
+            bold(THEME.bad),
+        ));
+        pieces.push(column::line(why.clone(), THEME.dim));
     }
     pieces
 }

@@ -322,3 +322,44 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
     assert!(text.contains("you 2 of 2, 0:21.00"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ann's lap on a server whose database fails and whose spool cannot be
+/// written either (a folder stands where it goes; a full disk refuses
+/// both alike): her results say NOT SAVED YET until the database takes
+/// it, then no longer.
+#[test]
+fn a_lap_the_server_cannot_keep_says_so_until_it_is_kept() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-unsaved-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("laps-waiting.toml")).unwrap();
+    let mut two = hub_sim::TwoOnHub::keyed_in(&dir);
+    let db = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    db.execute_batch("ALTER TABLE laps RENAME TO gone").unwrap();
+    two.alone(0);
+    assert!(two.race(120 * 60), "Ann's lap was done");
+    let mut tick = 120 * 60;
+    let mut look = |two: &mut hub_sim::TwoOnHub, want: bool| {
+        for _ in 0..500 {
+            tick += 4;
+            two.hub.tick(two.at(tick));
+            two.frames(tick);
+            if two.screens[0].screen().contents().contains("NOT SAVED") == want {
+                return two.screens[0].screen().contents();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("NOT SAVED {want}: {}", two.screens[0].screen().contents());
+    };
+    let text = look(&mut two, true);
+    assert!(text.contains("NOT SAVED YET"), "{text}");
+    // The database back (and the spool's place free): kept, and said.
+    db.execute_batch("ALTER TABLE gone RENAME TO laps").unwrap();
+    std::fs::remove_dir(dir.join("laps-waiting.toml")).unwrap();
+    let text = look(&mut two, false);
+    assert!(text.contains("RESULTS"), "{text}");
+    let kept: i64 = db
+        .query_row("SELECT COUNT(*) FROM laps", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kept, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,7 +22,7 @@ use super::db::{self, Board, Database};
 use crate::models::ModelKind;
 use crate::race::Lap;
 use crate::records::{Record, Store};
-use queue::{Queue, now_ms};
+use queue::{Queue, Told, now_ms};
 
 pub use super::db::Key;
 
@@ -71,6 +71,9 @@ enum Answer {
     Best(String, Best),
     /// These boards changed.
     Changed(Vec<Key>),
+    /// Players whose laps are held nowhere but in memory now, or kept
+    /// again ([`queue::Told`]).
+    Told(Vec<Told>),
 }
 
 /// Whose record a read is for: a player in a room's race (the room's
@@ -93,6 +96,9 @@ pub struct Polled {
     pub changed: Vec<Key>,
     /// Whether a board or the lobby's best laps changed.
     pub news: bool,
+    /// Players (by key fingerprint) whose laps neither the database nor
+    /// the spool holds now, with why; or (none) held again.
+    pub unsaved: Vec<Told>,
 }
 
 /// The hub's side of the records: what to ask of the thread, and what it
@@ -227,6 +233,7 @@ impl Keeper {
                     polled.news = true;
                 }
                 Answer::Changed(keys) => polled.changed.extend(keys),
+                Answer::Told(told) => polled.unsaved.extend(told),
             }
         }
         polled
@@ -271,13 +278,17 @@ fn work(
             }
         };
         let mut asks = Vec::new();
+        let mut told = Vec::new();
         for job in first.into_iter().chain(jobs.try_iter()) {
             match job {
-                Job::Save(lap) => queue.push(lap, db.as_ref()),
+                Job::Save(lap) => told.extend(queue.push(lap, db.as_ref())),
                 other => asks.push(other),
             }
         }
-        queue.write(db.as_mut());
+        told.extend(queue.write(db.as_mut()));
+        if !told.is_empty() && answers.send(Answer::Told(told)).is_err() {
+            return;
+        }
         // A board asked for again in one batch is read once, for the
         // players asked about last (a cursor run through the lobby's rooms
         // asks for each room's board as it passes).

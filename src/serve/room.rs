@@ -332,6 +332,18 @@ impl Room {
         }
     }
 
+    /// Whether `who`'s laps are held nowhere but the server's memory
+    /// (`why`), or kept again (none): their seat in the race shows it.
+    pub fn unsaved(&mut self, who: PlayerId, why: Option<&String>) {
+        let Some(run) = self.running.as_mut() else {
+            return;
+        };
+        let Some(car) = run.seat_of(who) else { return };
+        if let Some(seat) = run.race.seat_mut(car) {
+            seat.unsaved = why.cloned();
+        }
+    }
+
     /// `who` leaves the room (and its race); returns whether the room is
     /// empty now.
     pub fn leave(&mut self, who: PlayerId) -> bool {

@@ -148,7 +148,7 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
     // A record that could not be kept is not shown as kept.
     if let Some(why) = &v.seat.unsaved {
         pieces.push(Piece::Line(
-            "NOT SAVED: tried again on leaving".into(),
+            "NOT SAVED YET: it is tried again".into(),
             bold(THEME.bad),
         ));
         pieces.push(column::line(why.clone(), THEME.dim));

@@ -18,14 +18,16 @@ pub fn hub(
     name: &str,
     start: std::time::Instant,
 ) -> serve::hub::Hub {
-    let settings = serve::hub::Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
     let keeper = serve::laps::Keeper::open(&temp_dir(name)).unwrap();
-    serve::hub::Hub::new(tracks, settings, keeper, start)
+    serve::hub::Hub::new(tracks, SETTINGS, keeper, start)
 }
+
+/// The hubs' settings: 120 Hz, 30 frames a second.
+const SETTINGS: serve::hub::Settings = serve::hub::Settings {
+    hz: 120,
+    fps: 30,
+    idle: Duration::from_mins(5),
+};
 
 /// A hub offering pocket, its records in `dir`, with Ann (a player with
 /// a key) in its lobby at 80x24; and the receiver of her frames.
@@ -40,14 +42,9 @@ pub fn ann_on_pocket(
         name: "pocket".into(),
         track: bundled::load_raceable("pocket").unwrap(),
     })];
-    let settings = serve::hub::Settings {
-        hz: 120,
-        fps: 30,
-        idle: Duration::from_mins(5),
-    };
     let mut hub = serve::hub::Hub::new(
         tracks,
-        settings,
+        SETTINGS,
         serve::laps::Keeper::open(dir).unwrap(),
         start,
     );
@@ -110,14 +107,35 @@ impl TwoOnHub {
 
     /// [`TwoOnHub::new`] on `track`, called `name`.
     pub fn on(name: &str, track: skid::track::Raceable) -> TwoOnHub {
-        use serve::hub::Offered;
+        TwoOnHub::joined(name, track, &temp_dir("results"), false)
+    }
+
+    /// [`TwoOnHub::new`] with the records in `dir`, Ann and Ben each with
+    /// a key (`SHA256:ann`, `SHA256:ben`), so their laps are kept.
+    pub fn keyed_in(dir: &std::path::Path) -> TwoOnHub {
+        TwoOnHub::joined(
+            "pocket",
+            bundled::load_raceable("pocket").unwrap(),
+            dir,
+            true,
+        )
+    }
+
+    fn joined(
+        name: &str,
+        track: skid::track::Raceable,
+        dir: &std::path::Path,
+        keyed: bool,
+    ) -> TwoOnHub {
+        use serve::hub::{Hub, Offered};
         let start = std::time::Instant::now();
         let tracks = vec![Offered::new(TrackChoice {
             name: name.into(),
             track,
         })];
+        let keeper = serve::laps::Keeper::open(dir).unwrap();
         let mut two = TwoOnHub {
-            hub: hub(tracks, "results", start),
+            hub: Hub::new(tracks, SETTINGS, keeper, start),
             outs: Vec::new(),
             screens: Vec::new(),
             bytes: vec![0; 2],
@@ -129,7 +147,11 @@ impl TwoOnHub {
             two.outs.push(rx);
             two.screens
                 .push(vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0));
-            two.hub.apply(guest(id, name, out), start);
+            let mut join = guest(id, name, out);
+            if let serve::hub::ToHub::Join { identity, .. } = &mut join {
+                *identity = keyed.then(|| format!("SHA256:{name}"));
+            }
+            two.hub.apply(join, start);
         }
         two
     }

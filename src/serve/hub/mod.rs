@@ -252,6 +252,17 @@ impl Hub {
                 _ => {}
             }
         }
+        // Laps the server could not keep yet: their drivers are told.
+        for (identity, why) in &polled.unsaved {
+            for (id, p) in &self.players {
+                if let Place::Room(r) = p.place
+                    && p.identity.as_ref() == Some(identity)
+                    && let Some(room) = self.rooms.get_mut(&r)
+                {
+                    room.unsaved(*id, why.as_ref());
+                }
+            }
+        }
         self.refresh_rooms(&polled.changed);
         if polled.news {
             self.lobby_changed();

@@ -5,7 +5,7 @@
 //! so that a server stopped or killed meanwhile writes them at its next
 //! start. Once written, the spool is removed.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -42,7 +42,14 @@ pub struct Queue {
     spool: PathBuf,
     /// Whether the spool file holds every lap waiting.
     spooled: bool,
+    /// The players told that a lap of theirs is held nowhere but here
+    /// (neither the database nor the spool took it), and why.
+    told: BTreeMap<String, String>,
 }
+
+/// A player's laps are kept now (none), or are not, and why: what the
+/// hub shows them (`Seat::unsaved`).
+pub type Told = (String, Option<String>);
 
 impl Queue {
     /// The laps a spool at `spool` kept from an earlier run, waiting.
@@ -73,11 +80,13 @@ impl Queue {
             laps,
             failing: false,
             spool,
+            told: BTreeMap::new(),
         }
     }
 
-    /// A lap to write; none past [`MAX_WAITING`] (the log says whose).
-    pub fn push(&mut self, lap: db::Lap, db: &dyn Database) {
+    /// A lap to write; none past [`MAX_WAITING`] (the log says whose, and
+    /// so does the answer, for the player).
+    pub fn push(&mut self, lap: db::Lap, db: &dyn Database) -> Option<Told> {
         if self.laps.len() >= MAX_WAITING {
             eprintln!(
                 "skid serve: {}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
@@ -85,18 +94,44 @@ impl Queue {
                 lap.name,
                 lap.record.track
             );
-            return;
+            let why = format!("{MAX_WAITING} laps wait for the database");
+            return Some((lap.identity, Some(why)));
         }
         self.laps.push_back(lap);
         self.spooled = false;
+        None
     }
 
     /// Writes the laps waiting, all in one transaction; on failure they go
     /// on waiting, in the spool too, and the log says so once, and again
-    /// when they are written.
-    pub fn write(&mut self, db: &mut dyn Database) {
+    /// when they are written. Returns the players whose laps became held
+    /// nowhere else (neither written nor spooled), or kept again.
+    pub fn write(&mut self, db: &mut dyn Database) -> Vec<Told> {
+        let kept = self.write_or_spool(db);
+        let mut told = Vec::new();
+        match kept {
+            Ok(()) => told.extend(
+                std::mem::take(&mut self.told)
+                    .into_keys()
+                    .map(|id| (id, None)),
+            ),
+            Err(why) => {
+                for lap in &self.laps {
+                    if self.told.get(&lap.identity) != Some(&why) {
+                        self.told.insert(lap.identity.clone(), why.clone());
+                        told.push((lap.identity.clone(), Some(why.clone())));
+                    }
+                }
+            }
+        }
+        told
+    }
+
+    /// [`Queue::write`]'s writing: whether every lap waiting is in the
+    /// database or the spool now, or why not.
+    fn write_or_spool(&mut self, db: &mut dyn Database) -> Result<(), String> {
         if self.laps.is_empty() {
-            return;
+            return Ok(());
         }
         let laps = self.laps.make_contiguous();
         match db.save(laps, now_ms()) {
@@ -109,6 +144,7 @@ impl Queue {
                 self.laps.clear();
                 let _ = std::fs::remove_file(&self.spool);
                 self.spooled = true;
+                Ok(())
             }
             Err(e) => {
                 if !self.failing {
@@ -116,15 +152,16 @@ impl Queue {
                     eprintln!("skid serve: {e}; {n} laps wait and are tried again");
                     self.failing = true;
                 }
-                self.keep();
+                self.keep()
             }
         }
     }
 
-    /// Writes every lap waiting to the spool, if more came since.
-    fn keep(&mut self) {
+    /// Writes every lap waiting to the spool, if more came since: whether
+    /// the spool holds them all, or why not.
+    fn keep(&mut self) -> Result<(), String> {
         if self.spooled {
-            return;
+            return Ok(());
         }
         let lap = (self.laps.iter())
             .map(|l| Spooled {
@@ -136,11 +173,21 @@ impl Queue {
             .collect();
         let text = toml::to_string(&Spool { lap }).expect("laps always serialise");
         match write_atomic(&self.spool, text.as_bytes(), || Ok(())) {
-            Ok(()) => self.spooled = true,
-            Err(e) => eprintln!(
-                "skid serve: {}: cannot keep the laps waiting: {e}",
-                self.spool.display()
-            ),
+            Ok(()) => {
+                self.spooled = true;
+                Ok(())
+            }
+            Err(e) => {
+                // Said once for as long as it fails (every player whose
+                // lap it holds is told, [`Queue::write`]).
+                if self.told.is_empty() {
+                    eprintln!(
+                        "skid serve: {}: cannot keep the laps waiting: {e}",
+                        self.spool.display()
+                    );
+                }
+                Err(e.to_string())
+            }
         }
     }
 }

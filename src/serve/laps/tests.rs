@@ -34,6 +34,7 @@ fn wait(k: &mut Keeper, mut done: impl FnMut(&Keeper, &Polled) -> bool) -> Polle
         all.records.extend(p.records);
         all.changed.extend(p.changed);
         all.news |= p.news;
+        all.unsaved.extend(p.unsaved);
         if done(k, &all) {
             return all;
         }
@@ -262,6 +263,34 @@ fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     let mut db = db::Sqlite::open(&dir.join("skid.db")).unwrap();
     let (r, ghost) = db.best("SHA256:ann", &key("T")).unwrap().unwrap();
     assert_eq!((r.time, ghost), (30.0, vec![[2.0, 3.0, 0.5]]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_lap_neither_the_database_nor_the_spool_takes_is_told_then_kept() {
+    let dir = temp("nowhere");
+    // A folder where the spool goes: it cannot be written either.
+    std::fs::create_dir_all(dir.join("laps-waiting.toml")).unwrap();
+    let (mut k, other) = anns_lap_while_the_table_is_gone(&dir, [1.0, 2.0, 0.0]);
+    let told = wait(&mut k, |_, p| !p.unsaved.is_empty()).unsaved;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].0 == "SHA256:ann" && told[0].1.is_some(), "{told:?}");
+    // Said once while it goes on failing.
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(k.poll().unsaved.is_empty());
+    // Bob's lap, while it fails: he is told too.
+    k.save("SHA256:bob", "bob", record("T", 31.0), vec![]);
+    let told = wait(&mut k, |_, p| !p.unsaved.is_empty()).unsaved;
+    assert!(told.iter().all(|(_, why)| why.is_some()), "{told:?}");
+    assert!(told.iter().any(|(id, _)| id == "SHA256:bob"), "{told:?}");
+    // The database back: both laps written, and both told so.
+    give_the_table_back(&other);
+    let mut told = wait(&mut k, |_, p| p.unsaved.len() >= 2).unsaved;
+    told.sort();
+    assert_eq!(
+        told,
+        [("SHA256:ann".into(), None), ("SHA256:bob".into(), None)]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -296,3 +296,22 @@ fn a_data_directory_that_cannot_keep_records_fails_before_the_game_starts() {
     }
     let _ = std::fs::remove_file(&file);
 }
+
+/// The title menu takes the game's options too: with `--data-dir`, the
+/// medals it works out are kept there.
+#[test]
+fn the_title_menu_keeps_its_data_where_data_dir_says() {
+    let dir = std::env::temp_dir().join(format!("skid-pty-menu-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let arg = dir.to_str().unwrap();
+    let mut pty = Pty::spawn(&["--data-dir", arg, "--difficulty", "hard"], 80, 24);
+    assert!(
+        pty.read_until(Duration::from_secs(20), |o| text(o).contains("author")),
+        "{:?}",
+        text(&pty.out)
+    );
+    pty.send(b"q");
+    assert_eq!(pty.exit_within(Duration::from_secs(5)), Some(0));
+    assert!(dir.join("medals.toml").is_file(), "kept in {arg}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,11 +11,38 @@ use crate::track::bundled;
 #[command(
     name = "skid",
     version,
-    about = "A top-down racing game for the terminal"
+    about = "A top-down racing game for the terminal",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// With no command, the title menu's: where records are kept, the
+    /// rivals' skill, the rates.
+    #[command(flatten)]
+    pub game: Game,
+}
+
+/// What a game on this terminal runs with, whichever way it starts (the
+/// title menu, or `skid play` straight to a race).
+#[derive(clap::Args, Debug)]
+pub struct Game {
+    /// Frames drawn per second at most.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub fps: u32,
+    /// Physics steps per second.
+    #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
+    pub hz: u32,
+    /// After the game, print frames, bytes, steps and fps on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Where records and ghosts are kept (default: the user's data
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+    /// How well the computer drives.
+    #[arg(long, value_enum, default_value_t = Difficulty::Medium)]
+    pub difficulty: Difficulty,
 }
 
 #[derive(Subcommand, Debug)]
@@ -142,7 +169,7 @@ pub enum DriverArg {
 }
 
 /// `skid play`'s options.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 pub struct Play {
     #[command(flatten)]
     pub setup: Setup,
@@ -158,25 +185,11 @@ pub struct Play {
     /// Save the race's inputs as an input script.
     #[arg(long, value_name = "FILE")]
     pub record: Option<String>,
-    /// Frames drawn per second at most.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
-    pub fps: u32,
-    /// Physics steps per second.
-    #[arg(long, default_value_t = DEFAULT_HZ, value_parser = clap::value_parser!(u32).range(10..=10_000))]
-    pub hz: u32,
-    /// After the game, print frames, bytes, steps and fps on stderr.
-    #[arg(long)]
-    pub stats: bool,
-    /// Where records and ghosts are kept (default: the user's data
-    /// directory).
-    #[arg(long, value_name = "DIR")]
-    pub data_dir: Option<String>,
+    #[command(flatten)]
+    pub game: Game,
     /// Computer cars to race against, 0 to 7.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     pub opponents: u8,
-    /// How well the computer drives.
-    #[arg(long, value_enum, default_value_t = Difficulty::Medium)]
-    pub difficulty: Difficulty,
     /// Open the title menu instead of racing at once.
     #[arg(skip)]
     pub menu: bool,

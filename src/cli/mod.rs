@@ -17,7 +17,7 @@ use crate::app::{App, LOCAL, Options};
 use crate::car::CarSpec;
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
-use crate::physics::{DEFAULT_HZ, ModelKind};
+use crate::physics::ModelKind;
 use crate::race::LapLog;
 use crate::records::{self, Record, Store};
 use crate::script::Script;
@@ -48,10 +48,14 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         None => play(Play {
-            fps: 30,
-            hz: DEFAULT_HZ,
+            setup: Setup::default(),
+            laps: None,
+            replay: None,
+            quit_at_end: false,
+            record: None,
+            game: cli.game,
+            opponents: 0,
             menu: true,
-            ..Play::default()
         }),
         Some(Command::Play(p)) => play(p),
         Some(Command::Render {
@@ -171,7 +175,7 @@ fn play(p: Play) -> Outcome {
     let replay = p.replay.as_deref().map(load_script).transpose()?;
     let opts = if p.menu {
         Options {
-            hz: p.hz,
+            hz: p.game.hz,
             color: colour(),
             ..Options::default()
         }
@@ -180,7 +184,7 @@ fn play(p: Play) -> Outcome {
         if setup.track.is_empty() {
             setup.track = bundled::DEFAULT.to_string();
         }
-        game_options(&setup, p.laps, p.hz, replay)?
+        game_options(&setup, p.laps, p.game.hz, replay)?
     };
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(Diagnostics::from(Diagnostic::file(
@@ -191,13 +195,13 @@ fn play(p: Play) -> Outcome {
     let mut opts = opts;
     // Without a data directory of the user's, laps are not kept; one
     // given that cannot keep them is an error.
-    opts.records = match store(p.data_dir.as_deref()) {
+    opts.records = match store(p.game.data_dir.as_deref()) {
         Ok(store) => Some(store),
-        Err(e) if p.data_dir.is_some() => return Err(e),
+        Err(e) if p.game.data_dir.is_some() => return Err(e),
         Err(_) => None,
     };
     opts.opponents = p.opponents as usize;
-    opts.skill = p.difficulty.skill();
+    opts.skill = p.game.difficulty.skill();
     // A large map's racing line and medals take a while: the game draws
     // and answers keys meanwhile.
     opts.background = true;
@@ -217,8 +221,8 @@ fn play(p: Play) -> Outcome {
         app.start_race();
     }
     let settings = Settings {
-        fps: p.fps,
-        hz: p.hz,
+        fps: p.game.fps,
+        hz: p.game.hz,
         quit_at_end: p.quit_at_end,
     };
     // The terminal is given back (the console dropped) before anything
@@ -238,7 +242,7 @@ fn play(p: Play) -> Outcome {
     for notice in &app.notices {
         eprintln!("skid: {notice}");
     }
-    if p.stats {
+    if p.game.stats {
         eprintln!("{}", stats.line());
     }
     Ok(())

@@ -209,3 +209,50 @@ async fn tracks_are_offered_once_by_name_not_by_where_they_are_kept() {
     assert_eq!(seen, ["pocket  53x19", "my oval  166x33", "pocket  53x19"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The log says why a player left: quit ("bye"), idle, or the
+/// connection gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_says_why_a_player_left() {
+    let dir = std::env::temp_dir().join(format!("skid-left-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "--data-dir".as_ref(),
+        dir.as_os_str(),
+        "--idle-timeout".as_ref(),
+        "5".as_ref(),
+    ];
+    let (_server, mut err) = server::spawn::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args);
+    let mut first = String::new();
+    err.read_line(&mut first).unwrap();
+    let port: u16 = (first.split("127.0.0.1:").nth(1))
+        .and_then(|s| s.split(',').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let ann = ssh::in_lobby(addr, "ann").await;
+    let ben = ssh::in_lobby(addr, "ben").await;
+    ben.send(b"q").await;
+    let mut log = Vec::new();
+    let end = Instant::now() + Duration::from_secs(15);
+    while !(log
+        .iter()
+        .any(|l: &String| l.contains("ann (player") && l.contains("left (idle too long"))
+        && log
+            .iter()
+            .any(|l| l.contains("ben (player") && l.contains("left (bye)")))
+    {
+        assert!(Instant::now() < end, "{log:?}");
+        if let Ok(line) = lines.recv_timeout(Duration::from_millis(100)) {
+            log.push(line);
+        }
+    }
+    drop(ann);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -185,7 +185,12 @@ impl Hub {
             if let Some(why) = why {
                 let _ = p.out.try_send(Out::Close(why.to_string()));
             }
-            eprintln!("skid serve: {} (player {id}) left", p.name);
+            // Why, for the operator: quit, idle, shutting down; none
+            // when the connection went.
+            match why {
+                Some(why) => eprintln!("skid serve: {} (player {id}) left ({why})", p.name),
+                None => eprintln!("skid serve: {} (player {id}) left", p.name),
+            }
             if frames::huge(p.frames.size()) {
                 drop(p);
                 frames::give_back_memory();

@@ -93,3 +93,19 @@ fn the_menu_is_whole_on_every_screen_the_game_draws() {
         }
     }
 }
+
+/// Below the smallest screen the game draws, the menu says so (it cut
+/// its rows before, Start among them, at 30x8).
+#[test]
+fn a_screen_too_small_for_the_menu_says_so() {
+    let track = bundled::load_raceable("pocket").unwrap();
+    for size in [(59, 24), (80, 15), (30, 8), (1, 1)] {
+        let app = title("pocket", track.clone(), ModelKind::Arcade, size);
+        let text = skid::ui::buffer_text(&common::drawn(&app));
+        if size.0 >= 30 {
+            assert!(text.contains("Terminal too small"), "{size:?}\n{text}");
+            assert!(text.contains("(q quits)"), "{size:?}\n{text}");
+        }
+        assert!(!text.contains("Track"), "{size:?}: the menu cut\n{text}");
+    }
+}

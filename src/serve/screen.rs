@@ -93,7 +93,7 @@ impl View<'_> {
         match room {
             None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
             Some(room) if room.running.is_some() => {
-                overlay::too_small(buf, area, self.session.size, Door::Served);
+                overlay::too_small(buf, area, self.session.size, Door::Served, true);
             }
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }

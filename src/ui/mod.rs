@@ -47,8 +47,10 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
     let race = app.race.as_ref();
     // The seat whose race screen shows, if one does (it may keep what
     // the buffer holds); every other screen is painted whole, from blank.
+    // Below the smallest size, every screen says so (the menu too: its
+    // rows would be cut, Start among them).
     let seat = match app.screen {
-        _ if app.screen != Screen::Menu && app.session.too_small() => None,
+        _ if app.session.too_small() => None,
         Screen::Race => race.map(|r| (r.view(LOCAL), None)),
         Screen::Results => race.and_then(|r| match r.followed(Some(LOCAL), app.session.watch) {
             Some(c) if c != LOCAL => Some((
@@ -64,8 +66,9 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
         Some((v, Some(keys))) => watching(buf, area, v, keys, app.session.color, before),
         None => {
             buf.reset();
-            if app.screen != Screen::Menu && app.session.too_small() {
-                overlay::too_small(buf, area, app.session.size, app.session.door);
+            if app.session.too_small() {
+                let racing = app.screen != Screen::Menu;
+                overlay::too_small(buf, area, app.session.size, app.session.door, racing);
             } else if app.screen == Screen::Menu {
                 menu::draw(buf, area, app);
             } else if let Some(race) = race {

@@ -258,14 +258,15 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     boxed(buf, area, "HELP", &lines);
 }
 
-/// Replaces the screen when the terminal is below the minimum size.
-pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16), door: Door) {
+/// Replaces the screen when the terminal is below the minimum size: a
+/// race's (`racing`), or local play's title menu.
+pub fn too_small(buf: &mut Buffer, area: Rect, size: (u16, u16), door: Door, racing: bool) {
     // Locally the race waits; on a server the others race on, and so
     // does this player's car.
-    let what = if door.pauses() {
-        "(race paused; q quits)"
-    } else {
-        "(the race goes on; q leaves)"
+    let what = match (racing, door.pauses()) {
+        (false, _) => "(q quits)",
+        (true, true) => "(race paused; q quits)",
+        (true, false) => "(the race goes on; q leaves)",
     };
     let lines = [
         "Terminal too small".to_string(),

@@ -11,7 +11,7 @@
 
 use glam::DVec2;
 
-use crate::physics::Controls;
+use crate::physics::{Controls, DEFAULT_HZ};
 use crate::track::{Mark, Track};
 
 /// What a step's motion did to the race.
@@ -167,6 +167,12 @@ pub struct LapLog {
     pub lap_delta: Option<i64>,
 }
 
+/// Whether a step of `dt` seconds is the standard physics rate
+/// ([`DEFAULT_HZ`]), the one records and medals are timed at.
+pub fn standard_rate(dt: f64) -> bool {
+    (1.0 / dt).round() == f64::from(DEFAULT_HZ)
+}
+
 impl LapLog {
     /// A log that races against a known best lap.
     pub fn against(best: Option<Lap>) -> LapLog {
@@ -188,11 +194,13 @@ impl LapLog {
 
     /// The one rule for which lap becomes a record: this run's best lap,
     /// once, if it was set in this run (not the record it started with),
-    /// took some time, and the car's state stayed finite throughout (a run
-    /// that ever went non-finite proves nothing). A replay is not a lap
-    /// driven now: its callers do not ask.
-    pub fn new_record(&mut self, finite: bool) -> Option<&Lap> {
-        if !(self.improved && finite) {
+    /// took some time, at the standard physics rate (`dt` a step; another
+    /// rate is another simulation, whose times the records' and medals'
+    /// do not compare with: [`standard_rate`]), and the car's state stayed
+    /// finite throughout (a run that ever went non-finite proves nothing).
+    /// A replay is not a lap driven now: its callers do not ask.
+    pub fn new_record(&mut self, finite: bool, dt: f64) -> Option<&Lap> {
+        if !(self.improved && finite && standard_rate(dt)) {
             return None;
         }
         let best = self.best.as_ref().filter(|b| b.ticks > 0)?;
@@ -370,7 +378,12 @@ mod tests {
         lap(&mut log, 1100, 700, None);
         assert!(!log.last_mixed && log.improved);
         assert_eq!(log.best.as_ref().map(|b| b.ticks), Some(700));
-        assert_eq!(log.new_record(true).map(|b| b.ticks), Some(700));
+        // At another physics rate, the same lap is no record.
+        assert!(log.clone().new_record(true, 1.0 / 30.0).is_none());
+        assert_eq!(
+            log.new_record(true, 1.0 / 120.0).map(|b| b.ticks),
+            Some(700)
+        );
     }
 
     #[test]

@@ -84,7 +84,8 @@ pub struct App {
     /// Whether the race was started from the title menu: q then goes
     /// back to it instead of quitting.
     from_menu: bool,
-    hz: u32,
+    /// Physics steps a second of the races it starts.
+    pub hz: u32,
     replay: Option<Script>,
     records: Option<Store>,
     skill: f64,

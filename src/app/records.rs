@@ -79,7 +79,7 @@ impl App {
             return;
         };
         let car = world.car(LOCAL);
-        let Some(best) = seat.log.new_record(car.finite) else {
+        let Some(best) = seat.log.new_record(car.finite, world.dt) else {
             return;
         };
         let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);

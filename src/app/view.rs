@@ -125,9 +125,18 @@ impl<'a> SeatView<'a> {
         Some(best.ticks as f64 * self.race.world.dt)
     }
 
-    /// The medals of the track for this car, if known.
+    /// The medals of the track for this car, if known and if the race is
+    /// timed as they are ([`SeatView::timed_as_records`]).
     pub fn medals(&self) -> Option<Medals> {
-        self.race.medals_for(self.car())
+        self.timed_as_records()
+            .then(|| self.race.medals_for(self.car()))
+            .flatten()
+    }
+
+    /// Whether this seat's laps are timed as records and medals are: at
+    /// the standard physics rate (`race::standard_rate`).
+    pub fn timed_as_records(&self) -> bool {
+        crate::race::standard_rate(self.race.world.dt)
     }
 
     /// The latest split's difference to the best lap's, seconds.

@@ -315,6 +315,9 @@ fn sim(
     if !(0.5..=1.0).contains(&skill) {
         return bad("--skill must be from 0.5 to 1");
     }
+    if store.is_some() && !crate::race::standard_rate(1.0 / f64::from(hz)) {
+        return bad("--save keeps laps timed as records are, at --hz 120");
+    }
     let (track, spec, kind) = setup.resolve()?;
     let source = match (driver, inputs) {
         (DriverArg::Script, Some(path)) => Source::script(&load_script(path)?),
@@ -391,7 +394,7 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
 
 /// Saves the run's best lap in `store` if it is a new record.
 fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
-    let Some(best) = log.new_record(sim.cars[0].finite) else {
+    let Some(best) = log.new_record(sim.cars[0].finite, sim.dt) else {
         return Ok(());
     };
     let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);

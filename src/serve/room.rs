@@ -378,7 +378,7 @@ impl Room {
                 continue;
             };
             let car = world.car(id);
-            if let Some(best) = seat.log.new_record(car.finite) {
+            if let Some(best) = seat.log.new_record(car.finite, world.dt) {
                 let medals = run.race.medals.as_ref().and_then(|m| m.of(&car.car));
                 let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
                 laps.push((who, record, best.ghost.clone()));

@@ -83,9 +83,15 @@ fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
     });
     let y = column::stack(buf, area, rows);
     let (lookup, kept) = app.menu_medals;
+    // Laps at another physics rate are no records (`race::standard_rate`).
+    let record = if crate::race::standard_rate(1.0 / f64::from(app.hz)) {
+        super::medals::record(app.menu_best, kept, lookup.medals())
+    } else {
+        format!("at --hz {}: laps set no record, no medal", app.hz)
+    };
     let about = [
         app.menu.model.feel().to_string(),
-        super::medals::record(app.menu_best, kept, lookup.medals()),
+        record,
         super::medals::targets(lookup),
     ]
     .map(|t| column::line(t, THEME.dim));

@@ -78,7 +78,7 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
         let n = v.seat.log.ends.len();
         let (text, c) = match delta {
             Some(d) if d < 0.0 => {
-                let what = if v.is_replay() {
+                let what = if v.is_replay() || !v.timed_as_records() {
                     "BEST LAP"
                 } else {
                     "NEW RECORD"

@@ -152,8 +152,9 @@ pub struct Seat {
     pub readout: Option<Readout>,
     /// Why this seat's new record is not kept yet (a save that failed: a
     /// full disk, a directory gone), so that the screen does not show it
-    /// as kept; the save is tried again at the next lap and when the race
-    /// is left. None once kept, and where the door keeps laps its own way.
+    /// as kept; none once kept. Local play tries the save again at the
+    /// next lap and when the race is left; a server's records' thread
+    /// goes on trying, and says when it holds the lap (`serve::laps`).
     pub unsaved: Option<String>,
 }
 

@@ -361,34 +361,10 @@ fn a_lap_driven_in_two_models_sets_no_record() {
 /// laps were about 5% faster at 30 Hz, and were kept as records).
 #[test]
 fn a_lap_at_another_physics_rate_sets_no_record_and_earns_no_medal() {
-    use common::keyboard::{Keyboard, Player};
-    use common::person::Person;
     for hz in [60, 120] {
         let dir = data_dir(&format!("rate-{hz}"));
         let store = skid::records::Store::new(&dir);
-        let mut p = Player::racing(
-            skid::app::Options {
-                track: Some((
-                    "pocket".into(),
-                    skid::track::bundled::load_raceable("pocket").unwrap(),
-                )),
-                model: Some(ModelKind::Arcade),
-                laps: Some(1),
-                hz,
-                records: Some(store.clone()),
-                ..skid::app::Options::default()
-            },
-            Keyboard::kitty(0.5, 0.033),
-        );
-        p.app.resize(80, 24);
-        let race = p.app.race.as_ref().unwrap();
-        let spec = race.world.cars[0].car.spec();
-        let driver = skid::ai::Driver::new(&race.world.track, spec, ModelKind::Arcade, 0.9);
-        let mut person = Person::new(driver, 1);
-        while p.app.screen == skid::app::Screen::Race && p.now() < 300.0 {
-            person.drive(&mut p);
-            p.step();
-        }
+        let p = common::person::one_lap_of_pocket(hz, Some(store.clone()));
         assert_eq!(p.app.screen, skid::app::Screen::Results, "{hz} Hz: no lap");
         let (_, loaded) = store.best("", ModelKind::Arcade, "").unwrap();
         assert_eq!(loaded.records.len(), usize::from(hz == 120), "{hz} Hz");

@@ -7,11 +7,9 @@
 
 mod common;
 
-use common::keyboard::{Keyboard, Player};
-use common::person::Person;
+use common::keyboard::Player;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::ai::Driver;
-use skid::app::{Options, Screen};
+use skid::app::Screen;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::records::Store;
@@ -29,31 +27,7 @@ fn a_record_the_disk_refuses_says_not_saved_and_is_kept_on_leaving() {
     let blocker = dir.join("ghosts");
     std::fs::write(&blocker, "not a folder").unwrap();
     let store = Store::new(&dir);
-    let mut p = Player::racing(
-        Options {
-            track: Some((
-                "pocket".into(),
-                skid::track::bundled::load_raceable("pocket").unwrap(),
-            )),
-            model: Some(ModelKind::Arcade),
-            laps: Some(1),
-            hz: 120,
-            records: Some(store.clone()),
-            ..Options::default()
-        },
-        Keyboard::kitty(0.5, 0.033),
-    );
-    p.app.resize(80, 24);
-    let race = p.app.race.as_ref().unwrap();
-    let spec = race.world.cars[0].car.spec();
-    let mut person = Person::new(
-        Driver::new(&race.world.track, spec, ModelKind::Arcade, 0.9),
-        1,
-    );
-    while p.app.screen == Screen::Race && p.now() < 300.0 {
-        person.drive(&mut p);
-        p.step();
-    }
+    let mut p = common::person::one_lap_of_pocket(120, Some(store.clone()));
     assert_eq!(p.app.screen, Screen::Results, "the lap was done");
     let track = p.app.race.as_ref().unwrap().world.track.content_id();
     let car = CarSpec::default_for(ModelKind::Arcade).content_id();

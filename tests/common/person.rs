@@ -221,3 +221,36 @@ pub fn best_lap(
     }
     None
 }
+
+/// A person's race of one lap of `pocket` in `arcade` at `hz` (kitty
+/// keys, so every run drives the same), its records in `records`, at
+/// 80x24: the player once the results show (or after 300 s, not done).
+pub fn one_lap_of_pocket(hz: u32, records: Option<skid::records::Store>) -> Player {
+    use skid::physics::ModelKind;
+    let mut p = Player::racing(
+        skid::app::Options {
+            track: Some((
+                "pocket".into(),
+                skid::track::bundled::load_raceable("pocket").unwrap(),
+            )),
+            model: Some(ModelKind::Arcade),
+            laps: Some(1),
+            hz,
+            records,
+            ..skid::app::Options::default()
+        },
+        super::keyboard::Keyboard::kitty(0.5, 0.033),
+    );
+    p.app.resize(80, 24);
+    let race = p.app.race.as_ref().unwrap();
+    let spec = race.world.cars[0].car.spec();
+    let mut person = Person::new(
+        Driver::new(&race.world.track, spec, ModelKind::Arcade, 0.9),
+        1,
+    );
+    while p.app.screen == skid::app::Screen::Race && p.now() < 300.0 {
+        person.drive(&mut p);
+        p.step();
+    }
+    p
+}

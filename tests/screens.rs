@@ -530,3 +530,28 @@ fn skid_render_prints_the_same_screen() {
         screen(&race_at(ModelKind::Arcade, (80, 24), 240))
     );
 }
+
+/// The help is whole on every screen the game draws, local and online:
+/// every key, the box's bottom, and the notes on reading keys without
+/// releases (at 60x16 the last five lines were cut: the throttle kept, the
+/// steering through a pedal). Where all of them do not fit, shorter ones.
+#[test]
+fn the_help_is_whole_down_to_the_smallest_screen() {
+    for online in [false, true] {
+        for (w, h) in [(60, 16), (60, 20), (70, 21), (80, 24)] {
+            let area = ratatui::layout::Rect::new(0, 0, w, h);
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            skid::ui::overlay::help(&mut buf, area, online);
+            let text = skid::ui::buffer_text(&buf);
+            let at = format!("{w}x{h} online {online}");
+            for want in ["throttle", "watch the next car", "hrottle stays on", "┘"] {
+                assert!(text.contains(want), "{at}: no {want:?}\n{text}");
+            }
+            assert!(
+                text.contains("a pedal"),
+                "{at}: steering through a pedal\n{text}"
+            );
+            assert!(text.contains("Space hops"), "{at}: the last note\n{text}");
+        }
+    }
+}

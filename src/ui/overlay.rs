@@ -254,7 +254,19 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         "Braking goes on a moment as you turn in.",
         "strafe: Space hops until pressed again.",
     ];
-    let lines: Vec<&str> = keys.iter().map(String::as_str).chain(notes).collect();
+    // The same, shorter, where the whole does not fit (60x16, the
+    // smallest screen drawn, has room for four lines under the keys).
+    let short = [
+        "No key releases (tmux, most SSH): a key counts while it",
+        "repeats; the last pressed steers; a tap steers briefly.",
+        "Throttle stays on (*) until S; steering goes on through",
+        "a pedal (press again if it stops); strafe: Space hops.",
+    ];
+    let fits = keys.len() + notes.len() + 2 <= usize::from(area.height);
+    let notes: &[&str] = if fits { &notes } else { &short };
+    let lines: Vec<&str> = (keys.iter().map(String::as_str))
+        .chain(notes.iter().copied())
+        .collect();
     boxed(buf, area, "HELP", &lines);
 }
 

@@ -160,6 +160,19 @@ async fn the_server_holds_its_limits_on_players_and_sessions_an_address() {
     let third = russh::client::connect(config, srv.addr, ssh::Trust).await;
     assert!(third.is_err(), "a third player of two");
     srv.shutdown().await;
+
+    // --per-address 6 (players behind one NAT): six in, a seventh not.
+    let mut opts = options(temp_dir("limits3"));
+    opts.per_address = 6;
+    let srv = serve::start(opts).await.unwrap();
+    let mut in_ = Vec::new();
+    for i in 0..6 {
+        in_.push(ssh::in_lobby(srv.addr, &format!("n{i}")).await);
+    }
+    let config = std::sync::Arc::new(russh::client::Config::default());
+    let seventh = russh::client::connect(config, srv.addr, ssh::Trust).await;
+    assert!(seventh.is_err(), "a seventh of six from one address");
+    srv.shutdown().await;
 }
 
 /// A client that connects and never logs in is closed when its time is

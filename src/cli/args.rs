@@ -242,6 +242,10 @@ pub struct Serve {
     /// Players connected at once, at the most.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub max_players: u32,
+    /// Connections from one address (an IPv6 /64) at once: more for
+    /// players behind one NAT (a LAN party, a campus).
+    #[arg(long, value_name = "N", default_value_t = crate::serve::PER_ADDRESS as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub per_address: u32,
     /// Seconds without a key before a player is disconnected.
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub idle_timeout: u64,

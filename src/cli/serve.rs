@@ -65,6 +65,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         database: s.database,
         data_dir,
         max_players: s.max_players as usize,
+        per_address: s.per_address as usize,
         idle: Duration::from_secs(s.idle_timeout),
         login: Duration::from_secs(crate::serve::AUTH_SECONDS),
         tracks,

@@ -7,7 +7,8 @@
 //! take a player's place, so sockets that connect and say nothing, or
 //! log in and never open a shell, cannot fill `--max-players`. Every
 //! connection, pending or playing, counts towards its address's limit
-//! ([`PER_ADDRESS`]), with IPv6 addresses grouped by their /64 network
+//! (`--per-address`, [`PER_ADDRESS`] by default), with IPv6 addresses
+//! grouped by their /64 network
 //! (one host is usually given a whole /64). The deadline that closes a
 //! pending connection is the accept loop's (`serve_one`); this module
 //! only counts.
@@ -17,7 +18,8 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-/// Connections from one address (or one IPv6 /64) at once.
+/// Connections from one address (or one IPv6 /64) at once, unless the
+/// operator says otherwise (`--per-address`: players behind one NAT).
 pub const PER_ADDRESS: usize = 4;
 
 /// Connections that may wait to join at once, for a server of
@@ -42,7 +44,7 @@ pub fn group(ip: IpAddr) -> IpAddr {
 /// Why a connection was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refused {
-    /// Its address (or /64) has [`PER_ADDRESS`] connections already.
+    /// Its address (or /64) has as many connections as it may already.
     Address,
     /// [`pending_budget`] connections are waiting to join already.
     Pending,
@@ -72,14 +74,18 @@ struct Counts {
 pub struct Admission {
     max_players: usize,
     max_pending: usize,
+    per_address: usize,
     counts: Mutex<Counts>,
 }
 
 impl Admission {
-    pub fn new(max_players: usize) -> Arc<Admission> {
+    /// Counts for a server of `max_players`, `per_address` connections
+    /// from one address at once.
+    pub fn new(max_players: usize, per_address: usize) -> Arc<Admission> {
         Arc::new(Admission {
             max_players,
             max_pending: pending_budget(max_players),
+            per_address,
             counts: Mutex::default(),
         })
     }
@@ -92,7 +98,7 @@ impl Admission {
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Arc<Ticket>, Refused> {
         let group = group(ip);
         let mut c = self.counts();
-        if c.by_group.get(&group).copied().unwrap_or(0) >= PER_ADDRESS {
+        if c.by_group.get(&group).copied().unwrap_or(0) >= self.per_address {
             return Err(Refused::Address);
         }
         if c.pending >= self.max_pending {
@@ -189,7 +195,7 @@ mod tests {
 
     #[test]
     fn one_64_holds_four_connections_however_many_addresses_it_uses() {
-        let a = Admission::new(64);
+        let a = Admission::new(64, PER_ADDRESS);
         let held: Vec<_> = (1..=4)
             .map(|i| a.admit(ip(&format!("2001:db8::{i}"))).unwrap())
             .collect();
@@ -201,7 +207,7 @@ mod tests {
 
     #[test]
     fn pending_connections_never_take_a_players_place() {
-        let a = Admission::new(2);
+        let a = Admission::new(2, PER_ADDRESS);
         let budget = pending_budget(2);
         // The pending budget filled from many addresses.
         let waiting: Vec<_> = (0..budget)
@@ -221,7 +227,7 @@ mod tests {
 
     #[test]
     fn a_full_server_refuses_at_the_door() {
-        let a = Admission::new(1);
+        let a = Admission::new(1, PER_ADDRESS);
         let p = a.admit(ip("127.0.0.1")).unwrap();
         p.play().unwrap();
         assert_eq!(a.admit(ip("127.0.0.2")).err(), Some(Refused::Full));

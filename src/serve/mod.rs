@@ -56,6 +56,8 @@ pub struct Options {
     /// none: SQLite in `data_dir`.
     pub database: Option<String>,
     pub max_players: usize,
+    /// Connections from one address (or IPv6 /64) at once.
+    pub per_address: usize,
     pub idle: Duration,
     /// How long a connection has from connecting to joining the lobby
     /// (logged in, a pty and a shell: [`AUTH_SECONDS`] on the command
@@ -251,7 +253,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         listener,
         Arc::new(config(key)),
         to_hub,
-        (opts.max_players, opts.login),
+        (opts.max_players, opts.per_address, opts.login),
         stopped,
     ));
     Ok(Server {
@@ -270,11 +272,11 @@ async fn accept_loop(
     listener: TcpListener,
     config: Arc<russh::server::Config>,
     hub: mpsc::Sender<ToHub>,
-    (max_players, login): (usize, Duration),
+    (max_players, per_address, login): (usize, usize, Duration),
     mut stop: watch::Receiver<bool>,
 ) {
     let mut next: PlayerId = 1;
-    let admission = Admission::new(max_players);
+    let admission = Admission::new(max_players, per_address);
     loop {
         let (stream, peer) = tokio::select! {
             _ = stop.changed() => break,

@@ -23,6 +23,7 @@ pub fn options(dir: PathBuf) -> Options {
         data_dir: dir,
         database: None,
         max_players: 64,
+        per_address: skid::serve::PER_ADDRESS,
         idle: Duration::from_mins(5),
         login: Duration::from_secs(30),
         tracks: ["pocket", "oval"]

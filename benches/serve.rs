@@ -18,6 +18,13 @@
 //! machine of two cores, the server's share of one core alone, without
 //! its clients'; Linux only). Clients connect from 127.0.0.2, 127.0.0.3, ... four to
 //! an address, as the server allows.
+//!
+//! `SKID_LOAD_CONNECT=HOST:PORT` loads a server already running on
+//! another machine instead, so that the clients do not share its cores
+//! (docs/BENCHMARKS.md, "On two machines"): a fresh one, started there
+//! as `skid serve --listen 0.0.0.0:PORT --track oval --max-players N
+//! --per-address N` (every client comes from this machine's address);
+//! its CPU and memory are read there.
 #![cfg(feature = "serve")]
 
 #[path = "../tests/common/server.rs"]
@@ -114,9 +121,16 @@ impl Client {
     }
 }
 
-async fn connect(server: SocketAddr, from: IpAddr, user: &str, size: (u32, u32)) -> Client {
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.bind(SocketAddr::new(from, 0)).unwrap();
+async fn connect(server: SocketAddr, from: Option<IpAddr>, user: &str, size: (u32, u32)) -> Client {
+    let socket = if server.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()
+    } else {
+        tokio::net::TcpSocket::new_v6()
+    }
+    .unwrap();
+    if let Some(from) = from {
+        socket.bind(SocketAddr::new(from, 0)).unwrap();
+    }
     let stream = socket.connect(server).await.unwrap();
     let config = Arc::new(client::Config::default());
     let seen = Arc::new(Mutex::new(Seen {
@@ -285,9 +299,10 @@ async fn drive(clients: &Arc<Vec<Client>>, room: usize, t0: Instant, secs: u64) 
 }
 
 /// Prints what the clients saw over `elapsed` seconds each and what the
-/// server spent (`cpu.0`, a share of one core, and `hwm` KB at peak), and
-/// the clients' CPU (`cpu.1`: on the same machine, not the server's).
-fn report(clients: &[Client], room: usize, elapsed: f64, cpu: (f64, f64), hwm: u64) {
+/// server spent (`server`: a share of one core and KB at peak; none for
+/// a server elsewhere, measured there), and the clients' CPU (`ours`: on
+/// the same machine, not the server's).
+fn report(clients: &[Client], room: usize, elapsed: f64, server: Option<(f64, u64)>, ours: f64) {
     let players = clients.len();
     let mut p50s = Vec::new();
     let mut p99s = Vec::new();
@@ -329,20 +344,27 @@ fn report(clients: &[Client], room: usize, elapsed: f64, cpu: (f64, f64), hwm: u
         percentile(&rates, 0.5),
         rates.last().unwrap_or(&f64::NAN)
     );
-    println!(
-        "  server: CPU {:.0}% of one core, peak memory {:.0} MB (the clients: {:.0}%)",
-        100.0 * cpu.0,
-        hwm as f64 / 1024.0,
-        100.0 * cpu.1
-    );
+    match server {
+        Some((cpu, hwm)) => println!(
+            "  server: CPU {:.0}% of one core, peak memory {:.0} MB (the clients: {:.0}%)",
+            100.0 * cpu,
+            hwm as f64 / 1024.0,
+            100.0 * ours
+        ),
+        None => println!(
+            "  server: elsewhere, measured there (the clients: {:.0}%)",
+            100.0 * ours
+        ),
+    }
 }
 
 /// Watchers at 500x200, sending nothing, who join room 1 (its race
 /// running) from addresses of their own.
-async fn watchers(addr: SocketAddr, n: usize) -> Vec<Client> {
+async fn watchers(addr: SocketAddr, n: usize, local: bool) -> Vec<Client> {
     let mut out = Vec::new();
     for i in 0..n {
         let from = IpAddr::V4(Ipv4Addr::new(127, 1, (i / 4) as u8, 2 + (i % 4) as u8));
+        let from = local.then_some(from);
         let c = connect(addr, from, &format!("w{i}"), (500, 200)).await;
         c.wait_for("Make a room").await;
         c.send(b"\x1b[B").await;
@@ -387,6 +409,31 @@ fn server_cpus() -> Option<Vec<usize>> {
     Some(cpus.unwrap_or_else(|| panic!("SKID_LOAD_CPUS={list:?}: a list of CPU numbers")))
 }
 
+/// The server to load: `SKID_LOAD_CONNECT` (`HOST:PORT`), one already
+/// running elsewhere (none returned: it is not this machine's to
+/// measure); else the release binary started here for `players`, its
+/// data in `dir`, on `SKID_LOAD_CPUS` if given (the clients' threads
+/// then made on the other CPUs).
+fn target(players: usize, dir: &std::path::Path) -> (Option<server::Server>, SocketAddr) {
+    if let Ok(at) = std::env::var("SKID_LOAD_CONNECT") {
+        use std::net::ToSocketAddrs;
+        let addr = (at.to_socket_addrs().ok().and_then(|mut a| a.next()))
+            .unwrap_or_else(|| panic!("SKID_LOAD_CONNECT={at:?}: HOST:PORT"));
+        return (None, addr);
+    }
+    let pinned = server_cpus();
+    let all = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(cpus) = &pinned {
+        pin(cpus, all);
+    }
+    let (server, addr) = start_server(players, dir);
+    if let Some(cpus) = &pinned {
+        let others: Vec<usize> = (0..all).filter(|c| !cpus.contains(c)).collect();
+        pin(&others, all);
+    }
+    (Some(server), addr)
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is read from the line.
     let players = env("SKID_LOAD_PLAYERS", 64) as usize;
@@ -394,19 +441,11 @@ fn main() {
     let watching = env("SKID_LOAD_WATCHERS", 0) as usize;
     let secs = env("SKID_LOAD_SECS", 30);
     let dir = std::env::temp_dir().join(format!("skid-load-{}", std::process::id()));
-    // The server started on its CPUs, the clients' threads made on the
-    // others.
-    let pinned = server_cpus();
-    let all = std::thread::available_parallelism().map_or(1, usize::from);
-    if let Some(cpus) = &pinned {
-        pin(cpus, all);
-    }
-    let (server, addr) = start_server(players + watching, &dir);
-    if let Some(cpus) = &pinned {
-        let others: Vec<usize> = (0..all).filter(|c| !cpus.contains(c)).collect();
-        pin(&others, all);
-    }
-    let pid = server.0.id();
+    let (server, addr) = target(players + watching, &dir);
+    // Clients from addresses of their own on this machine; from this
+    // machine's own address to a server elsewhere.
+    let local = server.is_some();
+    let pid = server.as_ref().map(|s| s.0.id());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -421,12 +460,13 @@ fn main() {
                 (i / 4 / 250) as u8,
                 2 + (i / 4 % 250) as u8,
             ));
+            let from = local.then_some(from);
             clients.push(connect(addr, from, &format!("p{i}"), (80, 24)).await);
         }
         fill_rooms(&clients, room).await;
         // The countdown, then the watchers, then driving.
         tokio::time::sleep(Duration::from_secs(3)).await;
-        let watchers = watchers(addr, watching).await;
+        let watchers = watchers(addr, watching, local).await;
         let clients = Arc::new(clients);
         let t0 = Instant::now();
         for c in &watchers {
@@ -444,17 +484,17 @@ fn main() {
             t0 + Duration::from_secs(secs),
         );
         tokio::time::sleep_until(all.0.into()).await;
-        let (cpu0, _, _) = usage(pid);
+        let (cpu0, _, _) = pid.map_or((0.0, 0, 0), usage);
         let (ours0, _, _) = usage(std::process::id());
         tokio::time::sleep_until(all.1.into()).await;
-        let (cpu1, _, _) = usage(pid);
+        let (cpu1, _, _) = pid.map_or((0.0, 0, 0), usage);
         let (ours1, _, _) = usage(std::process::id());
         let _ = driving.await;
-        let elapsed = t0.elapsed().as_secs_f64();
-        let (_, hwm, _) = usage(pid);
+        let (_, hwm, _) = pid.map_or((0.0, 0, 0), usage);
         let span = (all.1 - all.0).as_secs_f64();
-        let cpu = ((cpu1 - cpu0) / span, (ours1 - ours0) / span);
-        report(&clients, room, secs as f64, cpu, hwm);
+        let elapsed = t0.elapsed().as_secs_f64();
+        let server = pid.map(|_| ((cpu1 - cpu0) / span, hwm));
+        report(&clients, room, secs as f64, server, (ours1 - ours0) / span);
         if watching > 0 {
             let seen: usize = (watchers.iter())
                 .map(|w| w.seen.lock().unwrap().frames.len())
@@ -465,11 +505,13 @@ fn main() {
             );
             drop(watchers);
             tokio::time::sleep(Duration::from_secs(3)).await;
-            let (_, _, rss) = usage(pid);
-            println!(
-                "  server memory 3 s after the watchers left: {:.0} MB",
-                rss as f64 / 1024.0
-            );
+            if let Some(pid) = pid {
+                let (_, _, rss) = usage(pid);
+                println!(
+                    "  server memory 3 s after the watchers left: {:.0} MB",
+                    rss as f64 / 1024.0
+                );
+            }
         }
     });
     drop(server);

@@ -163,7 +163,9 @@ pub fn run<C: Console>(
             break;
         }
         if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
-            let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false);
+            let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false, || {
+                race.about()
+            });
         }
         if app.session.dirty && now >= next_frame {
             draw_frame(&mut frames, app)?;

@@ -238,14 +238,23 @@ impl Recorder {
     }
 
     /// Appends the complete holds of race number `race`'s `script` not yet
-    /// written; with `all`, the last hold too (the race is over).
-    pub fn sync(&mut self, script: &Script, race: u64, all: bool) -> std::io::Result<()> {
+    /// written; with `all`, the last hold too (the race is over). A file
+    /// started over begins with `about` as a comment: what the race was
+    /// (track, model, car, rate), which a replay must be given again.
+    pub fn sync(
+        &mut self,
+        script: &Script,
+        race: u64,
+        all: bool,
+        about: impl FnOnce() -> String,
+    ) -> std::io::Result<()> {
         use std::io::{Seek, Write};
         if race != self.race || script.hold.len() < self.written {
             self.file.set_len(0)?;
             self.file.rewind()?;
             self.written = 0;
             self.race = race;
+            writeln!(self.file, "# recorded by skid: {}", about())?;
         }
         let done = if all {
             script.hold.len()
@@ -305,19 +314,28 @@ mod tests {
         for _ in 0..10 {
             script.push(&gas);
         }
-        rec.sync(&script, 1, false).unwrap();
-        let len = std::fs::metadata(p).unwrap().len();
-        assert_eq!(len, 0, "the hold in progress is not written");
+        rec.sync(&script, 1, false, || "pocket, arcade".into())
+            .unwrap();
+        let text = std::fs::read_to_string(p).unwrap();
+        assert_eq!(
+            text, "# recorded by skid: pocket, arcade\n",
+            "what the race was; the hold in progress is not written"
+        );
         script.push(&Controls::default());
-        rec.sync(&script, 1, false).unwrap();
+        rec.sync(&script, 1, false, || "a test".into()).unwrap();
         assert_eq!(read().total_ticks(), 10, "the complete hold is");
-        rec.sync(&script, 1, true).unwrap();
+        rec.sync(&script, 1, true, || "a test".into()).unwrap();
         assert_eq!(read(), script, "all of it when the race is over");
         // A new race starts the file over.
         let mut next = Script::default();
         next.push(&gas);
-        rec.sync(&next, 2, true).unwrap();
+        rec.sync(&next, 2, true, || "oval, tire".into()).unwrap();
         assert_eq!(read(), next);
+        let text = std::fs::read_to_string(p).unwrap();
+        assert!(
+            text.starts_with("# recorded by skid: oval, tire\n"),
+            "{text}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

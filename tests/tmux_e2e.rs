@@ -239,6 +239,14 @@ fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
     hold(&t, "s", 1.0);
     t.keys(&["q"]);
     assert_eq!(t.exit_status(), Some(0));
+    // Its first line says what the race was, for whoever replays it.
+    let first = std::fs::read_to_string(&rec).unwrap();
+    assert!(
+        first.starts_with(
+            "# recorded by skid: Oval, arcade, hatch, 5 laps, --hz 120, 0 computer cars\n"
+        ),
+        "{first}"
+    );
     let ticks = recorded(&rec);
     let count =
         |f: &dyn Fn(&skid::physics::Controls) -> bool| ticks.iter().filter(|c| f(c)).count();

@@ -231,13 +231,15 @@ fn play(p: Play) -> Outcome {
         .and_then(|mut console| game::run(&mut console, &mut app, &settings, recorder.as_mut()))
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
-        rec.sync(&race.view(LOCAL).seat.recording, app.races, true)
-            .map_err(|e| {
-                Diagnostics::from(Diagnostic::file(
-                    path,
-                    format!("cannot write the recording: {e}"),
-                ))
-            })?;
+        rec.sync(&race.view(LOCAL).seat.recording, app.races, true, || {
+            race.about()
+        })
+        .map_err(|e| {
+            Diagnostics::from(Diagnostic::file(
+                path,
+                format!("cannot write the recording: {e}"),
+            ))
+        })?;
     }
     for notice in &app.notices {
         eprintln!("skid: {notice}");

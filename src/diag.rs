@@ -207,6 +207,18 @@ fn key_offset(root: &toml::de::DeTable, key: &str) -> Option<usize> {
     found
 }
 
+/// A number from a user's file as a person reads it in a message: in
+/// exponent form where the plain one would run to dozens of digits
+/// (`1e308`, not 309 of them).
+pub fn number(v: f64) -> String {
+    let tiny = v != 0.0 && v.abs() < 1e-6;
+    if v.is_finite() && (v.abs() >= 1e15 || tiny) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// Whether `c` changes the direction text is shown in (bidirectional
 /// embeddings, overrides, isolates and marks): such characters can make a
 /// name read as something else, so names refuse them.
@@ -303,6 +315,16 @@ pub fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_and_tiny_numbers_read_in_exponent_form() {
+        assert_eq!(number(1e308), "1e308");
+        assert_eq!(number(-2.5e-9), "-2.5e-9");
+        assert_eq!(number(42.5), "42.5");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(f64::INFINITY), "inf");
+    }
 
     #[test]
     fn names_print_with_controls_escaped() {

@@ -139,7 +139,10 @@ impl Script {
                 ("strafe", h.strafe, -1.0),
             ] {
                 if !(min..=1.0).contains(&v) {
-                    bad(key, format!("{key} = {v} is out of range: {min} to 1"));
+                    bad(
+                        key,
+                        format!("{key} = {} is out of range: {min} to 1", diag::number(v)),
+                    );
                 }
             }
         }

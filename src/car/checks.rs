@@ -114,7 +114,13 @@ impl CarSpec {
             if !(v >= r.min && v <= r.max) {
                 out.push((
                     r.path.to_string(),
-                    format!("{} = {v} is out of range: {} to {}", r.path, r.min, r.max),
+                    format!(
+                        "{} = {} is out of range: {} to {}",
+                        r.path,
+                        crate::diag::number(v),
+                        r.min,
+                        r.max
+                    ),
                 ));
             }
         }
@@ -148,7 +154,10 @@ impl CarSpec {
             if !(0.05..=20.0).contains(g) {
                 out.push((
                     format!("engine.gears.{i}"),
-                    format!("gear ratio {g} is out of range: 0.05 to 20"),
+                    format!(
+                        "gear ratio {} is out of range: 0.05 to 20",
+                        crate::diag::number(*g)
+                    ),
                 ));
             }
         }

@@ -92,9 +92,26 @@ fn plain_word(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// A setting's value as its error message shows it.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl Shown for i64 {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for f64 {
+    fn shown(&self) -> String {
+        crate::diag::number(*self)
+    }
+}
+
 /// The value of an optional setting if it is given and within `range`;
 /// reports it otherwise.
-fn valid<T: PartialOrd + Copy + std::fmt::Display>(
+fn valid<T: PartialOrd + Copy + std::fmt::Display + Shown>(
     t: &Toml,
     report: &mut Report,
     key: &str,
@@ -110,7 +127,8 @@ fn valid<T: PartialOrd + Copy + std::fmt::Display>(
     report.error(
         t.pos(v),
         format!(
-            "{key} = {x} is out of range: {what} from {} to {}",
+            "{key} = {} is out of range: {what} from {} to {}",
+            x.shown(),
             range.start(),
             range.end()
         ),

@@ -36,6 +36,17 @@ fn front_matter_lines_count_from_the_file_start() {
 }
 
 #[test]
+fn a_huge_number_reads_short_in_its_error() {
+    let src = format!("+++\ncell = 1e300\n+++\n{OK_MAP}");
+    assert_eq!(
+        errors(&src),
+        [
+            "t.track:2:8: cell = 1e300 is out of range: a positive finite number of metres from 0.25 to 100"
+        ]
+    );
+}
+
+#[test]
 fn legend_keys_are_positioned() {
     let src = format!("+++\n[legend]\n\"ab\" = \"ice\"\n+++\n{OK_MAP}");
     assert_eq!(

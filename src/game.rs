@@ -164,7 +164,7 @@ pub fn run<C: Console>(
         }
         if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
             let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false, || {
-                race.about()
+                app.race_about()
             });
         }
         if app.session.dirty && now >= next_frame {

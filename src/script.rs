@@ -216,6 +216,15 @@ impl Script {
     }
 }
 
+/// How a recording's first line begins: then what the race was
+/// ([`crate::app::Setup::about`]), which `skid play --replay` checks.
+const RECORDED_AS: &str = "# recorded by skid: ";
+
+/// What race a recording's first line says it was, if it says.
+pub fn recorded_as(text: &str) -> Option<&str> {
+    text.lines().next()?.strip_prefix(RECORDED_AS)
+}
+
 /// Writes a race's inputs to a file as the race goes (`--record`): each
 /// hold is appended once it is complete (the last one may still grow), so
 /// a crash loses at most the hold in progress, and what is on disk is a
@@ -243,7 +252,7 @@ impl Recorder {
     /// Appends the complete holds of race number `race`'s `script` not yet
     /// written; with `all`, the last hold too (the race is over). A file
     /// started over begins with `about` as a comment: what the race was
-    /// (track, model, car, rate), which a replay must be given again.
+    /// (track, model, car, laps, rate, rivals), which a replay must be.
     pub fn sync(
         &mut self,
         script: &Script,
@@ -257,7 +266,7 @@ impl Recorder {
             self.file.rewind()?;
             self.written = 0;
             self.race = race;
-            writeln!(self.file, "# recorded by skid: {}", about())?;
+            writeln!(self.file, "{RECORDED_AS}{}", about())?;
         }
         let done = if all {
             script.hold.len()
@@ -339,6 +348,8 @@ mod tests {
             text.starts_with("# recorded by skid: oval, tire\n"),
             "{text}"
         );
+        assert_eq!(recorded_as(&text), Some("oval, tire"));
+        assert_eq!(recorded_as("# a comment\n[[hold]]\n"), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -67,6 +67,58 @@ fn play_without_a_terminal_names_a_bad_file_first() {
     assert!(stderr(&o).contains("needs a terminal"), "{}", stderr(&o));
 }
 
+/// A recording names the race it was on its first line; replayed in
+/// another (here other computer cars) it would drive something else, so
+/// it is refused, saying which options to give. Without that line, or
+/// in the same race, it is taken (and then needs a terminal).
+#[test]
+fn a_replay_must_be_the_race_it_was_recorded_in() {
+    let holds = "[[hold]]\nticks = 240\nthrottle = 1.0\n";
+    let line =
+        "# recorded by skid: Pocket, arcade, hatch, 5 laps, --hz 120, 2 computer cars at skill 1";
+    let rec = temp("rec.toml", &format!("{line}\n{holds}"));
+    let rec = rec.to_str().unwrap();
+    let replay = |extra: &[&str]| {
+        let mut args = vec!["play", "--replay", rec];
+        args.extend_from_slice(extra);
+        let o = skid(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        stderr(&o)
+    };
+    for other in [
+        &["--opponents", "2"][..],
+        &["--opponents", "1", "--difficulty", "hard"],
+        &["--opponents", "2", "--difficulty", "hard", "--laps", "3"],
+        &[
+            "--opponents",
+            "2",
+            "--difficulty",
+            "hard",
+            "--track",
+            "oval",
+        ],
+        &["--opponents", "2", "--difficulty", "hard", "--hz", "60"],
+    ] {
+        let e = replay(other);
+        assert!(e.starts_with(&format!("{rec}:1:1: recorded in Pocket, arcade, hatch, 5 laps, --hz 120, 2 computer cars at skill 1; this replay would be ")), "{other:?}: {e}");
+        assert!(
+            e.contains("--difficulty easy 0.6, medium 0.8, hard 1"),
+            "{e}"
+        );
+    }
+    let e = replay(&["--opponents", "2", "--difficulty", "hard"]);
+    assert!(e.contains("needs a terminal"), "{e}");
+    let bare = temp("bare.toml", holds);
+    let o = skid(&[
+        "play",
+        "--replay",
+        bare.to_str().unwrap(),
+        "--model",
+        "tire",
+    ]);
+    assert!(stderr(&o).contains("needs a terminal"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_options_exit_2() {
     let ok = temp("ok.toml", "[[hold]]\nticks = 1\n");

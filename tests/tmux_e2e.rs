@@ -247,6 +247,25 @@ fn without_releases_the_brake_bites_at_once_in_a_real_terminal() {
         ),
         "{first}"
     );
+    // Replayed in another race (here another model), it is refused by that
+    // line; in the same one it is taken (and then needs a terminal).
+    let replay = |extra: &[&str]| {
+        let o = Command::new(skid())
+            .args(["play", "--replay", rec.to_str().unwrap(), "--track", "oval"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let other = replay(&["--model", "tire"]);
+    assert!(
+        other.starts_with(&format!("{}:1:1: recorded in Oval, arcade,", rec.display())),
+        "{other}"
+    );
+    assert!(other.contains("would be Oval, tire,"), "{other}");
+    let same = replay(&["--model", "arcade"]);
+    assert!(same.contains("needs a terminal"), "{same}");
     let ticks = recorded(&rec);
     let count =
         |f: &dyn Fn(&skid::physics::Controls) -> bool| ticks.iter().filter(|c| f(c)).count();

@@ -37,6 +37,23 @@ pub struct Setup<'a> {
 }
 
 impl Setup<'_> {
+    /// What a race of this setup at `hz` against computer cars of `skill`
+    /// is, for a recording's first line: the track, the model, the car,
+    /// the laps, the physics rate and the computer cars asked for: all a
+    /// replay of its inputs must be again to drive the same race.
+    pub fn about(&self, hz: u32, skill: f64) -> String {
+        let rivals = self.opponents.min(MAX_CARS - 1);
+        let skill = if rivals > 0 {
+            format!(" at skill {skill}")
+        } else {
+            String::new()
+        };
+        format!(
+            "{}, {}, {}, {} laps, --hz {hz}, {rivals} computer cars{skill}",
+            self.track.track.name, self.model, self.spec.name, self.laps
+        )
+    }
+
     /// The menu's five rows as a selector shows them: each row, its label
     /// and its value.
     pub fn rows(&self) -> [(Row, &'static str, String); 5] {

@@ -192,6 +192,12 @@ impl App {
         self.menu.setup(&self.choices[self.menu.track], &self.cars)
     }
 
+    /// What the race the menu starts is ([`Setup::about`]): a recording's
+    /// first line, which a replay must match.
+    pub fn race_about(&self) -> String {
+        self.setup().about(self.hz, self.skill)
+    }
+
     /// The racing line of the menu's track: kept across restarts (it
     /// depends on the track alone), or worked out now; in the background
     /// mode, on a track whose line is not known yet, none: its planning

@@ -177,23 +177,6 @@ impl Race {
         });
     }
 
-    /// What the race is, for a recording's first line: the track, the
-    /// first seat's model and car, the laps, the physics rate and the
-    /// computer cars.
-    pub fn about(&self) -> String {
-        let w = &self.world;
-        let car = &w.cars[0].car;
-        let hz = (1.0 / w.dt).round();
-        let rivals = self.seats.len() - self.people();
-        format!(
-            "{}, {}, {}, {} laps, --hz {hz}, {rivals} computer cars",
-            w.track.name,
-            car.kind,
-            car.spec().name,
-            w.laps
-        )
-    }
-
     /// The medals for `car` as it is now, if known.
     pub fn medals_for(&self, car: &Car) -> Option<Medals> {
         self.medals.as_ref()?.of(car)

@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -135,9 +135,44 @@ impl Setup {
 
 /// Reads and validates an input script.
 fn load_script(path: &str) -> Result<Script, Diagnostics> {
+    load_recording(path).map(|(script, _)| script)
+}
+
+/// Reads and validates an input script, with the race its first line
+/// says it was recorded in, if it says ([`crate::script::recorded_as`]).
+fn load_recording(path: &str) -> Result<(Script, Option<String>), Diagnostics> {
     let bytes = diag::read_file(path)?;
     let text = diag::utf8(path, &bytes)?;
-    Script::parse(path, text)
+    let about = crate::script::recorded_as(text).map(str::to_string);
+    Ok((Script::parse(path, text)?, about))
+}
+
+/// A recording replayed in another race than its first line names drives
+/// something else: refused, saying which options to give.
+fn same_race(path: &str, recorded: &str, now: &str) -> Result<(), Diagnostics> {
+    if recorded == now {
+        return Ok(());
+    }
+    let levels: Vec<String> = Difficulty::value_variants()
+        .iter()
+        .filter_map(|d| {
+            Some(format!(
+                "{} {}",
+                d.to_possible_value()?.get_name(),
+                d.skill()
+            ))
+        })
+        .collect();
+    let message = format!(
+        "recorded in {recorded}; this replay would be {now}. Give the options it \
+         was recorded with (skill: --difficulty {}), or delete this line to replay it anyway",
+        levels.join(", ")
+    );
+    Err(Diagnostics::from(Diagnostic::at(
+        path,
+        diag::Pos { line: 1, col: 1 },
+        message,
+    )))
 }
 
 /// Whether colour is wanted: not when `NO_COLOR` is set (no-color.org).
@@ -170,9 +205,11 @@ fn game_options(
 
 fn play(p: Play) -> Outcome {
     use std::io::IsTerminal;
-    // The files named are read first: what is wrong with them is said
-    // whether or not there is a terminal.
-    let replay = p.replay.as_deref().map(load_script).transpose()?;
+    // The files named are read first, and a replay checked against its
+    // race: what is wrong with them is said whether or not there is a
+    // terminal.
+    let replay = p.replay.as_deref().map(load_recording).transpose()?;
+    let (replay, recorded_in) = replay.map_or((None, None), |(s, about)| (Some(s), about));
     let opts = if p.menu {
         Options {
             hz: p.game.hz,
@@ -186,12 +223,6 @@ fn play(p: Play) -> Outcome {
         }
         game_options(&setup, p.laps, p.game.hz, replay)?
     };
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(Diagnostics::from(Diagnostic::file(
-            "skid",
-            "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
-        )));
-    }
     let mut opts = opts;
     // Without a data directory of the user's, laps are not kept; one
     // given that cannot keep them is an error.
@@ -205,6 +236,16 @@ fn play(p: Play) -> Outcome {
     // A large map's racing line and medals take a while: the game draws
     // and answers keys meanwhile.
     opts.background = true;
+    let mut app = App::new(opts);
+    if let (Some(path), Some(recorded)) = (&p.replay, &recorded_in) {
+        same_race(path, recorded, &app.race_about())?;
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Diagnostics::from(Diagnostic::file(
+            "skid",
+            "the game needs a terminal; for headless runs use `skid sim` or `skid render`",
+        )));
+    }
     // The recording's file is made now: a path that cannot be written is
     // an error before the game takes the terminal.
     let mut recorder = match &p.record {
@@ -216,7 +257,6 @@ fn play(p: Play) -> Outcome {
         })?),
         None => None,
     };
-    let mut app = App::new(opts);
     if !p.menu {
         app.start_race();
     }
@@ -232,7 +272,7 @@ fn play(p: Play) -> Outcome {
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
         rec.sync(&race.view(LOCAL).seat.recording, app.races, true, || {
-            race.about()
+            app.race_about()
         })
         .map_err(|e| {
             Diagnostics::from(Diagnostic::file(

@@ -258,4 +258,9 @@ pub struct Serve {
     /// directory).
     #[arg(long, value_name = "URL")]
     pub database: Option<String>,
+    /// Behind a load balancer (haproxy `send-proxy-v2`): every connection
+    /// begins with a PROXY protocol header, whose address is the player's
+    /// (for --per-address and the log); one without is closed.
+    #[arg(long)]
+    pub proxy_protocol: bool,
 }

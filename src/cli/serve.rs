@@ -69,6 +69,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         idle: Duration::from_secs(s.idle_timeout),
         login: Duration::from_secs(crate::serve::AUTH_SECONDS),
         tracks,
+        proxy_protocol: s.proxy_protocol,
         hz: DEFAULT_HZ,
         fps: 30,
     };

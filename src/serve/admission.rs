@@ -10,7 +10,7 @@
 //! (`--per-address`, [`PER_ADDRESS`] by default), with IPv6 addresses
 //! grouped by their /64 network
 //! (one host is usually given a whole /64). The deadline that closes a
-//! pending connection is the accept loop's (`serve_one`); this module
+//! pending connection is the accept loop's (`accept::serve_one`); this module
 //! only counts.
 
 use std::collections::HashMap;
@@ -88,6 +88,11 @@ impl Admission {
             per_address,
             counts: Mutex::default(),
         })
+    }
+
+    /// Players that may play at once (`--max-players`).
+    pub fn max_players(&self) -> usize {
+        self.max_players
     }
 
     fn counts(&self) -> MutexGuard<'_, Counts> {

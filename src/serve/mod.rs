@@ -9,6 +9,7 @@
 //! every player and room and steps their races, fed by a channel. The
 //! simulation never waits on the network.
 
+mod accept;
 pub mod admission;
 pub mod db;
 pub mod hub;
@@ -17,6 +18,7 @@ pub mod laps;
 pub mod messages;
 pub mod names;
 pub mod offered;
+mod proxy;
 pub mod room;
 mod screen;
 mod ssh;
@@ -40,9 +42,9 @@ pub use names::display_name;
 pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
 
 use crate::app::TrackChoice;
-use admission::{Admission, Ticket};
-use hub::{Hub, Offered, Settings, ToHub};
-use room::PlayerId;
+use accept::Doors;
+use admission::Admission;
+use hub::{Hub, Offered, Settings};
 
 /// Seconds a connection has from connecting to joining the lobby.
 pub const AUTH_SECONDS: u64 = 30;
@@ -65,6 +67,9 @@ pub struct Options {
     pub login: Duration,
     /// The tracks the lobby offers (every bundled one by default).
     pub tracks: Vec<TrackChoice>,
+    /// Whether every connection begins with a PROXY protocol header (a
+    /// load balancer's), whose address then counts as the client's.
+    pub proxy_protocol: bool,
     pub hz: u32,
     pub fps: u32,
 }
@@ -249,13 +254,14 @@ pub async fn start(opts: Options) -> io::Result<Server> {
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);
-    let accept = tokio::spawn(accept_loop(
-        listener,
+    let doors = Doors::new(
         Arc::new(config(key)),
         to_hub,
-        (opts.max_players, opts.per_address, opts.login),
-        stopped,
-    ));
+        Admission::new(opts.max_players, opts.per_address),
+        opts.login,
+        opts.proxy_protocol,
+    );
+    let accept = tokio::spawn(accept::accept_loop(listener, doors, stopped));
     Ok(Server {
         addr,
         fingerprint,
@@ -263,110 +269,6 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         hub: Some(hub),
         accept,
     })
-}
-
-/// Accepts connections until told to stop, each within the limits
-/// ([`admission`]); an accept error (out of file descriptors, a reset) is
-/// logged and the loop goes on after a pause.
-async fn accept_loop(
-    listener: TcpListener,
-    config: Arc<russh::server::Config>,
-    hub: mpsc::Sender<ToHub>,
-    (max_players, per_address, login): (usize, usize, Duration),
-    mut stop: watch::Receiver<bool>,
-) {
-    let mut next: PlayerId = 1;
-    let admission = Admission::new(max_players, per_address);
-    loop {
-        let (stream, peer) = tokio::select! {
-            _ = stop.changed() => break,
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(e) => {
-                    eprintln!("skid serve: accept: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            },
-        };
-        let ticket = match admission.admit(peer.ip()) {
-            Ok(ticket) => ticket,
-            Err(why) => {
-                eprintln!("skid serve: {peer} refused: {why}");
-                drop(stream);
-                continue;
-            }
-        };
-        let id = next;
-        next += 1;
-        eprintln!("skid serve: connection {id} from {peer}");
-        let (config, hub) = (config.clone(), hub.clone());
-        tokio::spawn(async move {
-            let handler = ssh::Connection::new(id, hub, ticket.clone());
-            serve_one(config, stream, handler, &ticket, login).await;
-            eprintln!("skid serve: connection {id} closed");
-        });
-    }
-    let _ = hub.send(ToHub::Shutdown);
-}
-
-/// Bytes read from a connection's socket at once: several of the small
-/// packets a player sends (a key is under a hundred bytes); a larger one
-/// is read in parts.
-const READ_BUFFER: usize = 2048;
-
-/// One connection from its first byte to its end: it must have joined
-/// the lobby `login` after it connected (logged in, a pty, a shell), or
-/// it is closed, whatever it did or left undone meanwhile.
-async fn serve_one(
-    config: Arc<russh::server::Config>,
-    stream: tokio::net::TcpStream,
-    handler: ssh::Connection,
-    ticket: &Ticket,
-    login: Duration,
-) {
-    let _ = stream.set_nodelay(true);
-    // A second handle on the socket, to cut it whatever russh's session
-    // is doing (a client stalled in the key exchange never reads a
-    // disconnect message).
-    let Ok((killer, stream)) = stream.into_std().and_then(|s| Ok((s.try_clone()?, s))) else {
-        return;
-    };
-    let Ok(stream) = stream
-        .set_nonblocking(true)
-        .and_then(|()| tokio::net::TcpStream::from_std(stream))
-    else {
-        return;
-    };
-    // russh reads a packet's length, then its rest, each with a read of
-    // its own, then finds the socket empty with a third: read through a
-    // buffer, a packet is one read, and tokio knows from its being short
-    // that the socket is drained (one system call a key, not three).
-    let stream = tokio::io::BufReader::with_capacity(READ_BUFFER, stream);
-    let deadline = tokio::time::Instant::now() + login;
-    let started =
-        tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
-    let Ok(Ok(session)) = started.await else {
-        return;
-    };
-    let handle = session.handle();
-    tokio::pin!(session);
-    tokio::select! {
-        _ = &mut session => return,
-        () = tokio::time::sleep_until(deadline) => {}
-    }
-    if !ticket.playing() {
-        let why = "did not log in and open a terminal in time".to_string();
-        let _ = tokio::time::timeout(
-            Duration::from_millis(200),
-            handle.disconnect(russh::Disconnect::ByApplication, why, String::new()),
-        )
-        .await;
-        let _ = killer.shutdown(std::net::Shutdown::Both);
-        let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
-        return;
-    }
-    let _ = session.await;
 }
 
 /// `skid serve`: runs until a signal that would end the process

@@ -57,7 +57,26 @@ pub async fn login_with(
     key: Option<russh::keys::PrivateKey>,
 ) -> Handle<Trust> {
     let config = Arc::new(client::Config::default());
-    let mut h = client::connect(config, addr, Trust).await.expect("connect");
+    let h = client::connect(config, addr, Trust).await.expect("connect");
+    authenticate(h, user, key).await
+}
+
+/// Logs in as a guest named `user` over `stream`, a connection made and
+/// begun already (with a PROXY header, say).
+pub async fn login_over(stream: tokio::net::TcpStream, user: &str) -> Handle<Trust> {
+    let config = Arc::new(client::Config::default());
+    let h = client::connect_stream(config, stream, Trust)
+        .await
+        .expect("connect");
+    authenticate(h, user, None).await
+}
+
+/// Logs the connection `h` in as `user` with `key`, or as a guest.
+async fn authenticate(
+    mut h: Handle<Trust>,
+    user: &str,
+    key: Option<russh::keys::PrivateKey>,
+) -> Handle<Trust> {
     if let Some(key) = key {
         let key = russh::keys::PrivateKeyWithHashAlg::new(Arc::new(key), None);
         let r = h.authenticate_publickey(user, key).await.expect("auth");
@@ -112,6 +131,12 @@ pub async fn join_as(
     env: &[(&str, &str)],
 ) -> Player {
     let handle = login_with(addr, user, key).await;
+    open(handle, size, env).await
+}
+
+/// A player on the logged-in connection `handle`, with a pty of `size`,
+/// sending the environment variables `env` first.
+pub async fn open(handle: Handle<Trust>, size: (u16, u16), env: &[(&str, &str)]) -> Player {
     let ch = handle.channel_open_session().await.expect("session");
     for (name, value) in env {
         ch.set_env(true, *name, *value).await.expect("env");

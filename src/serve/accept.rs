@@ -1,0 +1,200 @@
+//! Connections from the accept to their end: each admitted by its
+//! address ([`super::admission`]), behind a load balancer the address its
+//! PROXY header names ([`super::proxy`]), then one SSH session, which
+//! must reach the lobby within the login deadline of the accept.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, watch};
+use tokio::time::Instant;
+
+use super::admission::{self, Admission, Ticket};
+use super::hub::ToHub;
+use super::{proxy, ssh};
+
+/// What every connection is admitted and served by.
+pub struct Doors {
+    config: Arc<russh::server::Config>,
+    hub: mpsc::Sender<ToHub>,
+    admission: Arc<Admission>,
+    /// From the accept to the lobby, at the most.
+    login: Duration,
+    /// Whether connections begin with a PROXY header.
+    proxied: bool,
+    /// Places for connections still to send their PROXY header: as many
+    /// as may wait to log in ([`admission::pending_budget`]), so silent
+    /// sockets cannot pile up before they are counted by address.
+    headers: Arc<Semaphore>,
+    /// The next connection's number (a player's id in the hub).
+    next: AtomicU64,
+}
+
+impl Doors {
+    pub fn new(
+        config: Arc<russh::server::Config>,
+        hub: mpsc::Sender<ToHub>,
+        admission: Arc<Admission>,
+        login: Duration,
+        proxied: bool,
+    ) -> Arc<Doors> {
+        let waiting = admission::pending_budget(admission.max_players());
+        Arc::new(Doors {
+            config,
+            hub,
+            admission,
+            login,
+            proxied,
+            headers: Arc::new(Semaphore::new(waiting)),
+            next: AtomicU64::new(1),
+        })
+    }
+
+    /// Admits the connection `stream` of the client at `from`, within
+    /// the limits, and serves it on a task of its own; or logs why not.
+    /// `via`: the balancer that named the client; a connection it names
+    /// no client for (its health check, every few seconds) is not logged.
+    fn admit(
+        self: &Arc<Self>,
+        stream: TcpStream,
+        from: Option<SocketAddr>,
+        via: Option<SocketAddr>,
+        deadline: Instant,
+    ) {
+        let Some(peer) = from.or(via) else {
+            return;
+        };
+        let ticket = match self.admission.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(why) => {
+                eprintln!("skid serve: {peer} refused: {why}");
+                return;
+            }
+        };
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let logged = from.is_some();
+        if logged {
+            let via = via.map(|v| format!(" (via {v})")).unwrap_or_default();
+            eprintln!("skid serve: connection {id} from {peer}{via}");
+        }
+        let doors = self.clone();
+        tokio::spawn(async move {
+            let handler = ssh::Connection::new(id, doors.hub.clone(), ticket.clone());
+            serve_one(doors.config.clone(), stream, handler, &ticket, deadline).await;
+            if logged {
+                eprintln!("skid serve: connection {id} closed");
+            }
+        });
+    }
+
+    /// Reads the PROXY header of `stream` from the balancer at `peer`,
+    /// then admits it as the client it names (one that names none, as
+    /// the balancer); closes it if none comes by `deadline`.
+    async fn proxied(self: Arc<Self>, mut stream: TcpStream, peer: SocketAddr, deadline: Instant) {
+        let Ok(place) = self.headers.clone().try_acquire_owned() else {
+            eprintln!(
+                "skid serve: {peer} refused: {}",
+                admission::Refused::Pending
+            );
+            return;
+        };
+        let header = tokio::time::timeout_at(deadline, proxy::read_header(&mut stream)).await;
+        drop(place);
+        match header {
+            Ok(Ok(from)) => self.admit(stream, from, Some(peer), deadline),
+            Ok(Err(why)) => eprintln!("skid serve: {peer} refused: {why}"),
+            Err(_) => eprintln!("skid serve: {peer} refused: no PROXY header in time"),
+        }
+    }
+}
+
+/// Accepts connections until told to stop, each within the limits
+/// ([`admission`]); an accept error (out of file descriptors, a reset) is
+/// logged and the loop goes on after a pause.
+pub async fn accept_loop(
+    listener: TcpListener,
+    doors: Arc<Doors>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = stop.changed() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("skid serve: accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let deadline = Instant::now() + doors.login;
+        if doors.proxied {
+            tokio::spawn(doors.clone().proxied(stream, peer, deadline));
+        } else {
+            doors.admit(stream, Some(peer), None, deadline);
+        }
+    }
+    let _ = doors.hub.send(ToHub::Shutdown);
+}
+
+/// Bytes read from a connection's socket at once: several of the small
+/// packets a player sends (a key is under a hundred bytes); a larger one
+/// is read in parts.
+const READ_BUFFER: usize = 2048;
+
+/// One connection from its SSH's first byte to its end: it must have
+/// joined the lobby by `deadline` (logged in, a pty, a shell), or it is
+/// closed, whatever it did or left undone meanwhile.
+async fn serve_one(
+    config: Arc<russh::server::Config>,
+    stream: TcpStream,
+    handler: ssh::Connection,
+    ticket: &Ticket,
+    deadline: Instant,
+) {
+    let _ = stream.set_nodelay(true);
+    // A second handle on the socket, to cut it whatever russh's session
+    // is doing (a client stalled in the key exchange never reads a
+    // disconnect message).
+    let Ok((killer, stream)) = stream.into_std().and_then(|s| Ok((s.try_clone()?, s))) else {
+        return;
+    };
+    let Ok(stream) = stream
+        .set_nonblocking(true)
+        .and_then(|()| tokio::net::TcpStream::from_std(stream))
+    else {
+        return;
+    };
+    // russh reads a packet's length, then its rest, each with a read of
+    // its own, then finds the socket empty with a third: read through a
+    // buffer, a packet is one read, and tokio knows from its being short
+    // that the socket is drained (one system call a key, not three).
+    let stream = tokio::io::BufReader::with_capacity(READ_BUFFER, stream);
+    let started =
+        tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
+    let Ok(Ok(session)) = started.await else {
+        return;
+    };
+    let handle = session.handle();
+    tokio::pin!(session);
+    tokio::select! {
+        _ = &mut session => return,
+        () = tokio::time::sleep_until(deadline) => {}
+    }
+    if !ticket.playing() {
+        let why = "did not log in and open a terminal in time".to_string();
+        let _ = tokio::time::timeout(
+            Duration::from_millis(200),
+            handle.disconnect(russh::Disconnect::ByApplication, why, String::new()),
+        )
+        .await;
+        let _ = killer.shutdown(std::net::Shutdown::Both);
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
+        return;
+    }
+    let _ = session.await;
+}

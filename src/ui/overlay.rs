@@ -248,9 +248,9 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         "Terminals without key releases (tmux, most SSH):",
         "a key counts while it repeats, and the last key",
         "pressed steers; a tap steers briefly, fading.",
-        "The throttle stays on (INPUT shows *) until",
-        "you press S. Held steering goes on while you hold",
-        "a pedal; if it stops, press the key again.",
+        "W held stays on through any key pressed after it",
+        "(INPUT shows *) until S. Held steering goes on",
+        "through a pedal; if it stops, press the key again.",
         "Braking goes on a moment as you turn in.",
         "strafe: Space hops until pressed again.",
     ];
@@ -259,8 +259,8 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     let short = [
         "No key releases (tmux, most SSH): a key counts while it",
         "repeats; the last pressed steers; a tap steers briefly.",
-        "Throttle stays on (*) until S; steering goes on through",
-        "a pedal (press again if it stops); strafe: Space hops.",
+        "W held stays on (*) past other keys until S; steering",
+        "lasts through a pedal (press again); strafe: Space hops.",
     ];
     let fits = keys.len() + notes.len() + 2 <= usize::from(area.height);
     let notes: &[&str] = if fits { &notes } else { &short };

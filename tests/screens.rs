@@ -544,7 +544,7 @@ fn the_help_is_whole_down_to_the_smallest_screen() {
             skid::ui::overlay::help(&mut buf, area, online);
             let text = skid::ui::buffer_text(&buf);
             let at = format!("{w}x{h} online {online}");
-            for want in ["throttle", "watch the next car", "W held stays on", "┘"] {
+            for want in ["throttle", "watch the next car", "W stays on", "┘"] {
                 assert!(text.contains(want), "{at}: no {want:?}\n{text}");
             }
             assert!(

@@ -248,7 +248,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
         "Terminals without key releases (tmux, most SSH):",
         "a key counts while it repeats, and the last key",
         "pressed steers; a tap steers briefly, fading.",
-        "W held stays on through any key pressed after it",
+        "W stays on through any key pressed after it",
         "(INPUT shows *) until S. Held steering goes on",
         "through a pedal; if it stops, press the key again.",
         "Braking goes on a moment as you turn in.",
@@ -259,7 +259,7 @@ pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
     let short = [
         "No key releases (tmux, most SSH): a key counts while it",
         "repeats; the last pressed steers; a tap steers briefly.",
-        "W held stays on (*) past other keys until S; steering",
+        "W stays on (*) past the keys after it until S; steering",
         "lasts through a pedal (press again); strafe: Space hops.",
     ];
     let fits = keys.len() + notes.len() + 2 <= usize::from(area.height);

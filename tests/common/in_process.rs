@@ -45,3 +45,21 @@ pub async fn server(name: &str) -> Server {
         .await
         .expect("server starts")
 }
+
+/// Whether the server closes the connection `s` within `secs` (whatever
+/// it sends first is read and dropped).
+pub async fn closed_within(s: &mut tokio::net::TcpStream, secs: f64) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 4096];
+    let until_closed = async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs_f64(secs), until_closed)
+        .await
+        .is_ok()
+}

@@ -222,37 +222,53 @@ async fn the_log_says_why_a_player_left() {
         "--idle-timeout".as_ref(),
         "5".as_ref(),
     ];
-    let (_server, mut err) = server::spawn::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args);
-    let mut first = String::new();
-    err.read_line(&mut first).unwrap();
-    let port: u16 = (first.split("127.0.0.1:").nth(1))
-        .and_then(|s| s.split(',').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    let (tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in err.lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let (_server, addr, mut log) =
+        server::logged::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args);
     let ann = ssh::in_lobby(addr, "ann").await;
     let ben = ssh::in_lobby(addr, "ben").await;
     ben.send(b"q").await;
-    let mut log = Vec::new();
-    let end = Instant::now() + Duration::from_secs(15);
-    while !(log
-        .iter()
-        .any(|l: &String| l.contains("ann (player") && l.contains("left (idle too long"))
-        && log
-            .iter()
-            .any(|l| l.contains("ben (player") && l.contains("left (bye)")))
-    {
-        assert!(Instant::now() < end, "{log:?}");
-        if let Ok(line) = lines.recv_timeout(Duration::from_millis(100)) {
-            log.push(line);
-        }
-    }
+    let has = |seen: &[String], who: &str, why: &str| {
+        seen.iter().any(|l| l.contains(who) && l.contains(why))
+    };
+    log.wait_until(
+        |seen| {
+            has(seen, "ann (player", "left (idle too long")
+                && has(seen, "ben (player", "left (bye)")
+        },
+        15.0,
+    );
     drop(ann);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server that is not told of its balancer's PROXY headers closes
+/// every connection through it at once: the log says why, and what to
+/// give. One that is told of them says which connection came without.
+#[test]
+fn the_log_says_when_a_balancer_and_a_server_disagree() {
+    use std::io::Write;
+    let header = b"PROXY TCP4 198.51.100.7 10.0.0.11 51000 2222\r\nSSH-2.0-OpenSSH_9.6\r\n";
+    for (flag, sent, said) in [
+        (
+            None,
+            &header[..],
+            "closed: it did not begin with SSH (a balancer's PROXY header wants --proxy-protocol)",
+        ),
+        (
+            Some("--proxy-protocol"),
+            b"SSH-2.0-OpenSSH_9.6\r\n",
+            "refused: no PROXY header",
+        ),
+    ] {
+        let dir = std::env::temp_dir().join(format!("skid-proxy-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut args = vec!["--data-dir".as_ref(), dir.as_os_str()];
+        args.extend(flag.map(std::ffi::OsStr::new));
+        let (_server, addr, mut log) =
+            server::logged::<&std::ffi::OsStr>(env!("CARGO_BIN_EXE_skid"), &args);
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.write_all(sent).unwrap();
+        log.wait_until(|seen| seen.iter().any(|l| l.contains(said)), 10.0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

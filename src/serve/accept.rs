@@ -83,9 +83,10 @@ impl Doors {
         let doors = self.clone();
         tokio::spawn(async move {
             let handler = ssh::Connection::new(id, doors.hub.clone(), ticket.clone());
-            serve_one(doors.config.clone(), stream, handler, &ticket, deadline).await;
+            let why = serve_one(doors.config.clone(), stream, handler, &ticket, deadline).await;
             if logged {
-                eprintln!("skid serve: connection {id} closed");
+                let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+                eprintln!("skid serve: connection {id} closed{why}");
             }
         });
     }
@@ -148,26 +149,30 @@ const READ_BUFFER: usize = 2048;
 
 /// One connection from its SSH's first byte to its end: it must have
 /// joined the lobby by `deadline` (logged in, a pty, a shell), or it is
-/// closed, whatever it did or left undone meanwhile.
+/// closed, whatever it did or left undone meanwhile. Returns why it was
+/// closed before it began, or short of the lobby, for the log.
 async fn serve_one(
     config: Arc<russh::server::Config>,
     stream: TcpStream,
     handler: ssh::Connection,
     ticket: &Ticket,
     deadline: Instant,
-) {
+) -> Option<String> {
     let _ = stream.set_nodelay(true);
     // A second handle on the socket, to cut it whatever russh's session
     // is doing (a client stalled in the key exchange never reads a
     // disconnect message).
-    let Ok((killer, stream)) = stream.into_std().and_then(|s| Ok((s.try_clone()?, s))) else {
-        return;
+    let split = stream.into_std().and_then(|s| Ok((s.try_clone()?, s)));
+    let (killer, stream) = match split {
+        Ok(both) => both,
+        Err(e) => return Some(e.to_string()),
     };
-    let Ok(stream) = stream
+    let stream = match stream
         .set_nonblocking(true)
         .and_then(|()| tokio::net::TcpStream::from_std(stream))
-    else {
-        return;
+    {
+        Ok(stream) => stream,
+        Err(e) => return Some(e.to_string()),
     };
     // russh reads a packet's length, then its rest, each with a read of
     // its own, then finds the socket empty with a third: read through a
@@ -176,25 +181,37 @@ async fn serve_one(
     let stream = tokio::io::BufReader::with_capacity(READ_BUFFER, stream);
     let started =
         tokio::time::timeout_at(deadline, russh::server::run_stream(config, stream, handler));
-    let Ok(Ok(session)) = started.await else {
-        return;
+    let session = match started.await {
+        Ok(Ok(session)) => session,
+        Ok(Err(russh::Error::Version)) => return Some(NOT_SSH.into()),
+        Ok(Err(e)) => return Some(e.to_string()),
+        Err(_) => return Some(LATE.into()),
     };
     let handle = session.handle();
     tokio::pin!(session);
     tokio::select! {
-        _ = &mut session => return,
+        _ = &mut session => return None,
         () = tokio::time::sleep_until(deadline) => {}
     }
     if !ticket.playing() {
-        let why = "did not log in and open a terminal in time".to_string();
         let _ = tokio::time::timeout(
             Duration::from_millis(200),
-            handle.disconnect(russh::Disconnect::ByApplication, why, String::new()),
+            handle.disconnect(russh::Disconnect::ByApplication, LATE.into(), String::new()),
         )
         .await;
         let _ = killer.shutdown(std::net::Shutdown::Both);
         let _ = tokio::time::timeout(Duration::from_secs(2), &mut session).await;
-        return;
+        return Some(LATE.into());
     }
     let _ = session.await;
+    None
 }
+
+/// Why a connection that did not reach the lobby in time was closed.
+const LATE: &str = "did not log in and open a terminal in time";
+
+/// Why a connection that did not begin with SSH's version line was
+/// closed: most likely, behind a balancer, a PROXY header the server was
+/// not told to expect.
+const NOT_SSH: &str =
+    "it did not begin with SSH (a balancer's PROXY header wants --proxy-protocol)";

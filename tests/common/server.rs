@@ -54,9 +54,33 @@ pub fn spawn<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, BufReader<Child
 /// pipe.
 pub fn serve<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr) {
     let (server, mut err) = spawn(bin, args);
+    let addr = address(&mut err);
+    std::thread::spawn(move || for _ in err.lines() {});
+    (server, addr)
+}
+
+/// [`spawn`], then the address its first log line names, and the rest
+/// of its log as it comes.
+pub fn logged<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr, Log) {
+    let (server, mut err) = spawn(bin, args);
+    let addr = address(&mut err);
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let log = Log {
+        lines,
+        seen: Vec::new(),
+    };
+    (server, addr, log)
+}
+
+/// The address in a server's first log line.
+fn address(err: &mut BufReader<ChildStderr>) -> SocketAddr {
     let mut first = String::new();
     err.read_line(&mut first).unwrap();
-    std::thread::spawn(move || for _ in err.lines() {});
     assert!(first.contains("host key SHA256:"), "{first}");
     let port: u16 = first
         .split("127.0.0.1:")
@@ -64,5 +88,27 @@ pub fn serve<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr) {
         .and_then(|s| s.split(',').next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no port in {first:?}"));
-    (server, SocketAddr::from(([127, 0, 0, 1], port)))
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// A server's log after its first line, as it comes.
+pub struct Log {
+    lines: std::sync::mpsc::Receiver<String>,
+    /// Every line read so far.
+    pub seen: Vec<String>,
+}
+
+impl Log {
+    /// Reads lines until the lines seen satisfy `done`; fails the test,
+    /// showing them, if they do not within `secs`.
+    pub fn wait_until(&mut self, done: impl Fn(&[String]) -> bool, secs: f64) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+        while !done(&self.seen) {
+            assert!(std::time::Instant::now() < end, "{:#?}", self.seen);
+            let wait = std::time::Duration::from_millis(100);
+            if let Ok(line) = self.lines.recv_timeout(wait) {
+                self.seen.push(line);
+            }
+        }
+    }
 }

@@ -41,6 +41,14 @@ impl Door {
     pub fn pauses(self) -> bool {
         self == Door::Local
     }
+
+    /// Whether a person's inputs are kept as an input script as they
+    /// race: locally, for `--record`; a server has no use for them, and
+    /// at a hold a tick or so while steering they would be some
+    /// kilobytes a second for each of its players.
+    pub fn keeps_inputs(self) -> bool {
+        self == Door::Local
+    }
 }
 
 /// A key event as every front door reads it.

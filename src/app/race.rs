@@ -438,8 +438,9 @@ impl Race {
         for e in &mut self.world.cars {
             e.along = self.line.nearest(e.car.state.body.pos, e.along);
         }
+        let keep = self.door.keeps_inputs();
         for seat in &mut self.seats {
-            seat.after_step(&self.world, &self.line);
+            seat.after_step(&self.world, &self.line, keep);
         }
         self.finishing();
     }

@@ -138,7 +138,8 @@ pub struct Seat {
     pub skids: Skids,
     pub camera: Option<Camera>,
     pub autostrafe: bool,
-    /// The seat's inputs so far, as an input script.
+    /// The seat's inputs so far, as an input script (none on a server:
+    /// [`crate::session::Door::keeps_inputs`]).
     pub recording: Script,
     /// The one-shot controls asked for (a shift, the gearbox, a
     /// respawn, a model switch), for the next tick.
@@ -299,13 +300,14 @@ impl Seat {
     }
 
     /// What the step just taken did for this seat: its controls
-    /// recorded, its lap log, the wrong-way count (its car at point `at`
-    /// of the racing line `line`) and the skid marks.
-    pub(super) fn after_step(&mut self, world: &World, line: &Line) {
+    /// recorded (a person's, where the door `keeps` them), its lap log,
+    /// the wrong-way count (its car at point `at` of the racing line
+    /// `line`) and the skid marks.
+    pub(super) fn after_step(&mut self, world: &World, line: &Line, keeps: bool) {
         let i = world.index(self.car).expect("a seat's car is in the race");
         let (event, entrant) = (world.events()[i], &world.cars[i]);
         let (c, at) = (entrant.last, entrant.along);
-        if self.is_person() {
+        if keeps && self.is_person() {
             self.recording.push(&c);
         }
         self.last = c;

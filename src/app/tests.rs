@@ -117,6 +117,30 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
     );
 }
 
+/// A server keeps no script of its players' inputs (nothing reads it,
+/// and it grew by kilobytes a second for each of them): the same keys
+/// drive the car, and the seat's recording stays empty.
+#[test]
+fn a_served_race_keeps_no_script_of_its_people() {
+    let mut app = race_app(ModelKind::Arcade);
+    app.race.as_mut().unwrap().door = Door::Served;
+    let mut now = 0.0;
+    go(&mut app, &mut now);
+    for i in 0..120 {
+        now += 1.0 / 120.0;
+        if i % 4 == 0 {
+            app.press(Key::W, now);
+        }
+        app.tick(now);
+    }
+    let r = app.race.as_ref().unwrap();
+    assert!(
+        r.view(LOCAL).car().state.body.vel.length() > 3.0,
+        "it drove"
+    );
+    assert!(r.seats[0].recording.hold.is_empty());
+}
+
 #[test]
 fn pause_stops_the_clock_and_releases_keys() {
     let mut app = race_app(ModelKind::Tire);

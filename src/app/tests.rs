@@ -93,19 +93,7 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
         "no physics in the countdown"
     );
     go(&mut app, &mut now);
-    // Hold W with autorepeat for a second.
-    for i in 0..120 {
-        now += 1.0 / 120.0;
-        if i % 4 == 0 {
-            app.press(Key::W, now);
-        }
-        app.tick(now);
-    }
-    let r = app.race.as_ref().unwrap();
-    assert!(
-        r.view(LOCAL).car().state.body.vel.length() > 3.0,
-        "it drove"
-    );
+    let r = w_held_a_second(&mut app, &mut now);
     assert!(
         r.seats[0]
             .recording
@@ -126,19 +114,26 @@ fn a_served_race_keeps_no_script_of_its_people() {
     app.race.as_mut().unwrap().door = Door::Served;
     let mut now = 0.0;
     go(&mut app, &mut now);
+    let r = w_held_a_second(&mut app, &mut now);
+    assert!(r.seats[0].recording.hold.is_empty());
+}
+
+/// W held with a terminal's autorepeat for a second from `now`: the race
+/// then, its car having driven.
+fn w_held_a_second<'a>(app: &'a mut App, now: &mut f64) -> &'a Race {
     for i in 0..120 {
-        now += 1.0 / 120.0;
+        *now += 1.0 / 120.0;
         if i % 4 == 0 {
-            app.press(Key::W, now);
+            app.press(Key::W, *now);
         }
-        app.tick(now);
+        app.tick(*now);
     }
     let r = app.race.as_ref().unwrap();
     assert!(
         r.view(LOCAL).car().state.body.vel.length() > 3.0,
         "it drove"
     );
-    assert!(r.seats[0].recording.hold.is_empty());
+    r
 }
 
 #[test]

@@ -9,10 +9,10 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
 
-use super::admission::{self, Admission, Ticket};
+use super::admission::{Admission, Refused, Ticket};
 use super::hub::ToHub;
 use super::{proxy, ssh};
 
@@ -26,7 +26,7 @@ pub struct Doors {
     /// Whether connections begin with a PROXY header.
     proxied: bool,
     /// Places for connections still to send their PROXY header: as many
-    /// as may wait to log in ([`admission::pending_budget`]), so silent
+    /// as may wait to log in (`admission::pending_budget`), so silent
     /// sockets cannot pile up before they are counted by address.
     headers: Arc<Semaphore>,
     /// The next connection's number (a player's id in the hub).
@@ -41,7 +41,7 @@ impl Doors {
         login: Duration,
         proxied: bool,
     ) -> Arc<Doors> {
-        let waiting = admission::pending_budget(admission.max_players());
+        let waiting = admission.max_pending();
         Arc::new(Doors {
             config,
             hub,
@@ -53,32 +53,30 @@ impl Doors {
         })
     }
 
-    /// Admits the connection `stream` of the client at `from`, within
-    /// the limits, and serves it on a task of its own; or logs why not.
-    /// `via`: the balancer that named the client; a connection it names
-    /// no client for (its health check, every few seconds) is not logged.
+    /// Admits the connection `stream` of the client at `client` (named by
+    /// the balancer at `via`, if any), within the limits, and serves it
+    /// on a task of its own; or logs why not. Unless `logged`, its
+    /// coming and going is not logged: a balancer's health check, every
+    /// few seconds.
     fn admit(
         self: &Arc<Self>,
         stream: TcpStream,
-        from: Option<SocketAddr>,
+        client: SocketAddr,
         via: Option<SocketAddr>,
+        logged: bool,
         deadline: Instant,
     ) {
-        let Some(peer) = from.or(via) else {
-            return;
-        };
-        let ticket = match self.admission.admit(peer.ip()) {
+        let ticket = match self.admission.admit(client.ip()) {
             Ok(ticket) => ticket,
             Err(why) => {
-                eprintln!("skid serve: {peer} refused: {why}");
+                eprintln!("skid serve: {client} refused: {why}");
                 return;
             }
         };
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let logged = from.is_some();
         if logged {
             let via = via.map(|v| format!(" (via {v})")).unwrap_or_default();
-            eprintln!("skid serve: connection {id} from {peer}{via}");
+            eprintln!("skid serve: connection {id} from {client}{via}");
         }
         let doors = self.clone();
         tokio::spawn(async move {
@@ -92,20 +90,21 @@ impl Doors {
     }
 
     /// Reads the PROXY header of `stream` from the balancer at `peer`,
-    /// then admits it as the client it names (one that names none, as
-    /// the balancer); closes it if none comes by `deadline`.
-    async fn proxied(self: Arc<Self>, mut stream: TcpStream, peer: SocketAddr, deadline: Instant) {
-        let Ok(place) = self.headers.clone().try_acquire_owned() else {
-            eprintln!(
-                "skid serve: {peer} refused: {}",
-                admission::Refused::Pending
-            );
-            return;
-        };
+    /// holding one of the places for headers (`place`), then admits it as
+    /// the client it names (one that names none, as the balancer);
+    /// closes it if none comes by `deadline`.
+    async fn proxied(
+        self: Arc<Self>,
+        mut stream: TcpStream,
+        peer: SocketAddr,
+        place: OwnedSemaphorePermit,
+        deadline: Instant,
+    ) {
         let header = tokio::time::timeout_at(deadline, proxy::read_header(&mut stream)).await;
         drop(place);
         match header {
-            Ok(Ok(from)) => self.admit(stream, from, Some(peer), deadline),
+            Ok(Ok(Some(client))) => self.admit(stream, client, Some(peer), true, deadline),
+            Ok(Ok(None)) => self.admit(stream, peer, None, false, deadline),
             Ok(Err(why)) => eprintln!("skid serve: {peer} refused: {why}"),
             Err(_) => eprintln!("skid serve: {peer} refused: no PROXY header in time"),
         }
@@ -133,10 +132,16 @@ pub async fn accept_loop(
             },
         };
         let deadline = Instant::now() + doors.login;
-        if doors.proxied {
-            tokio::spawn(doors.clone().proxied(stream, peer, deadline));
-        } else {
-            doors.admit(stream, Some(peer), None, deadline);
+        if !doors.proxied {
+            doors.admit(stream, peer, None, true, deadline);
+            continue;
+        }
+        // A place to wait for its header in, or refused at once.
+        match doors.headers.clone().try_acquire_owned() {
+            Ok(place) => {
+                tokio::spawn(doors.clone().proxied(stream, peer, place, deadline));
+            }
+            Err(_) => eprintln!("skid serve: {peer} refused: {}", Refused::Pending),
         }
     }
     let _ = doors.hub.send(ToHub::Shutdown);

@@ -90,9 +90,9 @@ impl Admission {
         })
     }
 
-    /// Players that may play at once (`--max-players`).
-    pub fn max_players(&self) -> usize {
-        self.max_players
+    /// Connections that may wait to join at once ([`pending_budget`]).
+    pub fn max_pending(&self) -> usize {
+        self.max_pending
     }
 
     fn counts(&self) -> MutexGuard<'_, Counts> {

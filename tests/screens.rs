@@ -97,6 +97,14 @@
 //! under the model's feel line, which hid pocket's last row of dots (and
 //! left dots of taller tracks after its words, `tests/title.rs`); pocket
 //! is now whole, two rows of its lower bend a dot or two apart.
+//!
+//! Re-blessed 2026-11-27 (late): `help_80x24`, three lines of the notes
+//! only: "W stays on through any key pressed after it (INPUT shows *)
+//! until S" for "the throttle stays on until you press S", which a W
+//! tapped or held alone and let go does not do (`crate::input`: kept once
+//! another key follows W; played in tmux: a tap of W alone ends, a tap
+//! then D is kept). Every key, the box and the other notes are as they
+//! were; the box is no wider.
 
 mod common;
 

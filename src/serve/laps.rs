@@ -4,30 +4,34 @@
 //! player's key fingerprint, so their records follow the key. Guests, who
 //! have no key, keep none.
 //!
-//! The database is the records' thread's alone: the hub hands it laps to
-//! keep and asks it for records and boards, and takes its answers each
-//! tick ([`Keeper::poll`]), so a race never waits on the disk. Laps are
-//! written in batches, a transaction each; while the database fails, they
-//! wait in a bounded queue kept on disk too ([`queue`]; the log says so,
-//! and again once they are written). Every quarter second the thread
-//! reads the database's log of changes, by this server or another sharing
-//! it, and says which boards changed.
+//! The database is the records' thread's alone ([`work`]): the hub hands
+//! it laps to keep and asks it for records and boards, and takes its
+//! answers each tick ([`Keeper::poll`]), so a race never waits on the
+//! disk or the network. Laps are written in batches, a transaction each;
+//! while the database fails or does not answer, they wait in a bounded
+//! queue kept on disk too ([`queue`]), the boards are offline, and the
+//! database is tried again ever less often ([`link`]; the log says so
+//! once, and again once it is back). Every quarter second the thread reads
+//! the database's log of changes, by this server or another sharing it,
+//! and says which boards changed.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
 
 use super::db::{self, Board, Database};
 use crate::models::ModelKind;
 use crate::race::Lap;
 use crate::records::{Record, Store};
+use link::Link;
 use queue::{Queue, Told, now_ms};
 
 pub use super::db::Key;
 
-/// How often the thread reads the log of changes.
-const CHANGES_EVERY: Duration = Duration::from_millis(250);
+/// How long a server starting waits for its database to answer before
+/// it serves races without it (the boards offline until it does).
+const START_WAIT: Duration = Duration::from_millis(500);
 /// Places on a board.
 pub const BOARD_TOP: usize = 10;
 /// Players' folders imported at the first start, at the most.
@@ -74,6 +78,8 @@ enum Answer {
     /// Players whose laps are held nowhere but in memory now, or kept
     /// again ([`queue::Told`]).
     Told(Vec<Told>),
+    /// The database answers again, or stopped answering.
+    Online(bool),
 }
 
 /// Whose record a read is for: a player in a room's race (the room's
@@ -101,6 +107,16 @@ pub struct Polled {
     pub unsaved: Vec<Told>,
 }
 
+impl Polled {
+    /// Takes in what `later` said too.
+    pub fn gather(&mut self, later: Polled) {
+        self.records.extend(later.records);
+        self.changed.extend(later.changed);
+        self.news |= later.news;
+        self.unsaved.extend(later.unsaved);
+    }
+}
+
 /// The hub's side of the records: what to ask of the thread, and what it
 /// has answered so far.
 pub struct Keeper {
@@ -114,6 +130,13 @@ pub struct Keeper {
     pub board: BTreeMap<String, Best>,
     /// The boards asked for, as last read.
     pub boards: HashMap<Key, Board>,
+    /// Every board asked for: read again when the database is back.
+    asked: HashSet<Key>,
+    /// Whether the database answers (else the boards are offline).
+    pub online: bool,
+    /// Why the database did not answer when the server started, for the
+    /// log to say once the server has said where it listens.
+    pub down_at_start: Option<String>,
 }
 
 impl Keeper {
@@ -130,27 +153,32 @@ impl Keeper {
     pub fn on(url: Option<&str>, dir: &Path) -> Result<Keeper, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut db = db::open(url, dir)?;
-        let imported = format!("{IMPORTED} {}", dir.display());
-        if db.note(&imported)?.is_none() {
-            let n = import(&dir.join("players"), db.as_mut())?;
-            db.set_note(&imported, &n.to_string())?;
-            if n > 0 {
-                eprintln!(
-                    "skid serve: {n} laps imported from {}",
-                    dir.join("players").display()
-                );
+        // A database that answers now is met at once; one that does not is
+        // waited for on the records' thread, unless it refuses for good.
+        let (mut board, mut unmet, mut failed) = (BTreeMap::new(), None, None);
+        let met = match db.ready(START_WAIT) {
+            Ok(()) => first_answer(db.as_mut(), dir),
+            Err(refusal) if refusal.lasting => return Err(refusal.why),
+            Err(refusal) => Err(refusal.why),
+        };
+        match met {
+            Ok(best) => board = best.into_iter().collect(),
+            Err(why) => {
+                unmet = Some(dir.to_path_buf());
+                failed = Some(why);
             }
         }
-        let mut board = BTreeMap::new();
-        for (track, (e, model, car)) in db.best_per_track()? {
-            board.insert(track, best(e, model, car));
-        }
-        let queue = Queue::load(dir.join("laps-waiting.toml"));
+        let online = failed.is_none();
+        let records = work::Records {
+            link: Link::new(db, !online),
+            queue: Queue::load(dir.join("laps-waiting.toml")),
+            unmet,
+        };
         let (jobs, rx) = channel::<Job>();
         let (tx, answers) = channel();
         let thread = std::thread::Builder::new()
             .name("skid-records".into())
-            .spawn(move || work(db, queue, &rx, &tx))
+            .spawn(move || work::work(records, &rx, &tx))
             .map_err(|e| format!("{}: cannot start the records' thread: {e}", dir.display()))?;
         Ok(Keeper {
             dir: dir.to_path_buf(),
@@ -159,6 +187,9 @@ impl Keeper {
             thread: Some(thread),
             board,
             boards: HashMap::new(),
+            asked: HashSet::new(),
+            online,
+            down_at_start: failed.map(|why| link::offline(&why)),
         })
     }
 
@@ -188,7 +219,8 @@ impl Keeper {
 
     /// Asks for the board of `key`, with where `who` (players' key
     /// fingerprints) stand on it: in [`Keeper::boards`] once read.
-    pub fn ask_board(&self, key: Key, who: Vec<String>) {
+    pub fn ask_board(&mut self, key: Key, who: Vec<String>) {
+        self.asked.insert(key.clone());
         self.send(Job::Board { key, who });
     }
 
@@ -234,6 +266,14 @@ impl Keeper {
                 }
                 Answer::Changed(keys) => polled.changed.extend(keys),
                 Answer::Told(told) => polled.unsaved.extend(told),
+                Answer::Online(online) => {
+                    self.online = online;
+                    polled.news = true;
+                    // Back: every board shown is read afresh.
+                    if online {
+                        polled.changed.extend(self.asked.iter().cloned());
+                    }
+                }
             }
         }
         polled
@@ -249,6 +289,28 @@ impl Drop for Keeper {
     }
 }
 
+/// What a server does when its database first answers: the players'
+/// record files under `DIR/players/` imported (once per database and
+/// directory, the files left in place); then the best lap on each track,
+/// by track id.
+fn first_answer(db: &mut dyn Database, dir: &Path) -> Result<Vec<(String, Best)>, String> {
+    let imported = format!("{IMPORTED} {}", dir.display());
+    if db.note(&imported)?.is_none() {
+        let n = import(&dir.join("players"), db)?;
+        db.set_note(&imported, &n.to_string())?;
+        if n > 0 {
+            eprintln!(
+                "skid serve: {n} laps imported from {}",
+                dir.join("players").display()
+            );
+        }
+    }
+    let all = db.best_per_track()?;
+    Ok((all.into_iter())
+        .map(|(track, (e, model, car))| (track, best(e, model, car)))
+        .collect())
+}
+
 fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
     Best {
         time: e.time,
@@ -256,114 +318,6 @@ fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
         model,
         car,
     }
-}
-
-/// The records' thread: jobs as they come, in batches; the log of
-/// changes every [`CHANGES_EVERY`]; laps that could not be written kept
-/// ([`queue`]) and tried again.
-fn work(
-    mut db: Box<dyn Database>,
-    mut queue: Queue,
-    jobs: &Receiver<Job>,
-    answers: &Sender<Answer>,
-) {
-    let mut next_changes = Instant::now();
-    loop {
-        let first = match jobs.recv_timeout(CHANGES_EVERY) {
-            Ok(job) => Some(job),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                queue.write(db.as_mut());
-                return;
-            }
-        };
-        let mut asks = Vec::new();
-        let mut told = Vec::new();
-        for job in first.into_iter().chain(jobs.try_iter()) {
-            match job {
-                Job::Save(lap) => told.extend(queue.push(lap, db.as_ref())),
-                other => asks.push(other),
-            }
-        }
-        told.extend(queue.write(db.as_mut()));
-        if !told.is_empty() && answers.send(Answer::Told(told)).is_err() {
-            return;
-        }
-        // A board asked for again in one batch is read once, for the
-        // players asked about last (a cursor run through the lobby's rooms
-        // asks for each room's board as it passes).
-        let mut last = HashMap::new();
-        for (i, job) in asks.iter().enumerate() {
-            if let Job::Board { key, .. } = job {
-                last.insert(key.clone(), i);
-            }
-        }
-        for (i, job) in asks.into_iter().enumerate() {
-            if matches!(&job, Job::Board { key, .. } if last[key] != i) {
-                continue;
-            }
-            if answer(db.as_mut(), job, answers).is_err() {
-                return;
-            }
-        }
-        if Instant::now() >= next_changes {
-            next_changes = Instant::now() + CHANGES_EVERY;
-            if changes(db.as_mut(), answers).is_err() {
-                return;
-            }
-        }
-    }
-}
-
-/// Answers a read or a board; errs when the hub is gone.
-fn answer(db: &mut dyn Database, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
-    let said = match job {
-        Job::Read {
-            identity,
-            key,
-            hz,
-            ask,
-        } => {
-            let found = db.best(&identity, &key).unwrap_or_else(|e| {
-                eprintln!("skid serve: {e}");
-                None
-            });
-            let lap = found.map(|(r, ghost)| r.lap(ghost).at_rate(r.hz, hz));
-            Answer::Record(ask, lap)
-        }
-        Job::Board { key, who } => match db.board(&key, BOARD_TOP, &who) {
-            Ok(board) => Answer::Board(key, board),
-            Err(e) => {
-                eprintln!("skid serve: {e}");
-                return Ok(());
-            }
-        },
-        Job::Save(_) => return Ok(()),
-    };
-    answers.send(said).map_err(|_| ())
-}
-
-/// Says which boards changed since the last look, and the best laps of
-/// their tracks; errs when the hub is gone.
-fn changes(db: &mut dyn Database, answers: &Sender<Answer>) -> Result<(), ()> {
-    let keys = match db.changes() {
-        Ok(keys) if keys.is_empty() => return Ok(()),
-        Ok(keys) => keys,
-        Err(e) => {
-            eprintln!("skid serve: {e}");
-            return Ok(());
-        }
-    };
-    let mut tracks: Vec<&String> = keys.iter().map(|k| &k.0).collect();
-    tracks.dedup();
-    for track in tracks {
-        if let Ok(Some((e, model, car))) = db.best_of_track(track) {
-            answers
-                .send(Answer::Best(track.clone(), best(e, model, car)))
-                .map_err(|_| ())?;
-        }
-    }
-    answers.send(Answer::Changed(keys)).map_err(|_| ())
 }
 
 /// A player's key fingerprint from the folder their record files are in
@@ -418,6 +372,8 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
     Ok(laps.len())
 }
 
+mod link;
 mod queue;
 #[cfg(test)]
 mod tests;
+mod work;

@@ -80,6 +80,9 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The host key's SHA256 fingerprint: the same at every start.
     pub fingerprint: String,
+    /// What the log says, after its first line, of a database that did
+    /// not answer at the start.
+    pub database_down: Option<String>,
     stop: watch::Sender<bool>,
     hub: Option<std::thread::JoinHandle<()>>,
     accept: tokio::task::JoinHandle<()>,
@@ -243,10 +246,11 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     // Opened on a thread of its own: PostgreSQL's client blocks on a
     // runtime of its own, which cannot run inside this one.
     let (database, dir) = (opts.database.clone(), opts.data_dir.clone());
-    let keeper = std::thread::spawn(move || laps::Keeper::on(database.as_deref(), &dir))
+    let mut keeper = std::thread::spawn(move || laps::Keeper::on(database.as_deref(), &dir))
         .join()
         .map_err(|_| io::Error::other("the records' database failed to open"))?
         .map_err(io::Error::other)?;
+    let database_down = keeper.down_at_start.take();
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {
@@ -265,6 +269,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     Ok(Server {
         addr,
         fingerprint,
+        database_down,
         stop,
         hub: Some(hub),
         accept,
@@ -288,6 +293,9 @@ pub fn run(opts: Options) -> io::Result<i32> {
             "skid serve: listening on {}, host key {}",
             server.addr, server.fingerprint
         );
+        if let Some(down) = &server.database_down {
+            eprintln!("skid serve: {down}");
+        }
         let signal = first_signal()?.await;
         eprintln!("skid serve: shutting down");
         server.shutdown().await;

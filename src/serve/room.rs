@@ -142,7 +142,7 @@ struct Seen {
 /// What of the hub a room's [`Room::refresh`] reads and asks.
 pub struct Shown<'a> {
     pub book: &'a mut Book,
-    pub keeper: &'a Keeper,
+    pub keeper: &'a mut Keeper,
     pub offered: &'a Offered,
     pub cars: &'a [(String, crate::car::CarSpec)],
     /// Boards changed since the last refresh.

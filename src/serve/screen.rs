@@ -45,6 +45,9 @@ pub struct View<'a> {
     pub board: &'a BTreeMap<String, Best>,
     /// The boards the rooms asked for.
     pub boards: &'a HashMap<Key, Board>,
+    /// Whether the database answers: the boards are offline while it
+    /// does not (laps wait, and are kept).
+    pub online: bool,
     /// The player's key fingerprint, if they came with one.
     pub identity: Option<&'a str>,
 }
@@ -162,10 +165,14 @@ impl View<'_> {
         if let Some((room, board)) = board.filter(|(_, b)| !b.top.is_empty()) {
             let offered = room.offered(self.tracks);
             let setup = room.menu.setup(&offered.choice, self.cars);
-            let mut lines = vec![format!(
+            let mut heading = format!(
                 "BOARD  ·  room {}: {}, {}, {}",
                 room.id, offered.choice.name, setup.model, setup.car
-            )];
+            );
+            if !self.online {
+                heading = format!("{heading}  ·  offline");
+            }
+            let mut lines = vec![heading];
             lines.extend(self.place_on(board));
             lines.extend(top_lines(board));
             return lines;
@@ -183,6 +190,12 @@ impl View<'_> {
         });
         let mut lines = vec!["BEST LAPS".to_string()];
         lines.extend(best);
+        if !self.online {
+            lines[0] = format!("BEST LAPS  ·  {OFFLINE}");
+            if lines.len() == 1 {
+                lines.push("your laps are kept and go on the boards when it answers".into());
+            }
+        }
         lines
     }
 
@@ -214,7 +227,10 @@ impl View<'_> {
     /// another), then the best laps.
     fn room_board(&self, room: &Room) -> Vec<String> {
         let Some(board) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
-            return Vec::new();
+            if self.online {
+                return Vec::new();
+            }
+            return vec![format!("BOARD  ·  {OFFLINE}")];
         };
         let you = match (self.place_on(board), self.identity) {
             (Some(place), _) => place,
@@ -236,7 +252,12 @@ impl View<'_> {
                     format!("ghost: {p}. {}{just}  ·  g: the next", e.name)
                 },
             );
-        let mut lines = vec![format!("BOARD  ·  {you}"), ghost];
+        let heading = if self.online {
+            format!("BOARD  ·  {you}")
+        } else {
+            format!("BOARD  ·  {OFFLINE}")
+        };
+        let mut lines = vec![heading, ghost];
         lines.extend(top_lines(board));
         if board.top.is_empty() {
             lines.push("nobody has a lap here yet".into());
@@ -244,6 +265,9 @@ impl View<'_> {
         lines
     }
 }
+
+/// What a board's heading says while the database does not answer.
+const OFFLINE: &str = "offline: laps wait for the database";
 
 /// A board's best laps, a line each: place, time, name, medal.
 fn top_lines(board: &Board) -> impl Iterator<Item = String> + '_ {

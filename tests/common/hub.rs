@@ -107,24 +107,26 @@ impl TwoOnHub {
 
     /// [`TwoOnHub::new`] on `track`, called `name`.
     pub fn on(name: &str, track: skid::track::Raceable) -> TwoOnHub {
-        TwoOnHub::joined(name, track, &temp_dir("results"), false)
+        let keeper = serve::laps::Keeper::open(&temp_dir("results")).unwrap();
+        TwoOnHub::joined(name, track, keeper, false)
     }
 
     /// [`TwoOnHub::new`] with the records in `dir`, Ann and Ben each with
     /// a key (`SHA256:ann`, `SHA256:ben`), so their laps are kept.
     pub fn keyed_in(dir: &std::path::Path) -> TwoOnHub {
-        TwoOnHub::joined(
-            "pocket",
-            bundled::load_raceable("pocket").unwrap(),
-            dir,
-            true,
-        )
+        TwoOnHub::keyed_with(serve::laps::Keeper::open(dir).unwrap())
+    }
+
+    /// [`TwoOnHub::keyed_in`] with the records `keeper` keeps.
+    pub fn keyed_with(keeper: serve::laps::Keeper) -> TwoOnHub {
+        let pocket = bundled::load_raceable("pocket").unwrap();
+        TwoOnHub::joined("pocket", pocket, keeper, true)
     }
 
     fn joined(
         name: &str,
         track: skid::track::Raceable,
-        dir: &std::path::Path,
+        keeper: serve::laps::Keeper,
         keyed: bool,
     ) -> TwoOnHub {
         use serve::hub::{Hub, Offered};
@@ -133,7 +135,6 @@ impl TwoOnHub {
             name: name.into(),
             track,
         })];
-        let keeper = serve::laps::Keeper::open(dir).unwrap();
         let mut two = TwoOnHub {
             hub: Hub::new(tracks, SETTINGS, keeper, start),
             outs: Vec::new(),

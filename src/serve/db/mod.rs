@@ -8,7 +8,8 @@
 //! the default, a file in the data directory with nothing to install, and
 //! PostgreSQL ([`postgres`], `--database postgres://...`), which several
 //! servers on several machines share. Only the records' thread
-//! ([`super::laps`]) touches one: the hub never waits on it.
+//! ([`super::laps`]) touches one: the hub never waits on it, and the
+//! records' thread waits on one call for [`DEADLINE`] at the most.
 
 mod postgres;
 mod sql;
@@ -26,6 +27,20 @@ pub type Key = (String, ModelKind, String);
 
 /// A record with its ghost.
 pub type Kept = (Record, Vec<[f64; 3]>);
+
+/// The longest a call to a database may take before it counts as failed
+/// (a connection made, a statement answered): a server stopping waits
+/// for one call at the most, within the 5 s an operator gives it.
+pub const DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Why a database cannot be used now, and whether it ever can:
+/// `lasting` for what trying again cannot mend (a password or a database
+/// the server does not know, a newer schema).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub why: String,
+    pub lasting: bool,
+}
 
 /// Changes kept in the log: a server further behind than this reads
 /// every board afresh.
@@ -125,6 +140,10 @@ pub type TrackBest = (Entry, ModelKind, String);
 pub trait Database: Send {
     /// The database, as the log names it.
     fn name(&self) -> String;
+    /// Makes the database answer: connected (a new connection within
+    /// `within`), its schema this build's. The other calls make it ready
+    /// too, within [`DEADLINE`].
+    fn ready(&mut self, within: std::time::Duration) -> Result<(), Refusal>;
     /// Keeps `laps` in one transaction (all or none), each only if it
     /// beats its driver's lap for its key, logging a change for each kept;
     /// returns which were.
@@ -186,8 +205,9 @@ pub trait Database: Send {
     fn set_note(&mut self, key: &str, value: &str) -> Result<(), String>;
 }
 
-/// Opens the database `url` names (`postgres://...` or
-/// `postgresql://...`), or with none the SQLite file `skid.db` in `dir`.
+/// The database `url` names (`postgres://...` or `postgresql://...`,
+/// not yet connected: [`Database::ready`]), or with none the SQLite file
+/// `skid.db` in `dir`, opened.
 pub fn open(url: Option<&str>, dir: &std::path::Path) -> Result<Box<dyn Database>, String> {
     match url {
         Some(url) => Ok(Box::new(Postgres::open(url)?)),
@@ -199,7 +219,9 @@ pub fn open(url: Option<&str>, dir: &std::path::Path) -> Result<Box<dyn Database
 /// an SQLite file (which must exist: reading makes none).
 pub fn open_existing(url: &str) -> Result<Box<dyn Database>, String> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Ok(Box::new(Postgres::open(url)?));
+        let mut db = Postgres::open(url)?;
+        db.ready(DEADLINE).map_err(|r| r.why)?;
+        return Ok(Box::new(db));
     }
     let path = std::path::Path::new(url);
     if !path.is_file() {

@@ -1,10 +1,15 @@
-//! The laps in PostgreSQL (the `postgres` crate: tokio-postgres behind a
-//! blocking client, on the records' thread): one database that several
-//! servers on several machines share, `--database postgres://...`. The
-//! tables are [`super::sqlite`]'s, in PostgreSQL's types; the schema's
-//! version is kept in `skid_schema`, migrated in one transaction under an
-//! advisory lock so that servers starting at once migrate it once. A
-//! connection lost is made again at the next question.
+//! The laps in PostgreSQL (tokio-postgres, on a runtime of the records'
+//! thread's own): one database that several servers on several machines
+//! share, `--database postgres://...`. The tables are [`super::sqlite`]'s,
+//! in PostgreSQL's types; the schema's version is kept in `skid_schema`,
+//! migrated in one transaction under an advisory lock so that servers
+//! starting at once migrate it once.
+//!
+//! Every call has a deadline ([`DEADLINE`]): a database whose processes
+//! are stopped, or a network that drops packets, answers nothing while
+//! the kernels on both sides keep the connection up, so no socket option
+//! would notice. Past the deadline the call fails and the connection is
+//! dropped; the next call makes a new one.
 //!
 //! Sequence numbers in PostgreSQL are handed out when a row is written,
 //! not when it is committed, so a change can appear below one already
@@ -12,13 +17,16 @@
 //! told are not told again.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
-use postgres::config::SslMode;
-use postgres::{Client, NoTls, Row};
+use tokio::task::JoinHandle;
+use tokio_postgres::config::SslMode;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of, splits_text,
-    sql,
+    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Key, Lap, Refusal, TrackBest, medal_named,
+    splits_of, splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::records::{Record, ghost_text, parse_ghost};
@@ -46,9 +54,15 @@ const CHANGES_WINDOW: i64 = 1000;
 /// A PostgreSQL database and the connection to it.
 pub struct Postgres {
     url: String,
-    client: Option<Client>,
-    /// The newest change read.
-    seen: i64,
+    config: Config,
+    /// The client's own runtime, run only while a call waits on it.
+    runtime: tokio::runtime::Runtime,
+    /// The connection: the client, and the task that carries its bytes.
+    link: Option<(Client, JoinHandle<()>)>,
+    /// Whether the schema is this build's (found or made once).
+    migrated: bool,
+    /// The newest change read; none before the first connection.
+    seen: Option<i64>,
     /// Changes told within the window below `seen`.
     told: BTreeSet<i64>,
 }
@@ -87,7 +101,7 @@ fn shown(url: &str) -> String {
 /// own words ("db error", "error connecting to server") say nothing of
 /// why; the cause does (a password refused, a database missing, the
 /// connection refused).
-fn why(e: &postgres::Error) -> String {
+fn why(e: &Error) -> String {
     let mut out = e.to_string();
     let mut cause = std::error::Error::source(e);
     while let Some(c) = cause {
@@ -99,10 +113,11 @@ fn why(e: &postgres::Error) -> String {
 }
 
 impl Postgres {
-    /// Connects to the database at `url` and brings its schema to this
-    /// build's version.
+    /// The database at `url`, not yet connected: [`Database::ready`]
+    /// connects, within its deadline. Errs for an address that can never
+    /// work (not PostgreSQL's, or asking for TLS).
     pub fn open(url: &str) -> Result<Postgres, String> {
-        let config: postgres::Config = (url.parse())
+        let config: Config = (url.parse())
             .map_err(|e| format!("{}: not a PostgreSQL address: {}", shown(url), why(&e)))?;
         if !matches!(config.get_ssl_mode(), SslMode::Disable | SslMode::Prefer) {
             return Err(format!(
@@ -111,66 +126,149 @@ impl Postgres {
                 shown(url)
             ));
         }
-        let mut db = Postgres {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("{}: cannot start its client: {e}", shown(url)))?;
+        Ok(Postgres {
             url: url.to_string(),
-            client: None,
-            seen: 0,
+            config,
+            runtime,
+            link: None,
+            migrated: false,
+            seen: None,
             told: BTreeSet::new(),
-        };
-        db.migrate()?;
-        // Changes before this start are not news: told already.
-        let rows = (db.client()?)
-            .query(
-                "SELECT seq FROM changes WHERE seq > (SELECT MAX(seq) FROM changes) - $1",
-                &[&CHANGES_WINDOW],
-            )
-            .map_err(|e| db.fail("cannot read", &e))?;
-        db.told = rows.iter().map(|r| r.get(0)).collect();
-        db.seen = db.told.last().copied().unwrap_or(0);
-        Ok(db)
+        })
     }
 
-    fn fail(&self, what: &str, e: &postgres::Error) -> String {
+    fn fail(&self, what: &str, e: &Error) -> String {
         format!("{}: {what}: {}", shown(&self.url), why(e))
     }
 
-    /// The connection, made again if it was lost.
-    fn client(&mut self) -> Result<&mut Client, String> {
-        if self.client.as_ref().is_none_or(Client::is_closed) {
-            let client =
-                Client::connect(&self.url, NoTls).map_err(|e| self.fail("cannot connect", &e))?;
-            self.client = Some(client);
+    /// Drops the connection (a call past its deadline may leave it
+    /// midway): the next call makes a new one.
+    fn hang_up(&mut self) {
+        if let Some((_, task)) = self.link.take() {
+            task.abort();
         }
-        Ok(self.client.as_mut().expect("just connected"))
     }
 
-    fn migrate(&mut self) -> Result<(), String> {
-        let name = shown(&self.url);
-        let fail = |e: postgres::Error| format!("{name}: cannot migrate: {}", why(&e));
-        let mut tx = self.client()?.transaction().map_err(fail)?;
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
-            .map_err(fail)?;
-        tx.batch_execute("CREATE TABLE IF NOT EXISTS skid_schema (version BIGINT NOT NULL)")
-            .map_err(fail)?;
-        let version: i64 = tx
-            .query_opt("SELECT version FROM skid_schema", &[])
-            .map_err(fail)?
-            .map_or(0, |r| r.get(0));
-        let known = MIGRATIONS.len() as i64;
-        if version > known {
-            return Err(format!(
-                "{name}: cannot use: schema version {version} is newer than this skid's ({known})"
-            ));
-        }
-        for step in &MIGRATIONS[version.max(0) as usize..] {
-            for statement in *step {
-                tx.batch_execute(statement).map_err(fail)?;
+    /// Runs `work` once the database is [ready](Database::ready).
+    fn run<T>(
+        &mut self,
+        what: &str,
+        work: impl AsyncFnOnce(&mut Client) -> Result<T, Error>,
+    ) -> Result<T, String> {
+        self.ready(DEADLINE).map_err(|r| r.why)?;
+        self.call(what, work)
+    }
+
+    /// Runs `work` on the connection (made if there is none) within
+    /// [`DEADLINE`]: past it the connection is dropped and the call fails.
+    fn call<T>(
+        &mut self,
+        what: &str,
+        work: impl AsyncFnOnce(&mut Client) -> Result<T, Error>,
+    ) -> Result<T, String> {
+        self.connect(DEADLINE).map_err(|r| r.why)?;
+        let (client, _) = self.link.as_mut().expect("just connected");
+        let done =
+            (self.runtime).block_on(async { tokio::time::timeout(DEADLINE, work(client)).await });
+        match done {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(e)) => {
+                let said = self.fail(what, &e);
+                if e.is_closed() {
+                    self.hang_up();
+                }
+                Err(said)
+            }
+            Err(_) => {
+                self.hang_up();
+                Err(format!(
+                    "{}: {what}: no answer within {} s",
+                    shown(&self.url),
+                    DEADLINE.as_secs()
+                ))
             }
         }
-        tx.execute("DELETE FROM skid_schema", &[]).map_err(fail)?;
-        tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
-            .map_err(fail)?;
-        tx.commit().map_err(fail)
+    }
+
+    /// Connects within `within`: a refusal that trying again cannot mend
+    /// (a password or a database the server does not know) is lasting.
+    fn connect(&mut self, within: Duration) -> Result<(), Refusal> {
+        if self.link.as_ref().is_some_and(|(c, _)| !c.is_closed()) {
+            return Ok(());
+        }
+        self.hang_up();
+        // The timer is made on the runtime, in the future it runs.
+        let connecting = async { tokio::time::timeout(within, self.config.connect(NoTls)).await };
+        match self.runtime.block_on(connecting) {
+            Ok(Ok((client, connection))) => {
+                let task = self.runtime.spawn(async move {
+                    let _ = connection.await;
+                });
+                self.link = Some((client, task));
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                let lasting = e.code().is_some_and(|c| {
+                    c.code().starts_with("28") || *c == SqlState::INVALID_CATALOG_NAME
+                });
+                let why = self.fail("cannot connect", &e);
+                Err(Refusal { why, lasting })
+            }
+            Err(_) => Err(Refusal {
+                why: format!(
+                    "{}: cannot connect: no answer within {:.1} s",
+                    shown(&self.url),
+                    within.as_secs_f64()
+                ),
+                lasting: false,
+            }),
+        }
+    }
+
+    /// Brings the schema to this build's version, in one transaction
+    /// under an advisory lock.
+    fn migrate(&mut self) -> Result<(), Refusal> {
+        let known = MIGRATIONS.len() as i64;
+        let found = self.call("cannot migrate", async |c| {
+            let tx = c.transaction().await?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+                .await?;
+            tx.batch_execute("CREATE TABLE IF NOT EXISTS skid_schema (version BIGINT NOT NULL)")
+                .await?;
+            let version: i64 = (tx.query_opt("SELECT version FROM skid_schema", &[]).await?)
+                .map_or(0, |r| r.get(0));
+            if version > known {
+                return Ok(version);
+            }
+            for step in &MIGRATIONS[version.max(0) as usize..] {
+                for statement in *step {
+                    tx.batch_execute(statement).await?;
+                }
+            }
+            tx.execute("DELETE FROM skid_schema", &[]).await?;
+            tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
+                .await?;
+            tx.commit().await?;
+            Ok(version)
+        });
+        match found {
+            Ok(version) if version > known => Err(Refusal {
+                why: format!(
+                    "{}: cannot use: schema version {version} is newer than this skid's ({known})",
+                    shown(&self.url)
+                ),
+                lasting: true,
+            }),
+            Ok(_) => Ok(()),
+            Err(why) => Err(Refusal {
+                why,
+                lasting: false,
+            }),
+        }
     }
 }
 
@@ -190,53 +288,81 @@ impl Database for Postgres {
         shown(&self.url)
     }
 
-    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
-        let name = shown(&self.url);
-        let fail = |e: postgres::Error| format!("{name}: cannot save laps: {}", why(&e));
-        let mut tx = self.client()?.transaction().map_err(fail)?;
-        let upsert = tx.prepare(sql::UPSERT).map_err(fail)?;
-        let change = tx.prepare(sql::CHANGE).map_err(fail)?;
-        let mut kept = Vec::with_capacity(laps.len());
-        for lap in laps {
-            let r = &lap.record;
-            let n = tx
-                .execute(
-                    &upsert,
-                    &[
-                        &lap.identity,
-                        &r.track_id,
-                        &r.model.name(),
-                        &r.car_id,
-                        &lap.name,
-                        &r.track,
-                        &r.car,
-                        &r.time,
-                        &(r.ticks as i64),
-                        &i64::from(r.hz),
-                        &splits_text(&r.splits),
-                        &r.medal.map(Medal::name),
-                        &now_ms,
-                        &ghost_text(&lap.ghost),
-                    ],
-                )
-                .map_err(fail)?;
-            if n > 0 {
-                tx.execute(&change, &[&r.track_id, &r.model.name(), &r.car_id])
-                    .map_err(fail)?;
-            }
-            kept.push(n > 0);
+    /// Connected within `within` (a new connection), the schema this
+    /// build's, and the log of changes read up to now at the first
+    /// connection: changes before this server started are not news.
+    fn ready(&mut self, within: Duration) -> Result<(), Refusal> {
+        self.connect(within)?;
+        if !self.migrated {
+            self.migrate()?;
+            self.migrated = true;
         }
-        tx.execute(sql::PRUNE, &[&CHANGES_KEPT]).map_err(fail)?;
-        tx.commit().map_err(fail)?;
+        if self.seen.is_none() {
+            let rows = self
+                .call("cannot read", async |c| {
+                    c.query(
+                        "SELECT seq FROM changes WHERE seq > (SELECT MAX(seq) FROM changes) - $1",
+                        &[&CHANGES_WINDOW],
+                    )
+                    .await
+                })
+                .map_err(|why| Refusal {
+                    why,
+                    lasting: false,
+                })?;
+            self.told = rows.iter().map(|r| r.get(0)).collect();
+            self.seen = Some(self.told.last().copied().unwrap_or(0));
+        }
+        Ok(())
+    }
+
+    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+        let kept = self.run("cannot save laps", async |c| {
+            let tx = c.transaction().await?;
+            let upsert = tx.prepare(sql::UPSERT).await?;
+            let change = tx.prepare(sql::CHANGE).await?;
+            let mut kept = Vec::with_capacity(laps.len());
+            for lap in laps {
+                let r = &lap.record;
+                let n = tx
+                    .execute(
+                        &upsert,
+                        &[
+                            &lap.identity,
+                            &r.track_id,
+                            &r.model.name(),
+                            &r.car_id,
+                            &lap.name,
+                            &r.track,
+                            &r.car,
+                            &r.time,
+                            &(r.ticks as i64),
+                            &i64::from(r.hz),
+                            &splits_text(&r.splits),
+                            &r.medal.map(Medal::name),
+                            &now_ms,
+                            &ghost_text(&lap.ghost),
+                        ],
+                    )
+                    .await?;
+                if n > 0 {
+                    tx.execute(&change, &[&r.track_id, &r.model.name(), &r.car_id])
+                        .await?;
+                }
+                kept.push(n > 0);
+            }
+            tx.execute(sql::PRUNE, &[&CHANGES_KEPT]).await?;
+            tx.commit().await?;
+            Ok(kept)
+        })?;
         Ok(kept)
     }
 
     fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
-        let name = shown(&self.url);
-        let row = self
-            .client()?
-            .query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read: {}", why(&e)))?;
+        let row = self.run("cannot read", async |c| {
+            c.query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
+                .await
+        })?;
         Ok(row.map(|r| {
             let splits: String = r.get(5);
             let medal: Option<String> = r.get(6);
@@ -258,47 +384,48 @@ impl Database for Postgres {
     }
 
     fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
-        let name = shown(&self.url);
-        let fail = |e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e));
-        let client = self.client()?;
-        let k: [&(dyn postgres::types::ToSql + Sync); 3] = [&key.0, &key.1.name(), &key.2];
-        let rows = client
-            .query(sql::TOP, &[k[0], k[1], k[2], &(n as i64)])
-            .map_err(fail)?;
-        let total: i64 = client.query_one(sql::COUNT, &k).map_err(fail)?.get(0);
+        let (rows, total) = self.run("cannot read a board", async |c| {
+            let model = key.1.name();
+            let rows = c
+                .query(sql::TOP, &[&key.0, &model, &key.2, &(n as i64)])
+                .await?;
+            let total: i64 = c
+                .query_one(sql::COUNT, &[&key.0, &model, &key.2])
+                .await?
+                .get(0);
+            Ok((rows, total))
+        })?;
         Ok((rows.iter().map(entry).collect(), total.max(0) as u64))
     }
 
     fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String> {
-        let name = shown(&self.url);
-        let row = (self.client()?)
-            .query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e)))?;
+        let row = self.run("cannot read a board", async |c| {
+            c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
+                .await
+        })?;
         Ok(row.map(|r| (r.get::<_, i64>(4).max(0) as u64 + 1, entry(&r))))
     }
 
     fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String> {
-        let name = shown(&self.url);
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
-        let row = (self.client()?)
-            .query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read a board: {}", why(&e)))?;
+        let row = self.run("cannot read a board", async |c| {
+            c.query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
+                .await
+        })?;
         Ok(row.map(|r| entry(&r)))
     }
 
     fn tracks(&mut self) -> Result<Vec<String>, String> {
-        let name = shown(&self.url);
-        let rows = (self.client()?)
-            .query(sql::TRACKS, &[])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read the tracks: {}", why(&e)))?;
+        let rows = self.run("cannot read the tracks", async |c| {
+            c.query(sql::TRACKS, &[]).await
+        })?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
-        let name = shown(&self.url);
-        let rows = (self.client()?)
-            .query(sql::BOARDS, &[])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read the boards: {}", why(&e)))?;
+        let rows = self.run("cannot read the boards", async |c| {
+            c.query(sql::BOARDS, &[]).await
+        })?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -310,12 +437,9 @@ impl Database for Postgres {
     }
 
     fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String> {
-        let name = shown(&self.url);
-        let row = (self.client()?)
-            .query_opt(sql::BEST_OF_TRACK, &[&track_id])
-            .map_err(|e: postgres::Error| {
-                format!("{name}: cannot read the best laps: {}", why(&e))
-            })?;
+        let row = self.run("cannot read the best laps", async |c| {
+            c.query_opt(sql::BEST_OF_TRACK, &[&track_id]).await
+        })?;
         Ok(row.map(|r| {
             let model: String = r.get(4);
             (entry(&r), model.parse().unwrap_or_default(), r.get(5))
@@ -323,18 +447,21 @@ impl Database for Postgres {
     }
 
     fn changes(&mut self) -> Result<Vec<Key>, String> {
-        let name = shown(&self.url);
-        let since = self.seen - CHANGES_WINDOW;
-        let rows = (self.client()?)
-            .query(sql::CHANGES_SINCE, &[&since])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read changes: {}", why(&e)))?;
+        // Ready first: the first connection sets where reading starts.
+        self.ready(DEADLINE).map_err(|r| r.why)?;
+        let seen = self.seen.unwrap_or(0);
+        let since = seen - CHANGES_WINDOW;
+        let rows = self.run("cannot read changes", async |c| {
+            c.query(sql::CHANGES_SINCE, &[&since]).await
+        })?;
         let mut keys: Vec<Key> = Vec::new();
+        let mut seen = seen;
         for r in rows {
             let seq: i64 = r.get(0);
             if !self.told.insert(seq) {
                 continue;
             }
-            self.seen = self.seen.max(seq);
+            seen = seen.max(seq);
             let model: String = r.get(2);
             let Ok(model) = model.parse() else { continue };
             let key = (r.get(1), model, r.get(3));
@@ -342,25 +469,23 @@ impl Database for Postgres {
                 keys.push(key);
             }
         }
-        let floor = self.seen - CHANGES_WINDOW;
-        self.told = self.told.split_off(&floor);
+        self.seen = Some(seen);
+        self.told = self.told.split_off(&(seen - CHANGES_WINDOW));
         Ok(keys)
     }
 
     fn note(&mut self, key: &str) -> Result<Option<String>, String> {
-        let name = shown(&self.url);
-        let row = (self.client()?)
-            .query_opt(sql::NOTE, &[&key])
-            .map_err(|e: postgres::Error| format!("{name}: cannot read: {}", why(&e)))?;
+        let row = self.run("cannot read", async |c| {
+            c.query_opt(sql::NOTE, &[&key]).await
+        })?;
         Ok(row.map(|r| r.get(0)))
     }
 
     fn set_note(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let name = shown(&self.url);
-        (self.client()?)
-            .execute(sql::SET_NOTE, &[&key, &value])
-            .map(|_| ())
-            .map_err(|e: postgres::Error| format!("{name}: cannot write: {}", why(&e)))
+        self.run("cannot write", async |c| {
+            c.execute(sql::SET_NOTE, &[&key, &value]).await
+        })
+        .map(|_| ())
     }
 }
 

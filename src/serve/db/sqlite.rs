@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, TrackBest, medal_named, splits_of, splits_text,
-    sql,
+    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, Refusal, TrackBest, medal_named, splits_of,
+    splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::models::ModelKind;
@@ -52,7 +52,7 @@ impl Sqlite {
         let conn = Connection::open(path).map_err(|e| error(path, "cannot open", e))?;
         // Another server switching a new database to WAL at the same
         // moment holds it for that moment: the switch is tried again.
-        let setup = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+        let setup = "PRAGMA busy_timeout = 2000; PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = FULL;";
         let mut tries = 0;
         while let Err(e) = conn.execute_batch(setup) {
@@ -120,6 +120,11 @@ impl Sqlite {
 impl Database for Sqlite {
     fn name(&self) -> String {
         self.path.display().to_string()
+    }
+
+    /// Opened and migrated already: a file answers or errs at once.
+    fn ready(&mut self, _within: std::time::Duration) -> Result<(), Refusal> {
+        Ok(())
     }
 
     /// Keeps `laps` in one transaction (all or none), each only if it

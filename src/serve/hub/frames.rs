@@ -65,6 +65,8 @@ struct Shared<'a> {
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
     boards: &'a HashMap<Key, Board>,
+    /// Whether the database answers.
+    online: bool,
     idle: Duration,
     /// Frame turns so far.
     turn: u64,
@@ -89,6 +91,7 @@ impl Hub {
             cars: &self.cars,
             board: &self.keeper.board,
             boards: &self.keeper.boards,
+            online: self.keeper.online,
             idle: self.settings.idle,
             turn: self.turns,
             freed: AtomicBool::new(false),
@@ -156,6 +159,7 @@ impl Player {
                 cars: hub.cars,
                 board: hub.board,
                 boards: hub.boards,
+                online: hub.online,
                 identity: self.identity.as_deref(),
             };
             self.frames

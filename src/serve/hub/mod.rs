@@ -328,7 +328,7 @@ impl Hub {
         for (room, lookers) in self.rooms.values_mut().zip(&lookers) {
             let shown = Shown {
                 book: &mut self.medals,
-                keeper: &self.keeper,
+                keeper: &mut self.keeper,
                 offered: room.offered(&self.tracks),
                 cars: &self.cars,
                 changed,

@@ -1,6 +1,6 @@
 //! Laps handed to the records' thread and not yet in the database. They
-//! are written in one transaction at a time; while the database fails
-//! they wait, and are kept in a spool file in the data directory
+//! are written in one transaction at a time; while the database fails or
+//! is down they wait, and are kept in a spool file in the data directory
 //! (`laps-waiting.toml`, written whole and atomically whenever more came),
 //! so that a server stopped or killed meanwhile writes them at its next
 //! start. Once written, the spool is removed.
@@ -37,8 +37,6 @@ struct Spool {
 
 pub struct Queue {
     laps: VecDeque<db::Lap>,
-    /// Whether the last write failed (the log said so).
-    failing: bool,
     spool: PathBuf,
     /// Whether the spool file holds every lap waiting.
     spooled: bool,
@@ -78,7 +76,6 @@ impl Queue {
         Queue {
             spooled: true,
             laps,
-            failing: false,
             spool,
             told: BTreeMap::new(),
         }
@@ -86,13 +83,11 @@ impl Queue {
 
     /// A lap to write; none past [`MAX_WAITING`] (the log says whose, and
     /// so does the answer, for the player).
-    pub fn push(&mut self, lap: db::Lap, db: &dyn Database) -> Option<Told> {
+    pub fn push(&mut self, lap: db::Lap, database: &str) -> Option<Told> {
         if self.laps.len() >= MAX_WAITING {
             eprintln!(
-                "skid serve: {}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
-                db.name(),
-                lap.name,
-                lap.record.track
+                "skid serve: {database}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",
+                lap.name, lap.record.track
             );
             let why = format!("{MAX_WAITING} laps wait for the database");
             return Some((lap.identity, Some(why)));
@@ -102,12 +97,35 @@ impl Queue {
         None
     }
 
-    /// Writes the laps waiting, all in one transaction; on failure they go
-    /// on waiting, in the spool too, and the log says so once, and again
-    /// when they are written. Returns the players whose laps became held
-    /// nowhere else (neither written nor spooled), or kept again.
-    pub fn write(&mut self, db: &mut dyn Database) -> Vec<Told> {
-        let kept = self.write_or_spool(db);
+    /// How many laps wait.
+    pub fn len(&self) -> usize {
+        self.laps.len()
+    }
+
+    /// Writes the laps waiting to `db`, all in one transaction: how many,
+    /// or why not (they go on waiting).
+    pub fn write(&mut self, db: &mut dyn Database) -> Result<usize, String> {
+        if self.laps.is_empty() {
+            return Ok(0);
+        }
+        let laps = self.laps.make_contiguous();
+        db.save(laps, now_ms())?;
+        let n = laps.len();
+        self.laps.clear();
+        let _ = std::fs::remove_file(&self.spool);
+        self.spooled = true;
+        Ok(n)
+    }
+
+    /// Keeps the laps still waiting in the spool (if more came since it
+    /// was written). Returns the players whose laps became held nowhere
+    /// (neither written nor spooled), or held again.
+    pub fn settle(&mut self) -> Vec<Told> {
+        let kept = if self.laps.is_empty() {
+            Ok(())
+        } else {
+            self.keep()
+        };
         let mut told = Vec::new();
         match kept {
             Ok(()) => told.extend(
@@ -125,36 +143,6 @@ impl Queue {
             }
         }
         told
-    }
-
-    /// [`Queue::write`]'s writing: whether every lap waiting is in the
-    /// database or the spool now, or why not.
-    fn write_or_spool(&mut self, db: &mut dyn Database) -> Result<(), String> {
-        if self.laps.is_empty() {
-            return Ok(());
-        }
-        let laps = self.laps.make_contiguous();
-        match db.save(laps, now_ms()) {
-            Ok(_) => {
-                if self.failing {
-                    let n = laps.len();
-                    eprintln!("skid serve: {}: {n} laps waiting written", db.name());
-                    self.failing = false;
-                }
-                self.laps.clear();
-                let _ = std::fs::remove_file(&self.spool);
-                self.spooled = true;
-                Ok(())
-            }
-            Err(e) => {
-                if !self.failing {
-                    let n = laps.len();
-                    eprintln!("skid serve: {e}; {n} laps wait and are tried again");
-                    self.failing = true;
-                }
-                self.keep()
-            }
-        }
     }
 
     /// Writes every lap waiting to the spool, if more came since: whether
@@ -179,7 +167,7 @@ impl Queue {
             }
             Err(e) => {
                 // Said once for as long as it fails (every player whose
-                // lap it holds is told, [`Queue::write`]).
+                // lap it holds is told, [`Queue::settle`]).
                 if self.told.is_empty() {
                     eprintln!(
                         "skid serve: {}: cannot keep the laps waiting: {e}",

@@ -3,6 +3,7 @@
 //! server on the same database.
 
 use super::*;
+use std::time::Instant;
 
 fn record(track_id: &str, time: f64) -> Record {
     Record {

@@ -1,0 +1,177 @@
+//! The records' thread: jobs as they come, in batches; the log of
+//! changes every [`CHANGES_EVERY`]; laps that could not be written kept
+//! ([`queue`](super::queue)) and tried again. The database is asked only
+//! through its [`Link`], so one that is down is not waited on: records
+//! read meanwhile are none, boards are not read (the hub shows them
+//! offline), and laps go to the spool at once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use super::link::Link;
+use super::queue::Queue;
+use super::{Answer, BOARD_TOP, Job, best, first_answer};
+
+/// How often the thread reads the log of changes.
+const CHANGES_EVERY: Duration = Duration::from_millis(250);
+
+/// What the thread works with: the database, the laps waiting, and the
+/// data directory whose first answer is still to be had (the players'
+/// files imported, the best laps read) while the database has not
+/// answered since the server started.
+pub struct Records {
+    pub link: Link,
+    pub queue: Queue,
+    pub unmet: Option<PathBuf>,
+}
+
+/// Runs until the hub hangs up: then the laps waiting are kept in the
+/// spool first and written to the database if it is up, so that a server
+/// stops within one [`DEADLINE`](crate::serve::db::DEADLINE) of a call
+/// under way, whatever the database does.
+pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
+    let mut next_changes = Instant::now();
+    let mut online = r.link.up();
+    loop {
+        let (first, ending) = match jobs.recv_timeout(CHANGES_EVERY) {
+            Ok(job) => (Some(job), false),
+            Err(RecvTimeoutError::Timeout) => (None, false),
+            Err(RecvTimeoutError::Disconnected) => (None, true),
+        };
+        let mut asks = Vec::new();
+        let mut told = Vec::new();
+        let name = r.link.name();
+        for job in first.into_iter().chain(jobs.try_iter()) {
+            match job {
+                Job::Save(lap) => told.extend(r.queue.push(lap, &name)),
+                other => asks.push(other),
+            }
+        }
+        if ending {
+            let _ = r.queue.settle();
+            if r.link.up() {
+                r.link.ask(|db| r.queue.write(db));
+            }
+            return;
+        }
+        if meet(&mut r, answers).is_err() {
+            return;
+        }
+        let waiting = r.queue.len();
+        if waiting > 0 {
+            r.link.ask(|db| r.queue.write(db));
+        }
+        told.extend(r.queue.settle());
+        if let Some(gone) = r.link.take_back() {
+            let left = r.queue.len();
+            eprintln!(
+                "skid serve: {name}: answers again after {:.1} s; {} laps that waited written{}",
+                gone.as_secs_f64(),
+                waiting - left,
+                if left > 0 {
+                    format!(", {left} wait still")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        if !told.is_empty() && answers.send(Answer::Told(told)).is_err() {
+            return;
+        }
+        if answer_all(&mut r.link, asks, answers).is_err() {
+            return;
+        }
+        if Instant::now() >= next_changes {
+            next_changes = Instant::now() + CHANGES_EVERY;
+            if changes(&mut r.link, answers).is_err() {
+                return;
+            }
+        }
+        if r.link.up() != online {
+            online = r.link.up();
+            if answers.send(Answer::Online(online)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The first answer of a database that had not answered when the server
+/// started: its best laps, to the hub. Errs when the hub is gone.
+fn meet(r: &mut Records, answers: &Sender<Answer>) -> Result<(), ()> {
+    let Some(dir) = &r.unmet else {
+        return Ok(());
+    };
+    let Some(bests) = r.link.ask(|db| first_answer(db, dir)) else {
+        return Ok(());
+    };
+    r.unmet = None;
+    for (track, best) in bests {
+        answers.send(Answer::Best(track, best)).map_err(|_| ())?;
+    }
+    Ok(())
+}
+
+/// Answers the reads and boards asked, in order; errs when the hub is
+/// gone. A board asked for again in one batch is read once, for the
+/// players asked about last (a cursor run through the lobby's rooms asks
+/// for each room's board as it passes).
+fn answer_all(link: &mut Link, asks: Vec<Job>, answers: &Sender<Answer>) -> Result<(), ()> {
+    let mut last = HashMap::new();
+    for (i, job) in asks.iter().enumerate() {
+        if let Job::Board { key, .. } = job {
+            last.insert(key.clone(), i);
+        }
+    }
+    for (i, job) in asks.into_iter().enumerate() {
+        if matches!(&job, Job::Board { key, .. } if last[key] != i) {
+            continue;
+        }
+        answer(link, job, answers)?;
+    }
+    Ok(())
+}
+
+/// Answers a read (none while the database is down) or a board (not
+/// while it is down); errs when the hub is gone.
+fn answer(link: &mut Link, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
+    let said = match job {
+        Job::Read {
+            identity,
+            key,
+            hz,
+            ask,
+        } => {
+            let found = link.ask(|db| db.best(&identity, &key)).flatten();
+            let lap = found.map(|(r, ghost)| r.lap(ghost).at_rate(r.hz, hz));
+            Answer::Record(ask, lap)
+        }
+        Job::Board { key, who } => match link.ask(|db| db.board(&key, BOARD_TOP, &who)) {
+            Some(board) => Answer::Board(key, board),
+            None => return Ok(()),
+        },
+        Job::Save(_) => return Ok(()),
+    };
+    answers.send(said).map_err(|_| ())
+}
+
+/// Says which boards changed since the last look, and the best laps of
+/// their tracks; errs when the hub is gone.
+fn changes(link: &mut Link, answers: &Sender<Answer>) -> Result<(), ()> {
+    let keys = match link.ask(|db| db.changes()) {
+        Some(keys) if !keys.is_empty() => keys,
+        _ => return Ok(()),
+    };
+    let mut tracks: Vec<&String> = keys.iter().map(|k| &k.0).collect();
+    tracks.dedup();
+    for track in tracks {
+        if let Some(Some((e, model, car))) = link.ask(|db| db.best_of_track(track)) {
+            answers
+                .send(Answer::Best(track.clone(), best(e, model, car)))
+                .map_err(|_| ())?;
+        }
+    }
+    answers.send(Answer::Changed(keys)).map_err(|_| ())
+}

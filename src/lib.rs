@@ -14,6 +14,7 @@ pub mod damage;
 pub mod diag;
 pub mod game;
 pub mod input;
+pub mod keyboard;
 pub mod keys;
 pub mod layout;
 pub mod medals;

@@ -3,9 +3,9 @@
 //! a [`Console`]: the only one that touches raw mode, signals and the tty.
 //!
 //! [`enter`] switches to raw mode and the alternate screen, hides the
-//! cursor, asks for focus events and pushes the kitty keyboard flags (a
-//! terminal that does not know them ignores them; no query is sent, so
-//! nothing waits for an answer). [`restore`] undoes all of it, once, from
+//! cursor, asks for focus events, pushes the kitty keyboard flags and
+//! turns on win32-input-mode (a terminal that does not know them ignores
+//! them; no query is sent, so nothing waits for an answer). [`restore`] undoes all of it, once, from
 //! whichever path gets there first:
 //! * the game quitting (and [`Session`]'s drop, for early returns);
 //! * a panic (a hook that restores, then runs the previous hook);
@@ -23,26 +23,105 @@
 //!   on SIGCONT it is taken again and [`redraw_wanted`] tells the game
 //!   loop to draw everything anew.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::Event;
 use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, size};
 use ratatui::layout::Size;
 
 use crate::console::{Console, RESTORE};
+use crate::keyboard::Keyboard;
 
-/// The process's own terminal, taken over for as long as this lives.
+/// The process's own terminal, taken over for as long as this lives. Its
+/// bytes are read here and parsed by [`Keyboard`], as a server session's
+/// are, so that every encoding a terminal may send (win32-input-mode
+/// among them, which crossterm's own reader drops) reads the same in
+/// both front doors; a window's new size is told as crossterm tells it,
+/// an [`Event::Resize`].
 pub struct Local {
     _session: Session,
+    /// Where the keys come from: standard input, or the controlling
+    /// terminal when standard input is not one.
+    input: Input,
+    keyboard: Keyboard,
+    parsed: VecDeque<Event>,
+    size: (u16, u16),
+}
+
+/// The descriptor keys are read from (and closed with this, if opened).
+struct Input(Option<std::fs::File>);
+
+impl Input {
+    fn open() -> io::Result<Input> {
+        // SAFETY: isatty has no preconditions.
+        if unsafe { libc::isatty(0) } == 1 {
+            return Ok(Input(None));
+        }
+        Ok(Input(Some(std::fs::File::open("/dev/tty")?)))
+    }
+
+    fn fd(&self) -> i32 {
+        use std::os::fd::AsRawFd;
+        self.0.as_ref().map_or(0, AsRawFd::as_raw_fd)
+    }
+
+    /// Waits up to `timeout` for bytes; reads what came (none if nothing
+    /// did). A terminal that hung up is an error.
+    fn read(&self, timeout: Duration, buf: &mut [u8]) -> io::Result<usize> {
+        let mut fd = libc::pollfd {
+            fd: self.fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: one pollfd, ours, for the call's length.
+        let ready = unsafe { libc::poll(&raw mut fd, 1, ms) };
+        if ready < 0 {
+            let e = io::Error::last_os_error();
+            return if e.kind() == io::ErrorKind::Interrupted {
+                Ok(0)
+            } else {
+                Err(e)
+            };
+        }
+        if ready == 0 {
+            return Ok(0);
+        }
+        // SAFETY: reads into `buf`, at most its length.
+        let n = unsafe { libc::read(fd.fd, buf.as_mut_ptr().cast(), buf.len()) };
+        match n {
+            0 => Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the terminal hung up",
+            )),
+            n if n < 0 => {
+                let e = io::Error::last_os_error();
+                match e.kind() {
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => Ok(0),
+                    _ => Err(e),
+                }
+            }
+            n => Ok(n as usize),
+        }
+    }
 }
 
 impl Local {
     /// Takes the terminal over.
     pub fn enter() -> io::Result<Local> {
-        Ok(Local { _session: enter()? })
+        let input = Input::open()?;
+        let session = enter()?;
+        Ok(Local {
+            _session: session,
+            input,
+            keyboard: Keyboard::default(),
+            parsed: VecDeque::new(),
+            size: size()?,
+        })
     }
 }
 
@@ -50,11 +129,18 @@ impl Console for Local {
     type Out = io::Stdout;
 
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
-        if event::poll(timeout)? {
-            event::read().map(Some)
-        } else {
-            Ok(None)
+        if let Some(ev) = self.parsed.pop_front() {
+            return Ok(Some(ev));
         }
+        let now = size()?;
+        if now != self.size {
+            self.size = now;
+            return Ok(Some(Event::Resize(now.0, now.1)));
+        }
+        let mut buf = [0u8; 4096];
+        let n = self.input.read(timeout, &mut buf)?;
+        self.parsed.extend(self.keyboard.feed(&buf[..n]));
+        Ok(self.parsed.pop_front())
     }
 
     /// The window's size, from the kernel (no query to the terminal).

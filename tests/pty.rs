@@ -315,3 +315,92 @@ fn the_title_menu_keeps_its_data_where_data_dir_says() {
     assert!(dir.join("medals.toml").is_file(), "kept in {arg}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Windows Terminal's records (win32-input-mode) for the key `vk` typing
+/// `ch`, down or up.
+fn win32(vk: u8, ch: u8, down: bool) -> Vec<u8> {
+    format!("\x1b[{vk};0;{ch};{};0;1_", u8::from(down)).into_bytes()
+}
+
+/// Local play in Windows Terminal's win32-input-mode, its bytes as that
+/// terminal sends them: asked for at the start and turned off at the end,
+/// and keys held exactly as long as they are down (W held while D is
+/// pressed and let go, as a player does: with releases nothing is kept
+/// without its key, so the INPUT line never shows `*`, and W let go ends
+/// the throttle).
+#[test]
+fn windows_terminals_key_releases_drive_locally() {
+    let rec = std::env::temp_dir().join(format!("skid-pty-win32-{}.toml", std::process::id()));
+    let _ = std::fs::remove_file(&rec);
+    let args = [
+        "play",
+        "--track",
+        "pocket",
+        "--record",
+        rec.to_str().unwrap(),
+    ];
+    let mut pty = Pty::spawn(&args, 80, 24);
+    assert!(pty.read_until(FIRST_FRAME, |o| count(o, FRAME_END) >= 1));
+    assert!(
+        count(&pty.out, b"\x1b[?9001h") == 1,
+        "win32-input-mode asked for"
+    );
+    // The start lights, then W held (a down, then repeated downs every
+    // 33 ms after half a second), with D pressed and let go meanwhile.
+    pty.read_until(Duration::from_millis(3500), |_| false);
+    let (w, d) = ((87, b'w'), (68, b'd'));
+    let hold = |pty: &mut Pty, key: (u8, u8), secs: f64, first: bool| {
+        if first {
+            pty.send(&win32(key.0, key.1, true));
+            pty.read_until(Duration::from_millis(500), |_| false);
+        }
+        let end = Instant::now() + Duration::from_secs_f64(secs);
+        while Instant::now() < end {
+            pty.send(&win32(key.0, key.1, true));
+            pty.read_until(Duration::from_millis(33), |_| false);
+        }
+    };
+    hold(&mut pty, w, 1.0, true);
+    hold(&mut pty, d, 0.5, true);
+    pty.send(&win32(d.0, d.1, false));
+    hold(&mut pty, w, 0.5, false);
+    pty.send(&win32(w.0, w.1, false));
+    pty.read_until(Duration::from_millis(800), |_| false);
+    let seen = text(&pty.out);
+    let star = seen
+        .find('*')
+        .map(|i| seen[i.saturating_sub(200)..(i + 50).min(seen.len())].to_string());
+    assert!(
+        seen.contains("GAS") && star.is_none(),
+        "a key kept without its key: {star:?}"
+    );
+    pty.send(&win32(81, b'q', true));
+    pty.send(&win32(81, b'q', false));
+    assert_eq!(pty.exit_within(Duration::from_secs(5)), Some(0));
+    let after = &pty.out[pty
+        .out
+        .windows(8)
+        .rposition(|w| w == b"\x1b[?1049l")
+        .unwrap()
+        - 40..];
+    assert!(
+        count(after, b"\x1b[?9001l") == 1,
+        "win32-input-mode left on"
+    );
+    // The recording: throttle while W was down, steering while D was,
+    // and neither once they were let go.
+    let script = std::fs::read_to_string(&rec).unwrap();
+    let holds: Vec<&str> = script.split("[[hold]]").skip(1).collect();
+    assert!(
+        holds
+            .iter()
+            .any(|h| h.contains("throttle = 1") && h.contains("steer = ")),
+        "{script}"
+    );
+    let last = holds.last().unwrap();
+    assert!(
+        !last.contains("throttle") && !last.contains("steer"),
+        "{script}"
+    );
+    let _ = std::fs::remove_file(&rec);
+}

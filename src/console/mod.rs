@@ -26,9 +26,10 @@ use ratatui::crossterm::event::Event;
 use ratatui::layout::{Position, Size};
 
 /// What takes a terminal over for the game, as bytes: the alternate
-/// screen, no cursor, focus events, and the kitty keyboard flags (releases
-/// reported, for the terminals that can; the others ignore them). Nothing
-/// in it asks the terminal anything.
+/// screen, no cursor, focus events, the kitty keyboard flags and Windows
+/// Terminal's win32-input-mode (releases reported, for the terminals that
+/// can, either way; the others ignore both). Nothing in it asks the
+/// terminal anything.
 pub fn take_over() -> Vec<u8> {
     use ratatui::crossterm::cursor::Hide;
     use ratatui::crossterm::event::{
@@ -47,13 +48,19 @@ pub fn take_over() -> Vec<u8> {
         EnableFocusChange,
         PushKeyboardEnhancementFlags(flags)
     );
+    out.extend_from_slice(WIN32_INPUT_ON);
     out
 }
 
+/// Windows Terminal's win32-input-mode on (`crate::keyboard` reads it).
+const WIN32_INPUT_ON: &[u8] = b"\x1b[?9001h";
+
 /// What gives the terminal back, as bytes: colours and attributes reset
-/// (frames leave theirs set), the kitty flags popped, focus events off,
-/// the cursor shown, the main screen back.
-pub const RESTORE: &[u8] = b"\x1b[0m\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+/// (frames leave theirs set), win32-input-mode off, the kitty flags
+/// popped, focus events off, the cursor shown, the main screen back. A
+/// terminal left in either keyboard mode would type escape codes into
+/// the player's shell.
+pub const RESTORE: &[u8] = b"\x1b[0m\x1b[?9001l\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
 
 /// Where a game's events come from and its frames go.
 pub trait Console {

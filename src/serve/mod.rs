@@ -13,7 +13,6 @@ mod accept;
 pub mod admission;
 pub mod db;
 pub mod hub;
-mod keyboard;
 pub mod laps;
 pub mod messages;
 pub mod names;
@@ -36,8 +35,8 @@ use russh::{MethodKind, MethodSet};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+pub use crate::keyboard::Keyboard;
 pub use admission::PER_ADDRESS;
-pub use keyboard::Keyboard;
 pub use names::display_name;
 pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
 

@@ -18,10 +18,10 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot};
 
 use super::admission::Ticket;
-use super::keyboard::Keyboard;
 use super::messages::{Out, ToHub};
 use super::names::display_name;
 use super::room::PlayerId;
+use crate::keyboard::Keyboard;
 use crate::session::screen_size;
 
 /// Input a client may send in one second before it is cut off: far more

@@ -1,8 +1,10 @@
-//! A session's bytes to key events.
+//! A terminal's bytes to key events, for both front doors: the process's
+//! own terminal (`crate::term`) and each `skid serve` session.
 //!
 //! terminput parses the bytes (the legacy xterm encodings and the kitty
-//! keyboard protocol, releases included) into the same crossterm events
-//! the local terminal gives, so one key handling serves both. Bytes are
+//! keyboard protocol, releases included) into crossterm's events, and
+//! [`win32`] Windows Terminal's win32-input-mode (releases too), so one
+//! key handling serves every terminal and both doors. Bytes are
 //! fed one at a time, as crossterm reads a tty: a sequence is complete
 //! when the parser says so. A lone Esc is the Esc key when nothing follows
 //! it in the same packet (terminals send a whole escape sequence at once),
@@ -18,12 +20,31 @@ use ratatui::crossterm::event::Event;
 /// terminal sends (kitty's key reports) is under 40 bytes.
 const PENDING_CAP: usize = 64;
 
-/// Parses one session's input.
+/// Parses one terminal's input.
 #[derive(Debug, Default)]
 pub struct Keyboard {
     pending: Vec<u8>,
     /// Bytes that were not part of any event, since the start.
     pub garbage: usize,
+    /// The keys down in win32-input-mode.
+    held: win32::Held,
+    /// Whether [`releases_come`] was said.
+    said_releases: bool,
+}
+
+/// The event that says the terminal reports every key's release: the
+/// release of a key that is none (`KeyCode::Null`), which lets nothing
+/// go but tells the input layer to trust releases from now on, before
+/// the first key let go. Said before the first win32-input-mode record,
+/// whose every key is let go with a record of its own.
+pub fn releases_come() -> Event {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+    Event::Key(KeyEvent {
+        code: KeyCode::Null,
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    })
 }
 
 impl Keyboard {
@@ -48,6 +69,26 @@ impl Keyboard {
 
     fn parse(&mut self, events: &mut Vec<Event>) {
         if mouse_report(&self.pending) {
+            self.pending.clear();
+            return;
+        }
+        if let [0x1b, b'[', rest @ ..] = self.pending.as_slice()
+            && rest.iter().all(|&b| b.is_ascii_digit() || b == b';')
+            && self.pending.len() < PENDING_CAP
+        {
+            // A CSI sequence's parameters so far: its final byte says
+            // what it is.
+            return;
+        }
+        if win32::whole(&self.pending) {
+            if !self.said_releases {
+                self.said_releases = true;
+                events.push(releases_come());
+            }
+            match win32::event(&self.pending, &mut self.held) {
+                Ok(ev) => events.extend(ev),
+                Err(()) => self.garbage += self.pending.len(),
+            }
             self.pending.clear();
             return;
         }
@@ -81,6 +122,8 @@ fn mouse_report(seq: &[u8]) -> bool {
     }
 }
 
+mod win32;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,7 +133,7 @@ mod tests {
         k.feed(bytes)
             .into_iter()
             .filter_map(|e| match e {
-                Event::Key(k) => Some((k.code, k.kind)),
+                Event::Key(k) if k.code != KeyCode::Null => Some((k.code, k.kind)),
                 _ => None,
             })
             .collect()
@@ -136,6 +179,75 @@ mod tests {
                 (KeyCode::Char('w'), KeyEventKind::Release),
             ]
         );
+    }
+
+    /// Windows Terminal's own records (win32-input-mode): W pressed,
+    /// repeated as it is held, D pressed and let go meanwhile, Shift
+    /// alone (no key), then W let go; arrows (an enhanced key, 0x100);
+    /// Ctrl-C; a record split across packets.
+    #[test]
+    fn windows_terminal_presses_repeats_and_releases() {
+        let mut k = Keyboard::default();
+        // The first record says first that releases come.
+        assert_eq!(k.feed(b"\x1b[16;42;0;1;16;1_"), vec![releases_come()]);
+        let w_down = b"\x1b[87;17;119;1;0;1_";
+        let mut bytes = w_down.to_vec();
+        bytes.extend_from_slice(w_down);
+        bytes.extend_from_slice(b"\x1b[68;32;100;1;0;1_\x1b[68;32;100;0;0;1_");
+        bytes.extend_from_slice(b"\x1b[16;42;0;1;16;1_\x1b[16;42;0;0;0;1_");
+        bytes.extend_from_slice(b"\x1b[87;17;119;0;0;1_");
+        assert_eq!(
+            keys(&mut k, &bytes),
+            vec![
+                (KeyCode::Char('w'), KeyEventKind::Press),
+                (KeyCode::Char('w'), KeyEventKind::Repeat),
+                (KeyCode::Char('d'), KeyEventKind::Press),
+                (KeyCode::Char('d'), KeyEventKind::Release),
+                (KeyCode::Char('w'), KeyEventKind::Release),
+            ]
+        );
+        assert_eq!(
+            keys(&mut k, b"\x1b[38;72;0;1;256;1_\x1b[38;72;0;0;256;1_"),
+            vec![
+                (KeyCode::Up, KeyEventKind::Press),
+                (KeyCode::Up, KeyEventKind::Release),
+            ]
+        );
+        let ctrl_c = k.feed(b"\x1b[17;29;0;1;8;1_\x1b[67;46;3;1;8;1_");
+        assert!(!ctrl_c.contains(&releases_come()), "said once");
+        let ctrl = ratatui::crossterm::event::KeyModifiers::CONTROL;
+        assert!(
+            matches!(&ctrl_c[..], [Event::Key(e)] if e.code == KeyCode::Char('c') && e.modifiers == ctrl),
+            "{ctrl_c:?}"
+        );
+        assert!(keys(&mut k, b"\x1b[69;18;1").is_empty());
+        assert_eq!(
+            keys(&mut k, b"01;1;0;1_"),
+            vec![(KeyCode::Char('e'), KeyEventKind::Press)]
+        );
+        assert_eq!(k.garbage, 0);
+    }
+
+    /// A key pressed with Shift and let go after it is released as the
+    /// key that was pressed; a release never seen pressed is still one;
+    /// numbers out of range are garbage.
+    #[test]
+    fn a_windows_release_is_of_the_key_pressed() {
+        let mut k = Keyboard::default();
+        let bytes = b"\x1b[87;17;87;1;16;1_\x1b[16;42;0;0;0;1_\x1b[87;17;119;0;0;1_";
+        assert_eq!(
+            keys(&mut k, bytes),
+            vec![
+                (KeyCode::Char('W'), KeyEventKind::Press),
+                (KeyCode::Char('W'), KeyEventKind::Release),
+            ]
+        );
+        assert_eq!(
+            keys(&mut k, b"\x1b[65;30;97;0;0;1_"),
+            vec![(KeyCode::Char('a'), KeyEventKind::Release)]
+        );
+        assert!(keys(&mut k, b"\x1b[99999999999;1;1;1;0;1_").is_empty());
+        assert!(k.garbage > 0);
     }
 
     #[test]

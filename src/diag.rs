@@ -207,6 +207,16 @@ fn key_offset(root: &toml::de::DeTable, key: &str) -> Option<usize> {
     found
 }
 
+/// `n` things as a person writes them: `1 lap`, `3 laps` (`thing` is
+/// the singular; the plural adds an s).
+pub fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 /// A number from a user's file as a person reads it in a message: in
 /// exponent form where the plain one would run to dozens of digits
 /// (`1e308`, not 309 of them).
@@ -315,6 +325,13 @@ pub fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_thing_is_singular_and_any_other_count_plural() {
+        assert_eq!(count(1, "player"), "1 player");
+        assert_eq!(count(0, "lap"), "0 laps");
+        assert_eq!(count(2, "lap"), "2 laps");
+    }
 
     #[test]
     fn huge_and_tiny_numbers_read_in_exponent_form() {

@@ -193,7 +193,7 @@ impl View<'_> {
         if !self.online {
             lines[0] = format!("BEST LAPS  ·  {OFFLINE}");
             if lines.len() == 1 {
-                lines.push("your laps are kept and go on the boards when it answers".into());
+                lines.push("your laps are kept until it answers".into());
             }
         }
         lines

@@ -250,9 +250,12 @@ impl Hub {
             }
         }
         eprintln!(
-            "skid serve: room {r} races on {} with {} players",
+            "skid serve: room {r} races on {} with {}",
             offered.choice.name,
-            room.running.as_ref().map_or(0, |run| run.drivers.len())
+            crate::diag::count(
+                room.running.as_ref().map_or(0, |run| run.drivers.len()),
+                "player"
+            )
         );
         self.lobby_changed();
     }

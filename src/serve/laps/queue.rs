@@ -68,8 +68,8 @@ impl Queue {
             .collect();
         if !laps.is_empty() {
             eprintln!(
-                "skid serve: {} laps of an earlier run wait in {}",
-                laps.len(),
+                "skid serve: {} of an earlier run waiting in {}",
+                crate::diag::count(laps.len(), "lap"),
                 spool.display()
             );
         }

@@ -67,9 +67,9 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
         if let Some(gone) = r.link.take_back() {
             let left = r.queue.len();
             eprintln!(
-                "skid serve: {name}: answers again after {:.1} s; {} laps that waited written{}",
+                "skid serve: {name}: answers again after {:.1} s; {} that waited written{}",
                 gone.as_secs_f64(),
-                waiting - left,
+                crate::diag::count(waiting - left, "lap"),
                 if left > 0 {
                     format!(", {left} wait still")
                 } else {

@@ -53,6 +53,23 @@ impl Laps {
         self.crossed
     }
 
+    /// The mark that counts next, for a computer driver to make sure it
+    /// crosses (`ai::Wanted`): the next checkpoint, else the finish; none
+    /// before the first crossing of a track without checkpoints, which
+    /// only starts the count. The number beside it changes whenever a
+    /// mark counted.
+    pub fn wanted(&self, track: &Track) -> Option<(Mark, u32)> {
+        if !self.armed {
+            return None;
+        }
+        let counted = self.lap * 256 + u32::from(self.checkpoint);
+        Some(if self.checkpoint < track.checkpoints {
+            (Mark::Checkpoint(self.checkpoint + 1), counted)
+        } else {
+            (Mark::Finish, counted)
+        })
+    }
+
     /// Follows the car's centre from `from` to `to`; returns what happened.
     pub fn update(&mut self, track: &Track, from: DVec2, to: DVec2) -> Option<Event> {
         let forward = (to - from).dot(track.race_direction()) > 0.0;

@@ -208,7 +208,9 @@ impl World {
                     model: c.model.take(),
                     ..*c
                 },
-                Source::Driver(d) if e.laps.lap < laps => d.controls(&e.car, dt),
+                Source::Driver(d) if e.laps.lap < laps => {
+                    d.controls(&e.car, dt, e.laps.wanted(track))
+                }
                 Source::Driver(d) => d.park(&e.car),
                 Source::Script(ticks, left) => {
                     *left = left.saturating_sub(1);

@@ -20,6 +20,10 @@
 //! line just ahead of it (the far point may lie past the corner it hit). When the rear slides more than 5
 //! degrees the driver lifts, so power does not spin a rear-driven car.
 //!
+//! A mark the car drove round without crossing it (through the grass
+//! beside a line drawn across the road only) is gone back for
+//! ([`marks`]): the race tells the driver which mark it counts next.
+//!
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
 mod aim;
@@ -27,6 +31,7 @@ mod cost;
 mod gates;
 mod legs;
 pub mod line;
+mod marks;
 mod meet;
 mod nearest;
 mod parts;
@@ -44,6 +49,8 @@ use crate::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
 use crate::track::Track;
 pub use line::Line;
+use marks::Marks;
+pub use marks::Wanted;
 
 /// Metres right of the racing line that a car whose race is run pulls
 /// over to, out of the way of those still racing.
@@ -73,6 +80,27 @@ fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
     (a_lat * skill, a_brake * skill, top)
 }
 
+/// Whether `aim` lies inside the circle `car` turns on at full lock
+/// towards it (`alpha`: the angle to it, positive to the right).
+fn inside_turn(car: &Car, aim: DVec2, alpha: f64) -> bool {
+    let body = &car.state.body;
+    let (_, right) = body.axes();
+    let spec = car.spec();
+    let radius = match car.kind {
+        ModelKind::Arcade => arcade_radius(spec),
+        ModelKind::Strafe => return false,
+        _ => {
+            let b = &spec.body;
+            b.wheelbase
+                / crate::trig::sin_cos(b.max_steer_deg.to_radians())
+                    .0
+                    .max(1e-3)
+        }
+    };
+    let centre = body.pos + right * alpha.signum() * radius;
+    centre.distance(aim) < radius * 0.9
+}
+
 /// The radius `arcade` turns at full steer, at any speed below its top
 /// speed (its turn rate grows with speed).
 fn arcade_radius(spec: &CarSpec) -> f64 {
@@ -88,12 +116,14 @@ pub struct Driver {
     backing: f64,
     /// Seconds left of aiming close after backing off (see `controls`).
     careful: f64,
+    /// The marks to cross, and going back for one missed.
+    marks: Marks,
 }
 
 impl Driver {
     pub fn new(track: &Track, spec: &CarSpec, kind: ModelKind, skill: f64) -> Driver {
         let (a_lat, a_brake, top) = limits(spec, kind, skill);
-        Driver::on(Line::new(track, a_lat, a_brake, top))
+        Driver::on(Line::new(track, a_lat, a_brake, top), track)
     }
 
     /// A driver on a line already computed for the track, with the speeds
@@ -106,17 +136,28 @@ impl Driver {
         skill: f64,
     ) -> Driver {
         let (a_lat, a_brake, top) = limits(spec, kind, skill);
-        Driver::on(line.respeed(track, a_lat, a_brake, top))
+        Driver::on(line.respeed(track, a_lat, a_brake, top), track)
     }
 
-    fn on(line: Line) -> Driver {
+    fn on(line: Line, track: &Track) -> Driver {
         Driver {
+            marks: Marks::new(&line, track),
             line,
             at: 0,
             stuck: 0.0,
             backing: 0.0,
             careful: 0.0,
         }
+    }
+
+    /// The same driver at `pace` (0 to 1) of the speeds its line allows
+    /// everywhere: a rival that laps in about `1 / pace` times the time.
+    pub fn paced(mut self, pace: f64) -> Driver {
+        let pace = pace.clamp(0.05, 1.0);
+        for v in &mut self.line.speeds {
+            *v *= pace;
+        }
+        self
     }
 
     /// The gate of a mark drawn across part of the road within `look`
@@ -170,12 +211,14 @@ impl Driver {
         }
     }
 
-    /// The controls for the next step of `car`.
-    pub fn controls(&mut self, car: &Car, dt: f64) -> Controls {
+    /// The controls for the next step of `car`, whose race counts the
+    /// mark `wanted` next (none: none can be missed yet).
+    pub fn controls(&mut self, car: &Car, dt: f64, wanted: Option<Wanted>) -> Controls {
         let body = &car.state.body;
         let (fwd, _) = body.axes();
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
+        let back = self.marks.aim(&self.line, self.at, body.pos, wanted);
         let mut look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
         if car.kind == ModelKind::Arcade {
             // It cannot turn tighter than this: aim that far ahead, so the
@@ -188,10 +231,12 @@ impl Driver {
             self.careful -= dt;
             look = car.spec().body.length;
         }
-        let to = self
-            .gate_ahead(body.pos, look)
-            .unwrap_or_else(|| self.line.ahead(self.at, look))
-            - body.pos;
+        let to = match back {
+            Some((aim, _)) => aim,
+            None => {
+                (self.gate_ahead(body.pos, look)).unwrap_or_else(|| self.line.ahead(self.at, look))
+            }
+        } - body.pos;
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         let mut steer = match car.kind {
             ModelKind::Arcade => alpha * 2.5,
@@ -210,7 +255,9 @@ impl Driver {
         .clamp(-1.0, 1.0);
 
         let n = self.line.points.len();
-        let target = self.line.speeds[(self.at + 2) % n];
+        let target = back
+            .map_or(f64::INFINITY, |(_, v)| v)
+            .min(self.line.speeds[(self.at + 2) % n]);
         let (mut throttle, mut brake) = if speed < target - 0.5 {
             (1.0, 0.0)
         } else if speed > target + 0.5 {
@@ -230,7 +277,16 @@ impl Driver {
             throttle = 0.0;
         }
 
-        if self.backing > 0.0 {
+        if let Some((aim, _)) = back
+            && self.backing <= 0.0
+            && inside_turn(car, aim, alpha)
+        {
+            // Going back for a mark whose point lies inside the circle
+            // the car turns on towards it: it cannot get there forwards.
+            // Backing up with the wheels turned away swings the nose
+            // round, as in a three-point turn.
+            (throttle, brake, steer) = (0.0, 1.0, -alpha.signum());
+        } else if self.backing > 0.0 {
             // Reversing with the wheels on full lock away from the aim
             // swings the nose towards it.
             self.backing -= dt;

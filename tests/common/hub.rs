@@ -286,8 +286,10 @@ impl TwoOnHub {
             }
             let mut presses = Vec::new();
             for (i, driver) in drivers.iter_mut().enumerate() {
-                let car = &run.race.world.car(run.race.seats[i].car).car;
-                let want = driver.controls(car, run.race.world.dt);
+                let world = &run.race.world;
+                let entrant = world.car(run.race.seats[i].car);
+                let next = entrant.laps.wanted(&world.track);
+                let want = driver.controls(&entrant.car, world.dt, next);
                 let steer = match want.steer {
                     s if s > 0.05 => Some(KeyCode::Char('d')),
                     s if s < -0.05 => Some(KeyCode::Char('a')),

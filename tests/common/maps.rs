@@ -129,3 +129,51 @@ pub fn spread(n: usize) -> [(usize, usize); 9] {
         (3 * n / 4, 3 * n / 4),
     ]
 }
+
+/// A rectangular road round a grass infield, with grass between it and
+/// the walls too, whose finish and checkpoint lines span the road only:
+/// each can be driven round through the grass beside it (`skid check`
+/// warns so) and lies anywhere along its side. `seed` draws the map's
+/// size, the road's width, the grass margin and where each line and the
+/// start stand. None where the draw leaves no room for them.
+pub fn grass_ringed(seed: u64) -> Option<String> {
+    let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    let mut draw = |lo: usize, hi: usize| -> Option<usize> {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (lo <= hi).then(|| lo + (state >> 33) as usize % (hi - lo + 1))
+    };
+    let (w, h) = (draw(40, 90)?, draw(16, 30)?);
+    let (m, t) = (draw(2, 6)?, draw(2, 4)?);
+    let (top, bot, left, right) = (m, h - 1 - m, 2 * m, w - 1 - 2 * m);
+    let mut g = vec![vec![' '; w]; h];
+    for (r, row) in g.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            let road = (top..=bot).contains(&r) && (left..=right).contains(&c);
+            let infield =
+                (top + t..=bot - t).contains(&r) && (left + 2 * t..=right - 2 * t).contains(&c);
+            if r == 0 || c == 0 || r == h - 1 || c == w - 1 {
+                *cell = '#';
+            } else if road && !infield {
+                *cell = '.';
+            }
+        }
+    }
+    let finish = draw(left + 2 * t + 2, right.checked_sub(2 * t + 2)?)?;
+    for row in &mut g[top..top + t] {
+        row[finish] = '=';
+    }
+    let one = draw(top + t + 1, bot - t - 1)?;
+    g[one][right + 1 - 2 * t..=right].fill('1');
+    let two = draw(left + 2 * t + 2, right - 2 * t - 2)?;
+    for row in &mut g[bot + 1 - t..=bot] {
+        row[two] = '2';
+    }
+    let three = draw(top + t + 1, bot - t - 1)?;
+    g[three][left..left + 2 * t].fill('3');
+    let start = finish.checked_sub(draw(3, 8)?)?;
+    g[top + t / 2][start] = '>';
+    let rows: Vec<String> = g.into_iter().map(|r| r.into_iter().collect()).collect();
+    Some(format!("+++\nlaps = 2\n+++\n{}\n", rows.join("\n")))
+}

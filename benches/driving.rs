@@ -127,13 +127,55 @@ fn presses_alone_mean() {
     }
 }
 
+/// Rivals against the medals: on every bundled track with every model,
+/// the computer's flying lap at each difficulty's pace beside the medal
+/// time it is meant to match (Easy bronze, Medium silver, Hard gold), and
+/// their ratio; the author time is the computer's at full pace.
+fn rivals_against_medals() {
+    use skid::cli::Difficulty;
+    use skid::medals::{Medals, author_time, flying_lap};
+    println!("\n| track | model | author | easy / bronze | medium / silver | hard / gold |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for (track, _) in bundled::TRACKS {
+        let t = bundled::load_raceable(track).unwrap();
+        let line = skid::app::planner::race_line(&t);
+        for model in ModelKind::ALL {
+            let spec = skid::car::CarSpec::default_for(model);
+            let Some(author) = author_time(&t, &line, &spec, model) else {
+                println!("| {track} | {model} | none | | | |");
+                continue;
+            };
+            let medals = Medals { author };
+            let cells: Vec<String> = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
+                .into_iter()
+                .map(|d| {
+                    let want = medals.time(d.medal());
+                    let pace = medals.pace(d.medal());
+                    flying_lap(&t, &line, &spec, model, pace).map_or("-".into(), |lap| {
+                        format!("{lap:.1} / {want:.1} ({:+.1}%)", 100.0 * (lap / want - 1.0))
+                    })
+                })
+                .collect();
+            println!(
+                "| {track} | {model} | {author:.2} | {} |",
+                cells.join(" | ")
+            );
+        }
+    }
+}
+
 fn main() {
     // `cargo test --benches` runs this with `--bench` absent: nothing to
     // time, and the tables take a while.
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    if std::env::args().any(|a| a == "medals") {
+        rivals_against_medals();
+        return;
+    }
     presses_alone();
     presses_alone_mean();
     rivals();
+    rivals_against_medals();
 }

@@ -10,6 +10,28 @@ use skid::app::{App, Command, LOCAL, Options};
 use skid::car::CarSpec;
 use skid::physics::{Car, ModelKind};
 
+/// Issue 50: a quick burst of m, faster than a physics tick, switched the
+/// model once; each press is a switch.
+#[test]
+fn each_m_of_a_quick_burst_switches_once_more() {
+    let mut app = App::new(Options {
+        model: Some(ModelKind::Arcade),
+        hz: 120,
+        ..Options::default()
+    });
+    app.start_race();
+    for k in 0..=480 {
+        app.tick(f64::from(k) / 120.0);
+    }
+    for _ in 0..3 {
+        app.command(Command::SwitchModel);
+    }
+    app.tick(481.0 / 120.0);
+    let car = app.race.as_ref().unwrap().view(LOCAL).car();
+    let third = ModelKind::Arcade.next().next().next();
+    assert_eq!(car.kind, third);
+}
+
 #[test]
 fn m_takes_the_next_models_own_car_keeping_the_motion() {
     let mut app = App::new(Options {

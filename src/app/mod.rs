@@ -478,7 +478,11 @@ impl App {
             }
             Command::Restart => self.start_race(),
             // On the next tick, recorded with it (`World::step`).
-            Command::SwitchModel => seat.pending.model = Some(car.kind.next()),
+            // Pressed again before that tick: the model after the one
+            // already asked for (m m m switches three times).
+            Command::SwitchModel => {
+                seat.pending.model = Some(seat.pending.model.unwrap_or(car.kind).next());
+            }
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

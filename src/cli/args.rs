@@ -160,6 +160,17 @@ impl Difficulty {
             Difficulty::Hard => 1.0,
         }
     }
+
+    /// The medal whose time rivals of this difficulty lap in: Easy
+    /// bronze, Medium silver, Hard gold.
+    pub fn medal(self) -> crate::medals::Medal {
+        use crate::medals::Medal;
+        match self {
+            Difficulty::Easy => Medal::Bronze,
+            Difficulty::Medium => Medal::Silver,
+            Difficulty::Hard => Medal::Gold,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

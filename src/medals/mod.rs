@@ -80,6 +80,12 @@ impl Medals {
         }
     }
 
+    /// The pace (`ai::Driver::paced`) at which the computer laps in
+    /// about the time of `medal`: the author time over it.
+    pub fn pace(&self, medal: Medal) -> f64 {
+        (self.author / self.time(medal)).clamp(0.05, 1.0)
+    }
+
     /// The best medal a lap of `lap` seconds earns.
     pub fn earned(&self, lap: f64) -> Option<Medal> {
         Medal::ALL.into_iter().find(|&m| lap <= self.time(m))
@@ -108,7 +114,19 @@ const GIVE_UP_SECONDS: u64 = 30 * 60;
 /// driven as `kind`: the computer driver's best lap at full skill, or
 /// none if it completes no lap in half an hour of racing.
 pub fn author_time(track: &Track, line: &Line, spec: &CarSpec, kind: ModelKind) -> Option<f64> {
-    let driver = Driver::along(line, track, spec, kind, 1.0);
+    flying_lap(track, line, spec, kind, 1.0)
+}
+
+/// [`author_time`] for a computer driver at `pace` of its line's speeds
+/// (`ai::Driver::paced`).
+pub fn flying_lap(
+    track: &Track,
+    line: &Line,
+    spec: &CarSpec,
+    kind: ModelKind,
+    pace: f64,
+) -> Option<f64> {
+    let driver = Driver::along(line, track, spec, kind, 1.0).paced(pace);
     let mut world = World::new(track.clone(), spec.clone(), kind, DEFAULT_HZ);
     world.laps = LAPS as u32;
     world.cars[0].source = Source::Driver(Box::new(driver));

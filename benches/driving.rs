@@ -133,7 +133,7 @@ fn presses_alone_mean() {
 /// their ratio; the author time is the computer's at full pace.
 fn rivals_against_medals() {
     use skid::cli::Difficulty;
-    use skid::medals::{Medals, author_time, flying_lap};
+    use skid::medals::{flying_lap, work_out};
     println!("\n| track | model | author | easy / bronze | medium / silver | hard / gold |");
     println!("| --- | --- | --- | --- | --- | --- |");
     for (track, _) in bundled::TRACKS {
@@ -141,11 +141,11 @@ fn rivals_against_medals() {
         let line = skid::app::planner::race_line(&t);
         for model in ModelKind::ALL {
             let spec = skid::car::CarSpec::default_for(model);
-            let Some(author) = author_time(&t, &line, &spec, model) else {
+            let Some(medals) = work_out(&t, &line, &spec, model) else {
                 println!("| {track} | {model} | none | | | |");
                 continue;
             };
-            let medals = Medals { author };
+            let author = medals.author;
             let cells: Vec<String> = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
                 .into_iter()
                 .map(|d| {

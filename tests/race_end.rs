@@ -29,6 +29,12 @@ fn race(model: ModelKind, opponents: usize, skill: f64, replay: Option<Script>) 
         hz: 120,
         opponents,
         skill,
+        // Full skill is the computer's own pace; half, a bronze's.
+        rivals: if skill >= 1.0 {
+            skid::medals::Medal::Author
+        } else {
+            skid::medals::Medal::Bronze
+        },
         replay,
         ..Options::default()
     });
@@ -237,4 +243,39 @@ fn the_smallest_screen_shows_your_place_and_the_keys() {
         assert!(you.is_some_and(|l| l.contains("DNF")), "{w}x{h}:\n{text}");
         assert!(text.contains("Enter menu"), "{w}x{h}:\n{text}");
     }
+}
+
+/// Issue 51: a race nobody finishes ends. The player alone touches
+/// nothing on a one-lap race of `pocket`: after 15 minutes (ten times
+/// the author's 17 s lap is less) the race is over, the panel having
+/// counted down its last 30 s, and the results show, no lap completed;
+/// the lap's ghost kept no more than that time's samples.
+#[test]
+fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
+    let mut app = race(ModelKind::Kinematic, 0, 1.0, None);
+    let limit = (skid::app::LONGEST_RACE * 120.0) as u64;
+    let mut k = 0;
+    let mut counted_down = false;
+    while app.screen == Screen::Race {
+        tick(&mut app, &mut k);
+        // The start lights (3 s) come before the race's own ticks.
+        assert!(k <= limit + 120 * 5, "still racing at tick {k}");
+        if k == limit - 120 * 5 {
+            counted_down = screen(&app).contains("ENDS IN");
+        }
+    }
+    assert!(counted_down, "the last 30 s counted down");
+    let race = app.race.as_ref().unwrap();
+    assert!(race.over());
+    assert_eq!(race.world.tick, limit, "over at its limit");
+    let ghost = race.seats[0].log.ghost.len() as u64;
+    assert!(
+        ghost <= limit / skid::race::GHOST_EVERY + 1,
+        "{ghost} samples"
+    );
+    let text = screen(&app);
+    assert!(
+        text.contains("RESULTS") && text.contains("no lap completed"),
+        "{text}"
+    );
 }

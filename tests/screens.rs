@@ -57,6 +57,10 @@
 //!   player's finish (ENDS IN 30 s, YOU 1:29.41 FIN, the computer cars
 //!   still on lap 5, their gaps counted among themselves).
 //!
+//! Re-blessed 2026-11-28: `results_positions_80x24`, the third rival
+//! 10 m behind the second where it was 12: rivals now drive at a medal's
+//! pace (gold here, the nearest to the skill 0.7 they had), not a skill.
+//!
 //! Re-blessed 2026-11-26: `results_positions_80x24` gains one line under
 //! the keys, `v watch the others race`, shown while others still race
 //! (v follows their cars); nothing else moved.
@@ -431,6 +435,7 @@ fn standings(size: (u16, u16), color: bool) -> App {
     let opts = Options {
         opponents: 3,
         skill: 1.0,
+        rivals: skid::medals::Medal::Author,
         color,
         ..Options::default()
     };
@@ -470,6 +475,7 @@ fn results_with_positions_80x24() {
         replay: Some(script),
         opponents: 3,
         skill: 0.7,
+        rivals: skid::medals::Medal::Gold,
         ..Options::default()
     });
     app.resize(80, 24);

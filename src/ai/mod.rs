@@ -118,6 +118,8 @@ pub struct Driver {
     careful: f64,
     /// The marks to cross, and going back for one missed.
     marks: Marks,
+    /// The share of its line's speeds it drives at.
+    pace: f64,
 }
 
 impl Driver {
@@ -142,6 +144,7 @@ impl Driver {
     fn on(line: Line, track: &Track) -> Driver {
         Driver {
             marks: Marks::new(&line, track),
+            pace: 1.0,
             line,
             at: 0,
             stuck: 0.0,
@@ -153,11 +156,13 @@ impl Driver {
     /// The same driver at `pace` (0 to 1) of the speeds its line allows
     /// everywhere: a rival that laps in about `1 / pace` times the time.
     pub fn paced(mut self, pace: f64) -> Driver {
-        let pace = pace.clamp(0.05, 1.0);
-        for v in &mut self.line.speeds {
-            *v *= pace;
-        }
+        self.set_pace(pace);
         self
+    }
+
+    /// Drives at `pace` of its line's speeds from now on ([`Driver::paced`]).
+    pub fn set_pace(&mut self, pace: f64) {
+        self.pace = pace.clamp(0.05, 1.0);
     }
 
     /// The gate of a mark drawn across part of the road within `look`
@@ -175,10 +180,10 @@ impl Driver {
     }
 
     /// The controls of `car` once its race is run: it pulls over towards
-    /// [`PARK_SIDE`] metres right of the racing line and slows to a stop
-    /// without ever reversing (a brake held at a standstill would be
-    /// reverse): it brakes only while rolling on, then coasts on the
-    /// handbrake.
+    /// [`PARK_SIDE`] metres right of the racing line (rolling on gently
+    /// until it is most of the way there) and slows to a stop without
+    /// ever reversing (a brake held at a standstill would be reverse): it
+    /// brakes only while rolling on, then coasts on the handbrake.
     pub fn park(&mut self, car: &Car) -> Controls {
         let body = &car.state.body;
         let (fwd, right) = body.axes();
@@ -203,10 +208,19 @@ impl Driver {
             };
         }
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+        // Off the line first: a car that finished slowly (a rival at a
+        // bronze pace) would stop on it, braking as it turns aside.
+        let aside = self.line.points[self.at].distance(body.pos) >= PARK_SIDE * 0.6;
+        let slow_to = if aside { PARK_COAST } else { 2.0 * PARK_COAST };
         Controls {
-            brake: ((rolling - PARK_COAST) / 4.0).clamp(0.0, 1.0),
+            throttle: if aside || rolling > 0.75 * PARK_COAST {
+                0.0
+            } else {
+                0.2
+            },
+            brake: ((rolling - slow_to) / 4.0).clamp(0.0, 1.0),
             steer: (alpha * 2.0).clamp(-1.0, 1.0),
-            handbrake: rolling < PARK_COAST,
+            handbrake: aside && rolling < PARK_COAST,
             ..Controls::default()
         }
     }
@@ -257,7 +271,7 @@ impl Driver {
         let n = self.line.points.len();
         let target = back
             .map_or(f64::INFINITY, |(_, v)| v)
-            .min(self.line.speeds[(self.at + 2) % n]);
+            .min(self.line.speeds[(self.at + 2) % n] * self.pace);
         let (mut throttle, mut brake) = if speed < target - 0.5 {
             (1.0, 0.0)
         } else if speed > target + 0.5 {

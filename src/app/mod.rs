@@ -27,7 +27,7 @@ use crate::world::CarId;
 pub use crate::keys::Command;
 pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
 use planner::{Planned, Planner, race_line};
-pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, Phase, Race};
+pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, LONGEST_RACE, Phase, Race};
 pub use seat::{Kept, Readout, Seat, Standing};
 pub use skids::{SKIDS, Skids};
 pub use view::SeatView;
@@ -58,9 +58,11 @@ pub struct Options {
     pub color: bool,
     /// Where records and ghosts are kept; none: not kept.
     pub records: Option<Store>,
-    /// Computer cars in a race, and their skill (0.5 to 1).
+    /// Computer cars in a race, and their skill (0.5 to 1: what a
+    /// recording names) and the medal whose time they lap in.
     pub opponents: usize,
     pub skill: f64,
+    pub rivals: crate::medals::Medal,
     /// Whether slow work (a large track's racing line, a medal table) is
     /// done on a thread while the game goes on (the game) or at once
     /// (headless runs, tests).
@@ -89,6 +91,7 @@ pub struct App {
     replay: Option<Script>,
     records: Option<Store>,
     skill: f64,
+    rivals: crate::medals::Medal,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
     /// How many races have started: a recording starts over with each.
@@ -173,6 +176,7 @@ impl App {
             replay: opts.replay,
             records: opts.records.clone(),
             skill: opts.skill,
+            rivals: opts.rivals,
             notices: Vec::new(),
             menu_best: None,
             races: 0,
@@ -243,7 +247,7 @@ impl App {
             Door::Local,
             &[you],
             self.replay.as_ref(),
-            self.skill,
+            self.rivals,
         );
         let key = medals::book::key(&setup.track.track, &setup.spec, setup.model);
         let lookup = (self.medal_book).ask(

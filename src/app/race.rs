@@ -9,7 +9,7 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::camera::Camera;
-use crate::medals::Medals;
+use crate::medals::{Medal, Medals, guessed_pace};
 use crate::physics::{Car, Controls, ModelKind};
 use crate::race::{Lap, Laps};
 use crate::script::Script;
@@ -29,6 +29,16 @@ pub const GRID_GAP: f64 = 0.6;
 /// Seconds the race goes on after the first car finishes: then it is
 /// over, and a car still racing did not finish (DNF).
 pub const FINISH_WINDOW: f64 = 30.0;
+
+/// The least a race lasts that nobody finishes, seconds: then it is over
+/// and everyone DNF, so that a race left running (a server's room whose
+/// players keep their connections alive) keeps no growing ghosts for
+/// ever.
+pub const LONGEST_RACE: f64 = 15.0 * 60.0;
+
+/// A race nobody finishes ends after this many times the author's time
+/// for its laps, where that is longer than [`LONGEST_RACE`].
+const AUTHOR_TIMES: f64 = 10.0;
 
 /// A person taking a seat when a race starts: their name on the others'
 /// screens (none in local play) and the record they race against.
@@ -57,6 +67,9 @@ pub struct Race {
     pub marks: Vec<DVec2>,
     /// Opponents placed and asked for, when the grid had less room.
     pub short_of: Option<(usize, usize)>,
+    /// The medal whose time the computer cars lap in: their pace, guessed
+    /// until the medals are known, then as worked out for it.
+    pub rivals: Medal,
     /// A seat for each car, in the world's order: the people's first,
     /// each driving one car, then the computer cars' (which only keep
     /// laps, for anyone watching them).
@@ -122,6 +135,7 @@ impl Race {
                 .map(|&(centre, _)| centre)
                 .collect(),
             short_of: None,
+            rivals: Medal::Silver,
             seats: vec![seat],
             door: Door::Local,
             finishers: Vec::new(),
@@ -134,7 +148,8 @@ impl Race {
     /// `hz`, for people who came through `door`: a seat for each of
     /// `people` on the first start slots (the
     /// first replaying `replay` if given), then the computer cars the
-    /// setup asks for at `skill`, as many as the grid has room for and
+    /// setup asks for, lapping in the time of the medal `rivals`, as many
+    /// as the grid has room for and
     /// [`MAX_CARS`] allows (`short_of` says when the grid had less).
     pub fn start(
         setup: &Setup,
@@ -143,7 +158,7 @@ impl Race {
         door: Door,
         people: &[Entry],
         replay: Option<&Script>,
-        skill: f64,
+        rivals: Medal,
     ) -> Race {
         let track = setup.track.track.track();
         let world = World::new(track.clone(), setup.spec.clone(), setup.model, hz);
@@ -159,7 +174,7 @@ impl Race {
             e.name.clone_from(&p.name);
         }
         let asked = setup.opponents.min(MAX_CARS.saturating_sub(people.len()));
-        let placed = race.add_opponents(asked, skill);
+        let placed = race.add_opponents(asked, rivals);
         if placed < asked {
             race.short_of = Some((placed, asked));
         }
@@ -169,6 +184,14 @@ impl Race {
     /// The medals `medals` of the race's model and car, as they become
     /// known (a car switched to another model or car has none).
     pub fn set_medals(&mut self, medals: Option<Medals>) {
+        if let Some(m) = &medals {
+            let pace = m.pace(self.rivals);
+            for e in &mut self.world.cars {
+                if let Source::Driver(d) = &mut e.source {
+                    d.set_pace(pace);
+                }
+            }
+        }
         let first = &self.world.cars[0].car;
         self.medals = medals.map(|medals| RaceMedals {
             kind: first.kind,
@@ -200,10 +223,26 @@ impl Race {
     }
 
     /// The tick the race ends on: [`FINISH_WINDOW`] after the first car
-    /// finished, if one has.
+    /// finished, if one has; and in the last [`FINISH_WINDOW`] before its
+    /// [`Race::limit`], that.
     pub fn ends_at(&self) -> Option<u64> {
         let window = (FINISH_WINDOW / self.world.dt).round() as u64;
-        self.finishers.first().map(|&(_, at)| at + window)
+        let limit = self.limit();
+        match self.finishers.first() {
+            Some(&(_, at)) => Some((at + window).min(limit)),
+            None => (self.world.tick + window >= limit).then_some(limit),
+        }
+    }
+
+    /// The tick a race that nobody finishes ends on: after [`AUTHOR_TIMES`]
+    /// the author's time for its laps (with the medals known), or
+    /// [`LONGEST_RACE`] a lap (without), at least [`LONGEST_RACE`]. A lap
+    /// can last no longer, so neither can its ghost and trace.
+    pub fn limit(&self) -> u64 {
+        let laps = f64::from(self.world.laps.max(1));
+        let author = self.medals.as_ref().map(|m| m.medals.author);
+        let secs = author.map_or(LONGEST_RACE * laps, |a| AUTHOR_TIMES * a * laps);
+        (secs.max(LONGEST_RACE) / self.world.dt).round() as u64
     }
 
     /// Seconds left before the race ends, once a car has finished.
@@ -213,7 +252,8 @@ impl Race {
     }
 
     /// Whether the race is over: every car has finished, or
-    /// [`FINISH_WINDOW`] has passed since the first did.
+    /// [`FINISH_WINDOW`] has passed since the first did, or the race's
+    /// [`Race::limit`] has come.
     pub fn over(&self) -> bool {
         self.finishers.len() >= self.world.cars.len()
             || self.ends_at().is_some_and(|end| self.world.tick >= end)
@@ -323,15 +363,19 @@ impl Race {
         Camera::follow(prev, &self.world.track, view, body.pos, body.vel)
     }
 
-    /// Puts up to `n` computer cars of the player's model and car on the
-    /// start slots after the player's, skipping any slot where a car would
+    /// Puts up to `n` computer cars of the player's model and car, lapping
+    /// in about the time of the medal `rivals`, on the start slots after
+    /// the player's, skipping any slot where a car would
     /// come within [`GRID_GAP`] metres of one already placed; returns how
     /// many were placed.
-    pub fn add_opponents(&mut self, n: usize, skill: f64) -> usize {
+    pub fn add_opponents(&mut self, n: usize, rivals: Medal) -> usize {
+        self.rivals = rivals;
         let track = &self.world.track;
         // The first seat's car, as the template.
         let car = &self.world.cars[0].car;
-        let driver = Driver::along(&self.line, track, car.spec(), car.kind, skill);
+        let pace =
+            (self.medals.as_ref()).map_or_else(|| guessed_pace(rivals), |m| m.medals.pace(rivals));
+        let driver = Driver::along(&self.line, track, car.spec(), car.kind, 1.0).paced(pace);
         let mut rivals = Vec::new();
         let body = &car.spec().body;
         let room = |pos, heading| {

@@ -367,7 +367,7 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     let other = race.add_seat(second, None);
     assert_eq!(other, CarId(1));
     // Computer cars take the slots the seats left free.
-    race.add_opponents(2, 1.0);
+    race.add_opponents(2, crate::medals::Medal::Author);
     let starts: Vec<DVec2> = (race.world.cars.iter())
         .map(|e| e.car.state.body.pos)
         .collect();

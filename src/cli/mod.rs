@@ -192,6 +192,7 @@ fn game_options(
         records: None,
         opponents: 0,
         skill: 1.0,
+        rivals: crate::medals::Medal::Author,
         track: Some((setup.track.clone(), track)),
         model: Some(kind),
         car: setup.car.clone().map(|c| (c, spec)),
@@ -233,6 +234,7 @@ fn play(p: Play) -> Outcome {
     };
     opts.opponents = p.opponents as usize;
     opts.skill = p.game.difficulty.skill();
+    opts.rivals = p.game.difficulty.medal();
     // A large map's racing line and medals take a while: the game draws
     // and answers keys meanwhile.
     opts.background = true;

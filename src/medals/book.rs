@@ -15,14 +15,14 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Medals, author_time};
+use super::{Medals, work_out};
 use crate::car::CarSpec;
 use crate::physics::ModelKind;
 use crate::track::Track;
 
 /// What a cached table was worked out by: the game's version and the
 /// medal rule's own number (raise it when the driver or margins change).
-pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/2");
+pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/3");
 
 /// The most the cache file may hold (a hundred thousand tables fit).
 const MAX_FILE: u64 = 16 << 20;
@@ -45,6 +45,9 @@ struct Entry {
     /// None: the computer completed no lap (no medals for this car).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     author: Option<f64>,
+    /// The paces of gold, silver and bronze (`Medals::paces`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    paces: Option<[f64; 3]>,
     rule: String,
 }
 
@@ -72,8 +75,8 @@ impl Lookup {
 }
 
 type Job = (Key, Track, CarSpec);
-/// The worker's queue, and its answers: the author time of each key.
-type Worker = (Sender<Job>, Receiver<(Key, Option<f64>)>);
+/// The worker's queue, and its answers: the medals of each key.
+type Worker = (Sender<Job>, Receiver<(Key, Option<Medals>)>);
 
 /// The medal tables known, and the thread that works out the rest.
 pub struct Book {
@@ -102,9 +105,12 @@ impl Book {
             .unwrap_or_default();
         for e in read.medals.into_iter().filter(|e| e.rule == RULE) {
             let medals = e.author.filter(|a| a.is_finite() && *a > 0.0);
+            let paces = e
+                .paces
+                .filter(|p| p.iter().all(|v| v.is_finite() && *v > 0.0));
             known.insert(
                 (e.track_id, e.model, e.car_id),
-                medals.map(|author| Medals { author }),
+                medals.map(|author| Medals { author, paces }),
             );
         }
         Book {
@@ -133,8 +139,8 @@ impl Book {
         }
         if !background {
             let line = crate::app::planner::race_line(track);
-            let author = author_time(track, &line, spec, kind);
-            self.learn(vec![(key.clone(), author)]);
+            let medals = work_out(track, &line, spec, kind);
+            self.learn(vec![(key.clone(), medals)]);
             return self.get(&key);
         }
         if self.asked.insert(key.clone()) {
@@ -162,10 +168,9 @@ impl Book {
         true
     }
 
-    fn learn(&mut self, new: Vec<(Key, Option<f64>)>) {
-        for (key, author) in new {
-            self.known
-                .insert(key, author.map(|author| Medals { author }));
+    fn learn(&mut self, new: Vec<(Key, Option<Medals>)>) {
+        for (key, medals) in new {
+            self.known.insert(key, medals);
         }
         self.generation += 1;
         self.keep();
@@ -181,6 +186,7 @@ impl Book {
                 model: *model,
                 car_id: car_id.clone(),
                 author: m.map(|m| m.author),
+                paces: m.and_then(|m| m.paces),
                 rule: RULE.into(),
             })
             .collect();
@@ -207,8 +213,8 @@ fn start() -> Worker {
             for (key, track, spec) in rx {
                 let line = (lines.entry(key.0.clone()))
                     .or_insert_with(|| crate::app::planner::race_line(&track));
-                let author = author_time(&track, line, &spec, key.1);
-                if tx.send((key, author)).is_err() {
+                let medals = work_out(&track, line, &spec, key.1);
+                if tx.send((key, medals)).is_err() {
                     return;
                 }
             }

@@ -25,8 +25,8 @@ pub type PlayerId = u64;
 /// Cars a room seats at the most.
 pub const MAX_SEATS: usize = crate::app::MAX_CARS;
 
-/// How well the computer cars in a room drive (0.5 to 1).
-const RIVALS_SKILL: f64 = 0.9;
+/// The medal whose time the computer cars in a room lap in: Medium's.
+const RIVALS: crate::medals::Medal = crate::medals::Medal::Silver;
 
 /// Where a player is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,15 +294,7 @@ impl Room {
                 record: None,
             })
             .collect();
-        let mut race = Race::start(
-            setup,
-            line.clone(),
-            hz,
-            Door::Served,
-            &people,
-            None,
-            RIVALS_SKILL,
-        );
+        let mut race = Race::start(setup, line.clone(), hz, Door::Served, &people, None, RIVALS);
         // The seats are the people's, in order; each takes its player's
         // held keys (their terminal's repeat learned), let go.
         let mut drivers = BTreeMap::new();

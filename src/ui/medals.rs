@@ -57,7 +57,7 @@ mod tests {
 
     #[test]
     fn medals_read_the_same_everywhere() {
-        let m = Medals { author: 18.53 };
+        let m = Medals::of(18.53);
         assert_eq!(
             targets(Lookup::Known(Some(m))),
             "gold 0:21.40  silver 0:26.00  bronze 0:37.10"

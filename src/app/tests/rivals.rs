@@ -57,7 +57,7 @@ fn every_bundled_grid_holds_every_preset_without_touching() {
             let spec = CarSpec::bundled(preset).unwrap();
             let world = World::new(t.clone(), spec.clone(), spec.model, 120);
             let mut race = Race::new(world, 1, None, None);
-            let placed = race.add_opponents(7, 1.0);
+            let placed = race.add_opponents(7, crate::medals::Medal::Author);
             assert_eq!(placed, (t.starts.len() - 1).min(7), "{track} with {preset}");
         }
     }
@@ -128,4 +128,37 @@ fn a_computer_car_that_finished_stops_off_the_line_and_never_reverses() {
             "{model}: at rest {off:.1} m from the racing line"
         );
     }
+}
+
+/// Issue 50: Easy rivals lap in the bronze time (within 5%) once the
+/// medals are known; they start at a guessed pace and take the worked-out
+/// one when the medals come.
+#[test]
+fn easy_rivals_lap_in_the_bronze_time() {
+    let mut app = App::new(Options {
+        model: Some(ModelKind::Kinematic),
+        hz: 120,
+        opponents: 1,
+        rivals: crate::medals::Medal::Bronze,
+        ..Options::default()
+    });
+    app.start_race();
+    let medals = app.race.as_ref().unwrap().medals.as_ref().unwrap().medals;
+    let bronze = medals.time(crate::medals::Medal::Bronze);
+    let mut now = 0.0;
+    let mut ends = Vec::new();
+    while ends.len() < 2 && now < 300.0 {
+        now += 1.0 / 120.0;
+        app.tick(now);
+        let race = app.race.as_ref().unwrap();
+        let rival = &race.world.cars[1];
+        if ends.len() < rival.laps.lap as usize {
+            ends.push(race.world.tick);
+        }
+    }
+    let flying = (ends[1] - ends[0]) as f64 / 120.0;
+    assert!(
+        (flying / bronze - 1.0).abs() < 0.05,
+        "{flying:.2} s for bronze {bronze:.2} s"
+    );
 }

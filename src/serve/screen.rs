@@ -50,6 +50,9 @@ pub struct View<'a> {
     pub online: bool,
     /// The player's key fingerprint, if they came with one.
     pub identity: Option<&'a str>,
+    /// Seconds left before the player is cut off for being idle, while
+    /// they are warned: said on the top row.
+    pub idle_left: Option<u64>,
 }
 
 impl View<'_> {
@@ -57,7 +60,18 @@ impl View<'_> {
     /// says which cells may differ from the frame drawn before it (only a
     /// race knows).
     pub fn draw(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
-        let damage = self.draw_in_colour(buf, area, before);
+        let mut damage = self.draw_in_colour(buf, area, before);
+        if let Some(left) = self.idle_left {
+            // Over whatever the screen shows, centred on the top row.
+            let text = super::hub::idle_warning(left);
+            let w = (text.chars().count() as u16).min(area.width);
+            let x = area.x + (area.width - w) / 2;
+            let style = ratatui::style::Style::new()
+                .fg(ui::theme::THEME.bad)
+                .add_modifier(ratatui::style::Modifier::REVERSED);
+            buf.set_stringn(x, area.y, &text, w as usize, style);
+            damage = Damage::All;
+        }
         ui::theme::finish(buf, self.session.color);
         damage
     }

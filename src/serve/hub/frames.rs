@@ -26,9 +26,9 @@ use super::super::db::Board;
 use super::super::laps::{Best, Key};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
-use super::super::room::{PlayerId, Room};
+use super::super::room::{Place, PlayerId, Room};
 use super::super::screen;
-use super::{Hub, Out, Player};
+use super::{Hub, Out, Player, idle};
 
 /// The cells a screen may have and still get every frame: 200x60.
 pub const FULL_RATE_CELLS: u32 = 12_000;
@@ -68,6 +68,8 @@ struct Shared<'a> {
     /// Whether the database answers.
     online: bool,
     idle: Duration,
+    /// The newest key pressed in each room, by anyone in it.
+    rooms_last_key: HashMap<u32, Instant>,
     /// Frame turns so far.
     turn: u64,
     /// Whether a player's huge buffers were let go this turn (their
@@ -93,6 +95,7 @@ impl Hub {
             boards: &self.keeper.boards,
             online: self.keeper.online,
             idle: self.settings.idle,
+            rooms_last_key: idle::rooms_last_key(self.players.values()),
             turn: self.turns,
             freed: AtomicBool::new(false),
         };
@@ -116,8 +119,22 @@ impl Player {
     /// screen changed, their turn has come and their connection has room;
     /// returns whether they are to go, and why.
     fn frame(&mut self, id: PlayerId, now: Instant, hub: &Shared<'_>) -> Option<Gone> {
-        if now.saturating_duration_since(self.last_key) >= hub.idle {
+        let last = match self.place {
+            Place::Room(r) => hub.rooms_last_key.get(&r).copied(),
+            Place::Lobby { .. } => None,
+        };
+        let quiet = now.saturating_duration_since(last.unwrap_or(self.last_key).max(self.last_key));
+        if quiet >= hub.idle {
             return Some((id, Some("idle too long: disconnected")));
+        }
+        // Warned (with a bell as it starts), the count shown each second;
+        // once a key ends it, the screen is drawn whole again.
+        let left = idle::left(quiet, hub.idle);
+        let bell = left.is_some() && self.idle_shown.is_none();
+        if left != self.idle_shown {
+            self.clear |= left.is_none();
+            self.idle_shown = left;
+            self.session.dirty = true;
         }
         if !self.session.dirty {
             return None;
@@ -161,6 +178,7 @@ impl Player {
                 boards: hub.boards,
                 online: hub.online,
                 identity: self.identity.as_deref(),
+                idle_left: self.idle_shown,
             };
             self.frames
                 .frame(|buf, area, before| view.draw(buf, area, before))
@@ -168,7 +186,11 @@ impl Player {
         match drawn {
             Ok(Ok(())) => {
                 self.session.dirty = false;
-                permit.send(Out::Frame(self.sink.take()));
+                let mut bytes = self.sink.take();
+                if bell {
+                    bytes.push(0x07);
+                }
+                permit.send(Out::Frame(bytes));
                 None
             }
             _ => Some((id, Some("the server failed to draw your screen"))),

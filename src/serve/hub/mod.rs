@@ -34,12 +34,15 @@ use crate::medals::book::Book;
 use crate::session::{Door, Session};
 
 mod frames;
+mod idle;
+
+pub use idle::warning as idle_warning;
 mod input;
 
 use super::laps::Keeper;
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
-use super::names::unique_name;
+use super::names::{looks_like, unique_name};
 pub use super::offered::Offered;
 use super::room::{Place, PlayerId, Room, Shown};
 
@@ -73,6 +76,9 @@ pub struct Player {
     sink: Tap,
     last_key: Instant,
     clear: bool,
+    /// The seconds left before an idle player is cut off, as their screen
+    /// shows them (`idle`).
+    idle_shown: Option<u64>,
 }
 
 /// Every player and room.
@@ -129,7 +135,8 @@ impl Hub {
             } => {
                 let sink = Tap::default();
                 let (frames, _) = Frames::new(sink.clone(), to_size(size));
-                let name = unique_name(&name, |n| self.players.values().any(|p| p.name == n));
+                let taken = |n: &str| self.players.values().any(|p| looks_like(&p.name, n));
+                let name = unique_name(&name, taken);
                 eprintln!("skid serve: {name} (player {id}) joined the lobby");
                 self.players.insert(
                     id,
@@ -147,6 +154,7 @@ impl Hub {
                         sink,
                         last_key: now,
                         clear: true,
+                        idle_shown: None,
                     },
                 );
             }

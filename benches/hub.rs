@@ -59,6 +59,7 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
         hz: 120,
         fps: 30,
         idle: Duration::from_hours(1),
+        keys_at_once: true,
     };
     let dir = std::env::temp_dir().join(format!("skid-hub-bench-{}", std::process::id()));
     let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);

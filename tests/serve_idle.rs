@@ -33,6 +33,7 @@ fn hub_of(names: &[&str], start: Instant) -> (Hub, Vec<Receiver<Out>>) {
         hz: 120,
         fps: 30,
         idle: Duration::from_secs(20),
+        keys_at_once: true,
     };
     let mut hub = Hub::new(tracks, settings, Keeper::open(&dir).unwrap(), start);
     let mut outs = Vec::new();

@@ -72,6 +72,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         proxy_protocol: s.proxy_protocol,
         hz: DEFAULT_HZ,
         fps: 30,
+        keys_at_once: true,
     };
     let status = crate::serve::run(opts)
         .map_err(|e| Diagnostics::from(Diagnostic::file("skid serve", e.to_string())))?;

@@ -71,6 +71,8 @@ pub struct Options {
     pub proxy_protocol: bool,
     pub hz: u32,
     pub fps: u32,
+    /// Whether a player's key is drawn at once (`hub::Settings`).
+    pub keys_at_once: bool,
 }
 
 /// A running server.
@@ -240,6 +242,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         hz: opts.hz,
         fps: opts.fps,
         idle: opts.idle,
+        keys_at_once: opts.keys_at_once,
     };
     let (to_hub, from_conns) = mpsc::channel();
     // Opened on a thread of its own: PostgreSQL's client blocks on a

@@ -27,6 +27,7 @@ const SETTINGS: serve::hub::Settings = serve::hub::Settings {
     hz: 120,
     fps: 30,
     idle: Duration::from_mins(5),
+    keys_at_once: true,
 };
 
 /// A hub offering pocket, its records in `dir`, with Ann (a player with

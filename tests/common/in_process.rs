@@ -36,6 +36,7 @@ pub fn options(dir: PathBuf) -> Options {
         proxy_protocol: false,
         hz: 120,
         fps: 30,
+        keys_at_once: true,
     }
 }
 

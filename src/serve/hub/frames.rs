@@ -72,6 +72,8 @@ struct Shared<'a> {
     rooms_last_key: HashMap<u32, Instant>,
     /// Frame turns so far.
     turn: u64,
+    /// Whether only players with a key to show are drawn.
+    urgent: bool,
     /// Whether a player's huge buffers were let go this turn (their
     /// memory given back after it, once).
     freed: AtomicBool,
@@ -81,11 +83,33 @@ struct Shared<'a> {
 /// connection is gone, nothing to tell).
 type Gone = (PlayerId, Option<&'static str>);
 
+/// The least time between two frames of one player: keys drawn at once
+/// ([`Hub::urgent_frames`]) never make more than 60 a second, however fast
+/// a terminal repeats.
+pub const MIN_FRAME_GAP: Duration = Duration::from_micros(16_667);
+
 impl Hub {
     /// Draws and sends each player's frame whose screen changed and whose
     /// turn it is, on every core, and disconnects idle players and
     /// players whose connection is gone.
     pub fn frames(&mut self, now: Instant) {
+        self.draw_frames(now, false);
+        self.turns += 1;
+    }
+
+    /// Draws and sends the frames of the players who pressed a key since
+    /// their last one, now (after the physics step that applied it), at
+    /// most one each [`MIN_FRAME_GAP`]: a key shows within a step, not
+    /// up to a frame later.
+    pub fn urgent_frames(&mut self, now: Instant) {
+        if self.players.values().any(|p| p.urgent_due(now)) {
+            self.draw_frames(now, true);
+        }
+    }
+
+    /// [`Hub::frames`]' work: every player's turn, or (`urgent`) only the
+    /// players with a key to show.
+    fn draw_frames(&mut self, now: Instant, urgent: bool) {
         let shared = Shared {
             rooms: &self.rooms,
             listed: screen::LobbyRows::new(),
@@ -97,9 +121,9 @@ impl Hub {
             idle: self.settings.idle,
             rooms_last_key: idle::rooms_last_key(self.players.values()),
             turn: self.turns,
+            urgent,
             freed: AtomicBool::new(false),
         };
-        self.turns += 1;
         let players: Vec<(PlayerId, &mut Player)> =
             self.players.iter_mut().map(|(&id, p)| (id, p)).collect();
         let gone: Vec<Gone> = (players.into_par_iter())
@@ -115,6 +139,15 @@ impl Hub {
 }
 
 impl Player {
+    /// Whether a key of theirs waits to be drawn, and may be now: at most
+    /// one such frame each [`MIN_FRAME_GAP`].
+    fn urgent_due(&self, now: Instant) -> bool {
+        self.urgent
+            && self
+                .urgent_at
+                .is_none_or(|at| now.saturating_duration_since(at) >= MIN_FRAME_GAP)
+    }
+
     /// This player's frame turn: their frame drawn and sent if their
     /// screen changed, their turn has come and their connection has room;
     /// returns whether they are to go, and why.
@@ -139,9 +172,16 @@ impl Player {
         if !self.session.dirty {
             return None;
         }
-        // A large screen's turns spread over the turns by its id, so that
-        // many of them never all draw at once.
-        if !(hub.turn + id).is_multiple_of(u64::from(stride(self.session.size))) {
+        if hub.urgent {
+            if !self.urgent_due(now) || stride(self.session.size) > 1 {
+                return None;
+            }
+        } else if !(hub.turn + id).is_multiple_of(u64::from(stride(self.session.size)))
+            || (self.drawn_at).is_some_and(|at| now.saturating_duration_since(at) < MIN_FRAME_GAP)
+        {
+            // A large screen's turns spread over the turns by its id, so
+            // that many of them never all draw at once; and one drawn
+            // for a key just now waits for the next turn.
             return None;
         }
         let permit = match self.out.try_reserve() {
@@ -186,6 +226,10 @@ impl Player {
         match drawn {
             Ok(Ok(())) => {
                 self.session.dirty = false;
+                if std::mem::take(&mut self.urgent) && hub.urgent {
+                    self.urgent_at = Some(now);
+                }
+                self.drawn_at = Some(now);
                 let mut bytes = self.sink.take();
                 if bell {
                     bytes.push(0x07);

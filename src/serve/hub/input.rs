@@ -35,6 +35,7 @@ impl Hub {
             _ => return,
         };
         p.last_key = at;
+        p.urgent = true;
         let racing = room::running_mut(&mut self.rooms, p.place, id);
         let Read::Key {
             drive,

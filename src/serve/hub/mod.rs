@@ -55,6 +55,10 @@ pub struct Settings {
     pub fps: u32,
     /// A player who sends no key for this long is disconnected.
     pub idle: Duration,
+    /// Whether a key is drawn right after the step that applied it
+    /// ([`Hub::urgent_frames`]); else at the frame clock's next turn, as
+    /// before (kept for the benchmark's before and after).
+    pub keys_at_once: bool,
 }
 
 /// One connected player.
@@ -79,6 +83,12 @@ pub struct Player {
     /// The seconds left before an idle player is cut off, as their screen
     /// shows them (`idle`).
     idle_shown: Option<u64>,
+    /// A key came since their last frame: it is drawn as soon as the
+    /// next physics step has applied it ([`Hub::urgent_frames`]).
+    urgent: bool,
+    /// When their last frame was drawn, and their last drawn for a key.
+    drawn_at: Option<Instant>,
+    urgent_at: Option<Instant>,
 }
 
 /// Every player and room.
@@ -155,6 +165,9 @@ impl Hub {
                         last_key: now,
                         clear: true,
                         idle_shown: None,
+                        urgent: false,
+                        drawn_at: None,
+                        urgent_at: None,
                     },
                 );
             }
@@ -376,12 +389,18 @@ pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
             Err(RecvTimeoutError::Disconnected) => return,
         }
         let now = Instant::now();
+        let mut stepped = false;
         while let Some(at) = hub.clock.step_due(now) {
             hub.tick(at);
+            stepped = true;
         }
         if now >= next_frame {
             hub.frames(now);
             next_frame = (next_frame + frame).max(now);
+        } else if stepped && hub.settings.keys_at_once {
+            // A key's effect, drawn once the step that applied it is done,
+            // not at the next turn of the frame clock.
+            hub.urgent_frames(now);
         }
     }
 }

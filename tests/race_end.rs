@@ -279,3 +279,41 @@ fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
         "{text}"
     );
 }
+
+/// Issue 50: at 80x24 `grandprix` (larger than the view) showed its
+/// minimap alone, and none with three rivals: their standings took its
+/// rows. Now the standings give way to it, down to the player's line.
+#[test]
+fn the_minimap_shows_with_rivals_at_80x24() {
+    let minimap_rows = |opponents: usize| {
+        let mut app = App::new(Options {
+            track: Some((
+                "grandprix".into(),
+                bundled::load_raceable("grandprix").unwrap(),
+            )),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            opponents,
+            ..Options::default()
+        });
+        app.resize(80, 24);
+        app.start_race();
+        let mut k = 0;
+        for _ in 0..120 {
+            tick(&mut app, &mut k);
+        }
+        // Braille in the panel, below its figures: the minimap.
+        let text = screen(&app);
+        let rows = text.lines().skip(14).filter(|l| {
+            l.chars()
+                .skip(57)
+                .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c))
+        });
+        (rows.count(), text)
+    };
+    let (alone, text) = minimap_rows(0);
+    assert!(alone >= 2, "no minimap alone:\n{text}");
+    let (with_rivals, text) = minimap_rows(3);
+    assert!(with_rivals >= 2, "no minimap with rivals:\n{text}");
+    assert!(text.contains("YOU"), "the player's standing:\n{text}");
+}

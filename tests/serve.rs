@@ -474,9 +474,12 @@ async fn who_joins_during_a_race_watches_it() {
     carol.wait_for("› room 1", 5.0).await;
     carol.send(b"\r").await;
     let watching = carol
-        .wait_for("watching alice  you drive the next race", 5.0)
+        .wait_for("watching alice  v next car  Esc leave", 5.0)
         .await;
     assert!(watching.contains("LAP"), "{watching}");
+    // The note stays over the track: the panel's title is whole.
+    let top = watching.lines().next().unwrap_or_default();
+    assert!(top.contains("skid · Pocket"), "{watching}");
     // Both drivers leave: the race ends and the room waits for its next.
     drop(alice);
     drop(bob);

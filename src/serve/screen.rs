@@ -143,7 +143,7 @@ impl View<'_> {
             (_, Some(c)) => {
                 let keys = match mine {
                     Some(_) => "v next car",
-                    None => "you drive the next race  v next car  Esc leave",
+                    None => "v next car  Esc leave  · you drive the next race",
                 };
                 let v = run.race.view(c).watched_by(mine, self.session.camera);
                 ui::watching(buf, area, v, keys, self.session.color, before)

@@ -115,13 +115,16 @@ pub fn input_line(v: SeatView<'_>) -> String {
 
 /// Draws the panel, each line and gauge a part of `damage` (painted
 /// unless `kept`: [`column::stack_parts`]); returns the first row below
-/// what it drew (where the minimap may go).
+/// what it drew (where the minimap may go). The standings leave `spare`
+/// rows free at the bottom where they can (for the minimap), showing
+/// the player's own line at least.
 pub fn draw(
     buf: &mut Buffer,
     area: Rect,
     v: SeatView<'_>,
     damage: &mut Damage,
     kept: Option<&Damage>,
+    spare: u16,
 ) -> u16 {
     if area.width < 8 || area.height == 0 {
         return area.bottom();
@@ -169,10 +172,11 @@ pub fn draw(
         y
     };
     let rest = Rect::new(body.x, y, body.width, body.bottom() - y);
+    let room = rest.height.saturating_sub(spare).max(rest.height.min(1));
     let y = column::stack_parts(
         buf,
         rest,
-        standings_lines(v, &standings, me, rest.height),
+        standings_lines(v, &standings, me, room),
         damage,
         kept,
     );

@@ -114,7 +114,10 @@ pub fn race_screen(
         None => buf.reset(),
     }
     let mut damage = track::draw(buf, &at, v, kept);
-    let below = hud::draw(buf, panel, v, &mut damage, kept);
+    // Rows kept for the minimap, where the view does not show the whole
+    // track: the standings give way to it down to the player's own line.
+    let spare = if at.whole_track() { 0 } else { MINIMAP_ROWS };
+    let below = hud::draw(buf, panel, v, &mut damage, kept, spare);
     // The minimap between the panel's figures and its key line, on tracks
     // the view does not show whole.
     if !at.whole_track() && below + 2 < panel.bottom() {
@@ -146,13 +149,18 @@ pub fn watching(
 ) -> Damage {
     let mut damage = race_screen(buf, area, v, false, color, before);
     let name = v.race.name(v.seat.car, v.viewer);
+    // Over the track view only: the panel's title stays whole.
+    let (view, _) = race_areas(area);
     damage.add(overlay::note(
         buf,
-        area,
+        view,
         &format!("watching {name}  {keys}"),
     ));
     damage
 }
+
+/// The rows the panel keeps for the minimap (with the gap above it).
+const MINIMAP_ROWS: u16 = 5;
 
 /// A buffer as plain text: one line per row, trailing spaces trimmed.
 pub fn buffer_text(buf: &Buffer) -> String {

@@ -177,7 +177,7 @@ impl Player {
                 return None;
             }
         } else if !(hub.turn + id).is_multiple_of(u64::from(stride(self.session.size)))
-            || (self.drawn_at).is_some_and(|at| now.saturating_duration_since(at) < MIN_FRAME_GAP)
+            || (self.urgent_at).is_some_and(|at| now.saturating_duration_since(at) < MIN_FRAME_GAP)
         {
             // A large screen's turns spread over the turns by its id, so
             // that many of them never all draw at once; and one drawn
@@ -229,7 +229,6 @@ impl Player {
                 if std::mem::take(&mut self.urgent) && hub.urgent {
                     self.urgent_at = Some(now);
                 }
-                self.drawn_at = Some(now);
                 let mut bytes = self.sink.take();
                 if bell {
                     bytes.push(0x07);

@@ -86,8 +86,7 @@ pub struct Player {
     /// A key came since their last frame: it is drawn as soon as the
     /// next physics step has applied it ([`Hub::urgent_frames`]).
     urgent: bool,
-    /// When their last frame was drawn, and their last drawn for a key.
-    drawn_at: Option<Instant>,
+    /// When their last frame drawn for a key was.
     urgent_at: Option<Instant>,
 }
 
@@ -166,7 +165,6 @@ impl Hub {
                         clear: true,
                         idle_shown: None,
                         urgent: false,
-                        drawn_at: None,
                         urgent_at: None,
                     },
                 );

@@ -20,6 +20,10 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
     let mut drawn = Vec::new();
     // Your car's arrow is drawn last, over everything: no name under it.
     let arrow = cell_of(view, v.car().state.body.pos);
+    let track = &v.race.world.track;
+    let wall = |x: i64, y: i64| {
+        (track.cell_at(view.world(x, y))).is_none_or(|(c, r)| track.is_wall(c as isize, r as isize))
+    };
     // Never with an arrow in it: the arrows are your car's.
     for e in &v.race.world.cars {
         let Some(name) = (e.name.as_ref()).filter(|n| e.id != v.seat.car && !n.is_empty()) else {
@@ -30,7 +34,13 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
             .take(8)
             .collect();
         let cells = view.cells(&e.car.footprint());
-        let at = place(cells, e.car.forward(), short.chars().count() as i64, arrow);
+        let at = place(
+            cells,
+            e.car.forward(),
+            short.chars().count() as i64,
+            arrow,
+            wall,
+        );
         let style = Style::new().fg(THEME.rival);
         drawn.extend(write_at(buf, area, at, &short, style));
     }
@@ -48,6 +58,7 @@ pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -
             fwd,
             short.chars().count() as i64,
             arrow,
+            wall,
         );
         let style = Style::new().fg(THEME.faint);
         drawn.extend(write_at(buf, area, at, &short, style));
@@ -90,14 +101,23 @@ pub fn beside([c0, r0, c1, r1]: [i64; 4], fwd: DVec2, len: i64) -> [(i64, i64); 
 
 /// [`beside`]'s first choice, or its second where the first would run
 /// under `arrow` (your car's arrow, which would hide a letter of it: a
-/// rival alongside read "be→" for "ben").
-fn place(cells: [i64; 4], fwd: DVec2, len: i64, arrow: (i64, i64)) -> (i64, i64) {
+/// rival alongside read "be→" for "ben"), or over more wall than the
+/// second (`wall`: whether the view's cell is a wall's; a name over a
+/// wall hid where the road turns).
+fn place(
+    cells: [i64; 4],
+    fwd: DVec2,
+    len: i64,
+    arrow: (i64, i64),
+    wall: impl Fn(i64, i64) -> bool,
+) -> (i64, i64) {
     let [first, second] = beside(cells, fwd, len);
     let under = |(x, y): (i64, i64)| y == arrow.1 && (x..x + len).contains(&arrow.0);
-    if under(first) && !under(second) {
-        second
-    } else {
-        first
+    let walls = |(x, y): (i64, i64)| (x..x + len).filter(|&c| wall(c, y)).count();
+    match (under(first), under(second)) {
+        (true, false) => second,
+        (false, false) if walls(second) < walls(first) => second,
+        _ => first,
     }
 }
 
@@ -199,7 +219,7 @@ mod tests {
             let [first, _] = beside(car, fwd, 3);
             for dx in 0..3 {
                 let arrow = (first.0 + dx, first.1);
-                let (x, y) = place(car, fwd, 3, arrow);
+                let (x, y) = place(car, fwd, 3, arrow, |_, _| false);
                 let under = y == arrow.1 && (x..x + 3).contains(&arrow.0);
                 assert!(
                     !under,
@@ -207,8 +227,22 @@ mod tests {
                 );
             }
             // Elsewhere, the first choice.
-            assert_eq!(place(car, fwd, 3, (-50, -50)), first);
+            assert_eq!(place(car, fwd, 3, (-50, -50), |_, _| false), first);
         }
+    }
+
+    /// Issue 50: a name was drawn over a wall beside its car. Where its
+    /// first place runs over more wall than its second, it takes the
+    /// second; where both are clear, the first.
+    #[test]
+    fn a_name_goes_where_there_is_less_wall() {
+        let car = [10, 5, 13, 6];
+        let east = DVec2::new(1.0, 0.0);
+        let [first, second] = beside(car, east, 3);
+        let wall_on = |row: i64| move |_: i64, y: i64| y == row;
+        assert_eq!(place(car, east, 3, (-50, -50), wall_on(first.1)), second);
+        assert_eq!(place(car, east, 3, (-50, -50), wall_on(second.1)), first);
+        assert_eq!(place(car, east, 3, (-50, -50), wall_on(99)), first);
     }
 
     #[test]

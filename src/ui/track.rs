@@ -74,6 +74,16 @@ impl View {
         )
     }
 
+    /// The world point at the middle of the view's cell `(x, y)` (the
+    /// inverse of [`View::dot`], at a cell's middle dot).
+    pub(super) fn world(&self, x: i64, y: i64) -> DVec2 {
+        let z = f64::from(self.cam.zoom);
+        DVec2::new(
+            ((x as f64 * 2.0 + 1.0) / (z * 2.0) + self.cam.origin.0 as f64) * self.cell.x,
+            ((y as f64 * 4.0 + 2.0) / (z * 4.0) + self.cam.origin.1 as f64) * self.cell.y,
+        )
+    }
+
     /// The view's cells (columns, rows) a box covers: the first and the
     /// last of each.
     pub(super) fn cells(&self, b: &Obb) -> [i64; 4] {
@@ -421,6 +431,31 @@ pub fn draw(buf: &mut Buffer, at: &Framing, v: SeatView<'_>, kept: Option<&Damag
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cell's middle, back in the world, is in that cell again, at any
+    /// zoom, origin and cell size.
+    #[test]
+    fn a_cells_middle_maps_back_to_it() {
+        for (zoom, origin, cell) in [(1, (0, 0), DVec2::ONE), (3, (5, 2), DVec2::new(2.0, 4.0))] {
+            let view = View {
+                cam: Camera {
+                    zoom,
+                    origin,
+                    fixed: false,
+                    view: (20, 6),
+                },
+                cell,
+                dots: (40, 24),
+            };
+            for (x, y) in [(0, 0), (7, 3), (19, 5)] {
+                let d = view.dot(view.world(x, y));
+                assert_eq!(
+                    ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64),
+                    (x, y)
+                );
+            }
+        }
+    }
 
     /// A line's dots in view are Bresenham's, whether its ends are in
     /// view, past one edge or past two: the lines past an edge that are

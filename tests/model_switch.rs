@@ -10,12 +10,10 @@ use skid::app::{App, Command, LOCAL, Options};
 use skid::car::CarSpec;
 use skid::physics::{Car, ModelKind};
 
-/// Issue 50: a quick burst of m, faster than a physics tick, switched the
-/// model once; each press is a switch.
-#[test]
-fn each_m_of_a_quick_burst_switches_once_more() {
+/// A race in `model` four seconds after its start (tick 480).
+fn four_seconds_in(model: ModelKind) -> App {
     let mut app = App::new(Options {
-        model: Some(ModelKind::Arcade),
+        model: Some(model),
         hz: 120,
         ..Options::default()
     });
@@ -23,6 +21,14 @@ fn each_m_of_a_quick_burst_switches_once_more() {
     for k in 0..=480 {
         app.tick(f64::from(k) / 120.0);
     }
+    app
+}
+
+/// Issue 50: a quick burst of m, faster than a physics tick, switched the
+/// model once; each press is a switch.
+#[test]
+fn each_m_of_a_quick_burst_switches_once_more() {
+    let mut app = four_seconds_in(ModelKind::Arcade);
     for _ in 0..3 {
         app.command(Command::SwitchModel);
     }
@@ -34,15 +40,7 @@ fn each_m_of_a_quick_burst_switches_once_more() {
 
 #[test]
 fn m_takes_the_next_models_own_car_keeping_the_motion() {
-    let mut app = App::new(Options {
-        model: Some(ModelKind::Strafe),
-        hz: 120,
-        ..Options::default()
-    });
-    app.start_race();
-    for k in 0..=480 {
-        app.tick(f64::from(k) / 120.0);
-    }
+    let mut app = four_seconds_in(ModelKind::Strafe);
     let before = app.race.as_ref().unwrap().view(LOCAL).car().state.body;
     app.command(Command::SwitchModel);
     app.tick(481.0 / 120.0);

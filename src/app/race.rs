@@ -184,20 +184,27 @@ impl Race {
     /// The medals `medals` of the race's model and car, as they become
     /// known (a car switched to another model or car has none).
     pub fn set_medals(&mut self, medals: Option<Medals>) {
-        if let Some(m) = &medals {
-            let pace = m.pace(self.rivals);
-            for e in &mut self.world.cars {
-                if let Source::Driver(d) = &mut e.source {
-                    d.set_pace(pace);
-                }
-            }
-        }
         let first = &self.world.cars[0].car;
         self.medals = medals.map(|medals| RaceMedals {
             kind: first.kind,
             car: first.spec().name.clone(),
             medals,
         });
+        if self.medals.is_some() {
+            let pace = self.rival_pace();
+            for e in &mut self.world.cars {
+                if let Source::Driver(d) = &mut e.source {
+                    d.set_pace(pace);
+                }
+            }
+        }
+    }
+
+    /// The pace of the computer cars: the medals' for [`Race::rivals`],
+    /// or a guess until they are known.
+    fn rival_pace(&self) -> f64 {
+        (self.medals.as_ref())
+            .map_or_else(|| guessed_pace(self.rivals), |m| m.medals.pace(self.rivals))
     }
 
     /// The medals for `car` as it is now, if known.
@@ -373,8 +380,7 @@ impl Race {
         let track = &self.world.track;
         // The first seat's car, as the template.
         let car = &self.world.cars[0].car;
-        let pace =
-            (self.medals.as_ref()).map_or_else(|| guessed_pace(rivals), |m| m.medals.pace(rivals));
+        let pace = self.rival_pace();
         let driver = Driver::along(&self.line, track, car.spec(), car.kind, 1.0).paced(pace);
         let mut rivals = Vec::new();
         let body = &car.spec().body;

@@ -107,16 +107,6 @@ pub struct Polled {
     pub unsaved: Vec<Told>,
 }
 
-impl Polled {
-    /// Takes in what `later` said too.
-    pub fn gather(&mut self, later: Polled) {
-        self.records.extend(later.records);
-        self.changed.extend(later.changed);
-        self.news |= later.news;
-        self.unsaved.extend(later.unsaved);
-    }
-}
-
 /// The hub's side of the records: what to ask of the thread, and what it
 /// has answered so far.
 pub struct Keeper {
@@ -155,24 +145,20 @@ impl Keeper {
         let mut db = db::open(url, dir)?;
         // A database that answers now is met at once; one that does not is
         // waited for on the records' thread, unless it refuses for good.
-        let (mut board, mut unmet, mut failed) = (BTreeMap::new(), None, None);
         let met = match db.ready(START_WAIT) {
             Ok(()) => first_answer(db.as_mut(), dir),
             Err(refusal) if refusal.lasting => return Err(refusal.why),
             Err(refusal) => Err(refusal.why),
         };
-        match met {
-            Ok(best) => board = best.into_iter().collect(),
-            Err(why) => {
-                unmet = Some(dir.to_path_buf());
-                failed = Some(why);
-            }
-        }
+        let (board, failed) = match met {
+            Ok(best) => (best.into_iter().collect(), None),
+            Err(why) => (BTreeMap::new(), Some(why)),
+        };
         let online = failed.is_none();
         let records = work::Records {
             link: Link::new(db, !online),
             queue: Queue::load(dir.join("laps-waiting.toml")),
-            unmet,
+            unmet: (!online).then(|| dir.to_path_buf()),
         };
         let (jobs, rx) = channel::<Job>();
         let (tx, answers) = channel();

@@ -18,6 +18,8 @@ const FIRST_WAIT: Duration = Duration::from_millis(250);
 
 pub struct Link {
     db: Box<dyn Database>,
+    /// The database as the log names it.
+    name: String,
     down: Option<Down>,
     /// How long the database was gone, when it has just come back: for
     /// the log's one line about it ([`Link::take_back`]).
@@ -49,6 +51,7 @@ impl Link {
     pub fn new(db: Box<dyn Database>, down: bool) -> Link {
         let now = Instant::now();
         Link {
+            name: db.name(),
             db,
             down: down.then_some(Down {
                 since: now,
@@ -60,8 +63,8 @@ impl Link {
         }
     }
 
-    pub fn name(&self) -> String {
-        self.db.name()
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the database answers, as far as is known.

@@ -42,10 +42,9 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
         };
         let mut asks = Vec::new();
         let mut told = Vec::new();
-        let name = r.link.name();
         for job in first.into_iter().chain(jobs.try_iter()) {
             match job {
-                Job::Save(lap) => told.extend(r.queue.push(lap, &name)),
+                Job::Save(lap) => told.extend(r.queue.push(lap, r.link.name())),
                 other => asks.push(other),
             }
         }
@@ -67,7 +66,8 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
         if let Some(gone) = r.link.take_back() {
             let left = r.queue.len();
             eprintln!(
-                "skid serve: {name}: answers again after {:.1} s; {} that waited written{}",
+                "skid serve: {}: answers again after {:.1} s; {} that waited written{}",
+                r.link.name(),
                 gone.as_secs_f64(),
                 crate::diag::count(waiting - left, "lap"),
                 if left > 0 {

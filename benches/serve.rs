@@ -21,7 +21,7 @@
 //!
 //! `SKID_LOAD_CONNECT=HOST:PORT` loads a server already running on
 //! another machine instead, so that the clients do not share its cores
-//! (docs/BENCHMARKS.md, "On two machines"): a fresh one, started there
+//! (docs/BENCHMARKS.md, "The server under load"): a fresh one, started there
 //! as `skid serve --listen 0.0.0.0:PORT --track oval --max-players N
 //! --per-address N` (every client comes from this machine's address);
 //! its CPU and memory are read there.

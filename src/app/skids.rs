@@ -4,7 +4,7 @@
 //! the trail is full, so that a painter can keep what it painted of a
 //! trail and paint only the marks added since (`ui::track`): a trail of
 //! thousands of marks repainted and compared every frame was a fifth of a
-//! server's frame (docs/BENCHMARKS.md, "Skid marks kept").
+//! server's frame (in docs/BENCHMARKS.md's git history, "Skid marks kept").
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};

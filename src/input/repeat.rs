@@ -64,7 +64,7 @@ impl Tap {
     /// Full for 0.15 s, to 0.6 by the end of the repeat delay: `arcade`
     /// turns on one radius at any speed, so its corners want full lock
     /// throughout, and a tap that eases less loses less of them
-    /// (docs/BENCHMARKS.md, "Presses alone, again").
+    /// (in docs/BENCHMARKS.md's git history, "Presses alone, again").
     pub const ARCADE: Tap = Tap {
         full: 0.15,
         eased: 0.6,

@@ -9,15 +9,25 @@
 //!   keys turn the view, which this person does not drive.
 //!   Then the mean ratio over four orderings of the person's presses
 //!   at three repeat delays, the measure a rule is kept by.
+//! * The screen-reading driver the issue tracker measures presses-only
+//!   driving with, ported to simulated time (`common::screen_driver`):
+//!   its best lap in 120 s round `pocket` with releases and with presses
+//!   only, careful (as it drives by default) and prompt, over seven pairs
+//!   of runs with its reading's noise seeded, the median of each pair's
+//!   better lap.
 //! * The computer driver at full skill, alone: each lap's time.
 //!
-//! `cargo bench --bench driving` prints both as Markdown tables. Every
+//! `cargo bench --bench driving` prints them as Markdown tables
+//! (`-- presses` the presses-only ones, `-- screen` the screen driver's,
+//! `-- medals` the medals'). Every
 //! run is deterministic, so the figures do not depend on the machine.
 
 #[path = "../tests/common/keyboard.rs"]
 pub mod keyboard;
 #[path = "../tests/common/person.rs"]
 pub mod person;
+#[path = "../tests/common/screen_driver.rs"]
+pub mod screen_driver;
 
 use skid::ai::Driver;
 use skid::physics::ModelKind;
@@ -57,6 +67,62 @@ fn presses_alone() {
                 secs(tmux)
             );
         }
+    }
+}
+
+/// The screen driver's median best-of-two lap round `pocket` (`careful`
+/// or prompt), over seven pairs of seeds; None when most pairs did not
+/// lap.
+fn screen_lap(model: ModelKind, releases: bool, careful: bool) -> Option<f64> {
+    use screen_driver::{Reading, best_lap};
+    let mut pairs: Vec<f64> = (0..7)
+        .map(|pair| {
+            let lap = |seed| {
+                let keys = if releases {
+                    keyboard::Keyboard::kitty(0.5, 0.033)
+                } else {
+                    keyboard::Keyboard::press_only(0.5, 0.033)
+                };
+                let how = Reading {
+                    noise: 1.0,
+                    seed,
+                    careful,
+                };
+                best_lap(model, keys, 120.0, how).unwrap_or(f64::INFINITY)
+            };
+            lap(2 * pair + 1).min(lap(2 * pair + 2))
+        })
+        .collect();
+    pairs.sort_by(f64::total_cmp);
+    Some(pairs[3]).filter(|t| t.is_finite())
+}
+
+/// The screen driver's table: with releases, presses only (careful and
+/// prompt), and the ratios.
+fn screen_driver() {
+    println!("\n| model | with releases | presses, careful | ratio | presses, prompt | ratio |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for model in [
+        ModelKind::Arcade,
+        ModelKind::Kinematic,
+        ModelKind::Tire,
+        ModelKind::Dynamic,
+    ] {
+        let exact = screen_lap(model, true, true);
+        let ratio = |t: Option<f64>| match (exact, t) {
+            (Some(e), Some(t)) => format!("{:.2}", t / e),
+            _ => "-".into(),
+        };
+        let careful = screen_lap(model, false, true);
+        let prompt = screen_lap(model, false, false);
+        println!(
+            "| {model} | {} | {} | {} | {} | {} |",
+            secs(exact),
+            secs(careful),
+            ratio(careful),
+            secs(prompt),
+            ratio(prompt)
+        );
     }
 }
 
@@ -174,8 +240,20 @@ fn main() {
         rivals_against_medals();
         return;
     }
-    presses_alone();
-    presses_alone_mean();
+    let presses = || {
+        presses_alone();
+        screen_driver();
+        presses_alone_mean();
+    };
+    if std::env::args().any(|a| a == "screen") {
+        screen_driver();
+        return;
+    }
+    if std::env::args().any(|a| a == "presses") {
+        presses();
+        return;
+    }
+    presses();
     rivals();
     rivals_against_medals();
 }

@@ -48,6 +48,10 @@ const POCKET: [(f64, f64); 21] = [
     (24.0, 2.7),
 ];
 
+/// The top speed it wants, km/h, and the braking it plans with, m/s².
+const VMAX: f64 = 50.0;
+const DECEL: f64 = 4.0;
+
 /// Seconds between looks, and how old what a look sees is.
 const LOOK: f64 = 0.035;
 const LATE: f64 = 0.045;
@@ -70,9 +74,6 @@ struct Seen {
 
 /// The driver: what it saw, what it holds, what the terminal sent.
 pub struct ScreenDriver {
-    /// Top speed wanted, km/h, and the braking it plans with, m/s².
-    vmax: f64,
-    decel: f64,
     careful: bool,
     route: Vec<(f64, f64)>,
     next: usize,
@@ -97,13 +98,11 @@ fn wrap(a: f64) -> f64 {
 }
 
 impl ScreenDriver {
-    /// Round `pocket` at 50 km/h at most, on a keyboard with or without
-    /// releases (as the [`Player`]'s keyboard is), exact and careful.
-    pub fn pocket(releases: bool) -> ScreenDriver {
+    /// Round `pocket` on a keyboard with or without releases (as the
+    /// [`Player`]'s keyboard is), reading and pressing as `how` says.
+    pub fn pocket(releases: bool, how: Reading) -> ScreenDriver {
         ScreenDriver {
-            vmax: 50.0,
-            decel: 4.0,
-            careful: true,
+            careful: how.careful,
             route: POCKET
                 .iter()
                 .map(|&(c, r)| (c * 2.0 + 1.0, r * 4.0 + 2.0))
@@ -117,17 +116,9 @@ impl ScreenDriver {
             stuck: None,
             reverse: None,
             releases,
-            rng: 0x9e37_79b9_7f4a_7c15,
-            noise: 0.0,
+            noise: how.noise,
+            rng: 0x9e37_79b9_7f4a_7c15 ^ (how.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1),
         }
-    }
-
-    /// As `how` says: noise, its seed, care.
-    pub fn reading(mut self, how: Reading) -> ScreenDriver {
-        self.noise = how.noise;
-        self.rng ^= how.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
-        self.careful = how.careful;
-        self
     }
 
     /// Uniform in -1..1.
@@ -243,21 +234,21 @@ impl ScreenDriver {
         let (tx, ty) = self.route[self.next];
         let ang = (ty - s.y).atan2(tx - s.x);
         let err = wrap(ang - s.heading);
-        let mut vt = self.vmax;
+        let mut vt = VMAX;
         let mut d = (tx - s.x).hypot(ty - s.y);
         let (mut prev, mut pa) = ((tx, ty), ang);
         for k in 1..4 {
             let a2 = self.route[(self.next + k) % self.route.len()];
             let ang2 = (a2.1 - prev.1).atan2(a2.0 - prev.0);
             let turn = wrap(ang2 - pa).abs();
-            let vc = self.vmax * (1.0 - 0.75 * turn.min(1.6) / 1.6) / 3.6;
-            vt = vt.min(3.6 * (vc * vc + 2.0 * self.decel * (d - 4.0).max(0.0)).sqrt());
+            let vc = VMAX * (1.0 - 0.75 * turn.min(1.6) / 1.6) / 3.6;
+            vt = vt.min(3.6 * (vc * vc + 2.0 * DECEL * (d - 4.0).max(0.0)).sqrt());
             d += (a2.0 - prev.0).hypot(a2.1 - prev.1);
             pa = ang2;
             prev = a2;
         }
         if err.abs() > 0.8 {
-            vt = vt.min(self.vmax * 0.35);
+            vt = vt.min(VMAX * 0.35);
         }
         if s.kmh < 3.0 && self.down.contains(&W) {
             self.stuck.get_or_insert(now);
@@ -306,7 +297,7 @@ pub fn best_lap(
         },
         keys,
     );
-    let mut driver = ScreenDriver::pocket(releases).reading(how);
+    let mut driver = ScreenDriver::pocket(releases, how);
     if releases {
         // The real driver's first act: a release, which tells the game
         // that releases come.

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::medals::{Medal, Medals};
 use crate::physics::ModelKind;
-use crate::race::{GHOST_EVERY, Lap};
+use crate::race::{GHOST_EVERY, Lap, LapLog};
 
 /// The most the records table may hold (thousands of records fit).
 const MAX_TABLE: u64 = 16 << 20;
@@ -77,7 +77,7 @@ pub struct Record {
 impl Record {
     /// The record `best`, a lap driven by `car` on `track` at `dt`
     /// seconds a step, makes.
-    pub fn of(
+    fn of(
         track: &crate::track::Track,
         car: &crate::physics::Car,
         dt: f64,
@@ -97,8 +97,26 @@ impl Record {
         }
     }
 
+    /// The record `log` holds anew, with its ghost: its best lap, if that
+    /// beat the record it raced against and is not kept yet
+    /// ([`LapLog::new_record`]), of `entrant`'s car on `track` at steps of
+    /// `dt`, with the medal it earns against `medals` (the car's, none
+    /// while unknown; asked for only when there is a new record). The one rule by which a lap becomes a record, for
+    /// local play, the server and `skid sim --save`.
+    pub fn new_in(
+        log: &mut LapLog,
+        track: &crate::track::Track,
+        entrant: &crate::world::Entrant,
+        dt: f64,
+        medals: impl FnOnce() -> Option<Medals>,
+    ) -> Option<(Record, Vec<[f64; 3]>)> {
+        let best = log.new_record(entrant.finite, dt)?;
+        let record = Record::of(track, &entrant.car, dt, best).with_medals(medals());
+        Some((record, best.ghost.clone()))
+    }
+
     /// The record with the medal it earns against `medals`.
-    pub fn with_medals(self, medals: Option<Medals>) -> Record {
+    fn with_medals(self, medals: Option<Medals>) -> Record {
         Record {
             medal: medals.and_then(|m| m.earned(self.time)),
             ..self

@@ -1,5 +1,6 @@
 //! Records as the command line keeps them: the computer's best lap saved
-//! with `skid sim --driver ai --save`, listed by `skid records`, and two
+//! with `skid sim --driver ai --save` (with its medal, as the game saves
+//! it), listed by `skid records`, and two
 //! processes saving at once both keeping theirs.
 
 mod common;
@@ -55,6 +56,12 @@ fn a_computer_lap_is_saved_and_listed() {
         row.starts_with("Figure Eight") && row.contains("tire") && row.contains("iforce2d"),
         "{text}"
     );
+    // With the medal it earned, as the game saves it: the computer at
+    // full skill laps at the author time (or within gold of it, the
+    // standing lap), and the medals are kept for the next run.
+    let medal = row.split_whitespace().last().unwrap();
+    assert!(["author", "gold"].contains(&medal), "{text}");
+    assert!(dir.join("medals.toml").exists(), "the medals worked out are kept");
     let ghosts: Vec<_> = std::fs::read_dir(dir.join("ghosts")).unwrap().collect();
     assert_eq!(ghosts.len(), 1, "its ghost is kept beside it");
     // Filtered by another track: nothing.

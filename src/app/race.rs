@@ -12,6 +12,7 @@ use crate::camera::Camera;
 use crate::medals::{Medal, Medals, guessed_pace};
 use crate::physics::{Car, Controls, ModelKind};
 use crate::race::{Lap, Laps};
+use crate::records::Record;
 use crate::script::Script;
 use crate::session::{Door, Session};
 use crate::world::{CarId, Source, World};
@@ -210,6 +211,17 @@ impl Race {
     /// The medals for `car` as it is now, if known.
     pub fn medals_for(&self, car: &Car) -> Option<Medals> {
         self.medals.as_ref()?.of(car)
+    }
+
+    /// The record car `car`'s seat holds anew, with its ghost, by the
+    /// one rule ([`Record::new_in`]) and against the medals for the car
+    /// as it is now; none for a car without a seat, or no new record.
+    pub fn new_record(&mut self, car: CarId) -> Option<(Record, Vec<[f64; 3]>)> {
+        let entrant = self.world.cars.iter().find(|e| e.id == car)?;
+        let medals = self.medals_for(&entrant.car);
+        let seat = self.seats.iter_mut().find(|s| s.car == car)?;
+        let track = &self.world.track;
+        Record::new_in(&mut seat.log, track, entrant, self.world.dt, || medals)
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new

@@ -6,7 +6,7 @@
 use super::{App, LOCAL, Setup};
 use crate::medals::{self, book::Lookup};
 use crate::race::Lap;
-use crate::records::{Loaded, Record, Store};
+use crate::records::{Loaded, Store};
 
 /// The record a race of `setup` at `hz` races against, read from `store`
 /// (none without one); a damaged table set aside, or a read that failed,
@@ -73,17 +73,13 @@ impl App {
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
-        let medals = race.medals_for(&race.world.car(LOCAL).car);
-        let world = &race.world;
+        let Some((record, ghost)) = race.new_record(LOCAL) else {
+            return;
+        };
         let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
             return;
         };
-        let car = world.car(LOCAL);
-        let Some(best) = seat.log.new_record(car.finite, world.dt) else {
-            return;
-        };
-        let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
-        match store.save(record, &best.ghost) {
+        match store.save(record, &ghost) {
             Ok((_, loaded)) => {
                 seat.unsaved = None;
                 self.notice_damage(&loaded);

@@ -436,14 +436,22 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
     true
 }
 
-/// Saves the run's best lap in `store` if it is a new record.
+/// Saves the run's best lap in `store` if it is a new record, with the
+/// medal it earns as the game would (the medals worked out now if the
+/// data directory does not know them yet).
 fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
-    let Some(best) = log.new_record(sim.cars[0].finite, sim.dt) else {
+    let entrant = &sim.cars[0];
+    let (track, car) = (&sim.track, &entrant.car);
+    let medals = || {
+        let mut book = crate::medals::book::Book::open(Some(store.dir.clone()));
+        let key = crate::medals::book::key(track, car.spec(), car.kind);
+        book.ask(key, track, car.spec(), false).medals()
+    };
+    let Some((record, ghost)) = Record::new_in(log, track, entrant, sim.dt, medals) else {
         return Ok(());
     };
-    let record = Record::of(&sim.track, &sim.cars[0].car, sim.dt, best);
     let where_ = store.dir.display().to_string();
-    let (_, loaded) = store.save(record, &best.ghost).map_err(|e| {
+    let (_, loaded) = store.save(record, &ghost).map_err(|e| {
         Diagnostics::from(Diagnostic::file(
             &where_,
             format!("cannot save the record: {e}"),

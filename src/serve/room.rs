@@ -364,16 +364,9 @@ impl Room {
             return laps;
         };
         run.race.tick(now);
-        let world = &run.race.world;
         for (&who, &id) in &run.drivers {
-            let Some(seat) = run.race.seats.iter_mut().find(|s| s.car == id) else {
-                continue;
-            };
-            let car = world.car(id);
-            if let Some(best) = seat.log.new_record(car.finite, world.dt) {
-                let medals = run.race.medals.as_ref().and_then(|m| m.of(&car.car));
-                let record = Record::of(&world.track, &car.car, world.dt, best).with_medals(medals);
-                laps.push((who, record, best.ghost.clone()));
+            if let Some((record, ghost)) = run.race.new_record(id) {
+                laps.push((who, record, ghost));
             }
         }
         laps

@@ -77,12 +77,7 @@ pub struct Record {
 impl Record {
     /// The record `best`, a lap driven by `car` on `track` at `dt`
     /// seconds a step, makes.
-    fn of(
-        track: &crate::track::Track,
-        car: &crate::physics::Car,
-        dt: f64,
-        best: &Lap,
-    ) -> Record {
+    fn of(track: &crate::track::Track, car: &crate::physics::Car, dt: f64, best: &Lap) -> Record {
         Record {
             track: track.name.clone(),
             track_id: track.content_id(),

@@ -61,7 +61,10 @@ fn a_computer_lap_is_saved_and_listed() {
     // standing lap), and the medals are kept for the next run.
     let medal = row.split_whitespace().last().unwrap();
     assert!(["author", "gold"].contains(&medal), "{text}");
-    assert!(dir.join("medals.toml").exists(), "the medals worked out are kept");
+    assert!(
+        dir.join("medals.toml").exists(),
+        "the medals worked out are kept"
+    );
     let ghosts: Vec<_> = std::fs::read_dir(dir.join("ghosts")).unwrap().collect();
     assert_eq!(ghosts.len(), 1, "its ghost is kept beside it");
     // Filtered by another track: nothing.

@@ -48,7 +48,9 @@ fn the_menu_shows_medals_once_worked_out_and_keeps_them() {
     let text = menu_text(&app);
     let gold = crate::ui::hud::clock(Some(medals.time(Medal::Gold)));
     assert!(text.contains(&format!("gold {gold}")), "{text}");
-    // Another start of the game knows them at once, from the data dir.
+    // Another start of the game knows them at once, from the data dir
+    // (written on a thread of the book's, done by the time it is gone).
+    drop(app);
     let again = App::new(opts);
     assert_eq!(again.menu_medals.0, Lookup::Known(Some(medals)));
     let _ = std::fs::remove_dir_all(&dir);

@@ -87,6 +87,8 @@ pub struct Book {
     /// The worker's queue and answers, started at the first question
     /// asked in the background.
     worker: Option<Worker>,
+    /// Writes the file for a book with a worker ([`Book::keep`]).
+    writer: Option<Writer>,
     /// Counts the tables learnt: whoever shows one asks again when it
     /// changed.
     pub generation: u64,
@@ -118,6 +120,7 @@ impl Book {
             asked: HashSet::new(),
             file,
             worker: None,
+            writer: None,
             generation: 0,
         }
     }
@@ -177,8 +180,13 @@ impl Book {
     }
 
     /// Writes what is known to the file (a cache: a failure only means
-    /// working tables out again next time).
-    fn keep(&self) {
+    /// working tables out again next time): on the worker's thread once
+    /// there is one, after the tables asked before, so that whoever polls
+    /// (the server's hub) never waits for a disk; at once otherwise (the
+    /// command line, which asked and waited already).
+    /// ([`Writer`] is on a thread of its own, not the worker's: a table
+    /// being worked out does not hold the file back.)
+    fn keep(&mut self) {
         let Some(path) = &self.file else { return };
         let mut medals: Vec<Entry> = (self.known.iter())
             .map(|((track_id, model, car_id), m)| Entry {
@@ -194,11 +202,63 @@ impl Book {
             (&a.track_id, a.model.name(), &a.car_id).cmp(&(&b.track_id, b.model.name(), &b.car_id))
         });
         let text = toml::to_string(&File { medals }).expect("medals always serialise");
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+        if self.worker.is_none() {
+            return write(path, &text);
         }
-        let _ = crate::records::write_atomic(path, text.as_bytes(), || Ok(()));
+        let writer = self.writer.get_or_insert_with(Writer::start);
+        let unsent = match &writer.texts {
+            Some(texts) => texts.send((path.clone(), text)).err().map(|e| e.0),
+            None => Some((path.clone(), text)),
+        };
+        // No thread to write on: written here rather than lost.
+        if let Some((path, text)) = unsent {
+            write(&path, &text);
+        }
     }
+}
+
+/// The thread that writes the cache file for a book that works tables
+/// out in the background, each text in turn (the last one asked wins).
+struct Writer {
+    texts: Option<Sender<(PathBuf, String)>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Writer {
+    fn start() -> Writer {
+        let (tx, rx) = channel::<(PathBuf, String)>();
+        let thread = std::thread::Builder::new()
+            .name("skid-medals-file".into())
+            .spawn(move || {
+                for (path, text) in rx {
+                    write(&path, &text);
+                }
+            })
+            .ok();
+        Writer {
+            texts: thread.is_some().then_some(tx),
+            thread,
+        }
+    }
+}
+
+impl Drop for Writer {
+    /// What was asked to be written is written before the book goes
+    /// (a write takes milliseconds, unlike a table).
+    fn drop(&mut self) {
+        self.texts = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Writes the cache file `path` with `text`, atomically.
+fn write(path: &std::path::Path, text: &str) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = crate::records::write_atomic(path, text.as_bytes(), || Ok(()));
 }
 
 /// The worker: takes tables in the order asked, one at a time, racing
@@ -250,6 +310,13 @@ mod tests {
         }
         let known = book.get(&key(&track, &spec, kind));
         let medals = known.medals().expect("the computer laps pocket");
+        // Written by the worker, not by the one who polled.
+        let file = dir.join("medals.toml");
+        while !file.exists() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            waited += 1;
+            assert!(waited < 3000, "the worker keeps the table");
+        }
         // Read back by another book: no work asked.
         let again = Book::open(Some(dir.clone()));
         assert_eq!(again.get(&key(&track, &spec, kind)), known);

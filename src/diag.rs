@@ -255,58 +255,11 @@ pub fn printable(s: &str) -> String {
 /// largest legal map (8192 x 8192 cells, up to 4 bytes a character) fits.
 pub const MAX_FILE: u64 = 256 << 20;
 
-/// Makes the directory `path` (and its parents) if it is not there.
-/// One that is a file already says "not a directory", not what making a
-/// directory over a file says ("File exists").
-pub fn make_dir(path: &std::path::Path) -> std::io::Result<()> {
-    if path.exists() && !path.is_dir() {
-        return Err(std::io::Error::other("not a directory"));
-    }
-    std::fs::create_dir_all(path)
-}
-
-/// Reads at most `max` bytes of the regular file at `path`. It is opened
-/// without blocking (a FIFO with no writer does not hang the open) and,
-/// with `follow` false, without following a symbolic link; anything but a
-/// regular file (a FIFO, a device such as /dev/zero, a directory) and
-/// anything larger than `max` is refused with an error saying so.
-pub fn read_capped(path: &std::path::Path, max: u64, follow: bool) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, ErrorKind, Read};
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut flags = libc::O_NONBLOCK;
-    if !follow {
-        flags |= libc::O_NOFOLLOW;
-    }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
-    }
-    if meta.len() > max {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            format!("larger than {} MiB", max >> 20),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            format!("larger than {} MiB", max >> 20),
-        ));
-    }
-    Ok(bytes)
-}
-
-/// Reads a file named on the command line ([`read_capped`] at
+/// Reads a file named on the command line ([`crate::files::read_capped`] at
 /// [`MAX_FILE`], following links), mapping failures to a diagnostic that
 /// names it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, Diagnostic> {
-    read_capped(std::path::Path::new(path), MAX_FILE, true)
+    crate::files::read_capped(std::path::Path::new(path), MAX_FILE, true)
         .map_err(|e| Diagnostic::file(path, format!("cannot read: {e}")))
 }
 
@@ -356,6 +309,7 @@ mod tests {
 
     #[test]
     fn only_regular_files_are_read_and_never_past_the_cap() {
+        use crate::files::read_capped;
         let err = |p: &str| read_file(p).unwrap_err().to_string();
         assert_eq!(
             err("/dev/zero"),

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod console;
 pub mod damage;
 pub mod diag;
+pub mod files;
 pub mod game;
 pub mod input;
 pub mod keyboard;

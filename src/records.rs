@@ -17,11 +17,12 @@
 
 use std::fmt::Write as _;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::write_atomic;
 use crate::medals::{Medal, Medals};
 use crate::physics::ModelKind;
 use crate::race::{GHOST_EVERY, Lap, LapLog};
@@ -189,56 +190,6 @@ pub fn default_dir() -> Option<PathBuf> {
     xdg.or(home).map(|d| d.join("skid"))
 }
 
-/// Writes `bytes` to `path` atomically. `before_rename` runs once the
-/// temporary file is complete (tests use it to stand in for a crash).
-pub fn write_atomic(
-    path: &Path,
-    bytes: &[u8],
-    before_rename: impl FnOnce() -> io::Result<()>,
-) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let (tmp, mut f) = create_temp(dir, path)?;
-    let result = (|| {
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        before_rename()?;
-        fs::rename(&tmp, path)?;
-        File::open(dir)?.sync_all()
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// A new temporary file beside `path`, created exclusively and never
-/// through a symbolic link (`O_EXCL | O_NOFOLLOW`): whatever already has
-/// its name, a file or a link planted there, is left alone and another
-/// name tried.
-fn create_temp(dir: &Path, path: &Path) -> io::Result<(PathBuf, File)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static COUNT: AtomicU32 = AtomicU32::new(0);
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let mut last = None;
-    for _ in 0..16 {
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .mode(0o644)
-            .open(&tmp)
-        {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
-}
-
 /// An exclusive advisory lock on a file (std's `File::lock`, `flock` on
 /// Linux), released when the file is closed on drop.
 struct Lock {
@@ -297,7 +248,7 @@ impl Store {
     /// table, or `None` when it is damaged. Never through a link, never
     /// waiting on a FIFO, never unbounded.
     fn read_table(&self) -> io::Result<Option<Vec<Record>>> {
-        let text = match crate::diag::read_capped(&self.table_path(), MAX_TABLE, false) {
+        let text = match crate::files::read_capped(&self.table_path(), MAX_TABLE, false) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Some(Vec::new())),
             Err(e) => return Err(e),
@@ -369,7 +320,7 @@ impl Store {
             Some(r) => {
                 let read = |name: String| {
                     let path = self.dir.join("ghosts").join(name);
-                    crate::diag::read_capped(&path, ghost_cap(r.ticks), false)
+                    crate::files::read_capped(&path, ghost_cap(r.ticks), false)
                         .ok()
                         .and_then(|b| String::from_utf8(b).ok())
                 };

@@ -329,7 +329,7 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 /// after a race whose laps were lost); or the user's data directory.
 fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
     if let Some(d) = dir {
-        diag::make_dir(std::path::Path::new(d))
+        crate::files::make_dir(std::path::Path::new(d))
             .map_err(|e| Diagnostic::file(d, format!("cannot keep records here: {e}")))?;
     }
     match dir

@@ -100,7 +100,7 @@ impl Book {
         let file = dir.map(|d| d.join("medals.toml"));
         let mut known = HashMap::new();
         let text = (file.as_ref())
-            .and_then(|f| crate::diag::read_capped(f, MAX_FILE, false).ok())
+            .and_then(|f| crate::files::read_capped(f, MAX_FILE, false).ok())
             .and_then(|b| String::from_utf8(b).ok());
         let read: File = text
             .and_then(|t| toml::from_str(&t).ok())
@@ -258,7 +258,7 @@ fn write(path: &std::path::Path, text: &str) {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = crate::records::write_atomic(path, text.as_bytes(), || Ok(()));
+    let _ = crate::files::write_atomic(path, text.as_bytes(), || Ok(()));
 }
 
 /// The worker: takes tables in the order asked, one at a time, racing

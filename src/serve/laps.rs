@@ -331,7 +331,7 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
     for dir in dirs.flatten().take(MAX_PLAYERS_READ) {
         let identity = identity_of(&dir.file_name().to_string_lossy());
         let store = Store::new(dir.path());
-        let name = crate::diag::read_capped(&dir.path().join("name"), 256, false)
+        let name = crate::files::read_capped(&dir.path().join("name"), 256, false)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
             .map_or_else(|| "?".into(), |n| super::names::display_name(&n));

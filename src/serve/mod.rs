@@ -112,7 +112,7 @@ pub fn host_key(dir: &Path) -> io::Result<PrivateKey> {
     let named = |path: &Path, e: &dyn std::fmt::Display| {
         io::Error::other(format!("{}: {e}", path.display()))
     };
-    crate::diag::make_dir(dir).map_err(|e| named(dir, &e))?;
+    crate::files::make_dir(dir).map_err(|e| named(dir, &e))?;
     let path = dir.join("host_ed25519");
     for _ in 0..3 {
         match read_key(&path) {

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::super::db::{self, Database};
-use crate::records::{Record, ghost_text, parse_ghost, write_atomic};
+use crate::files::write_atomic;
+use crate::records::{Record, ghost_text, parse_ghost};
 
 /// Laps waiting for a database that fails, at the most; one more is lost,
 /// with a line in the log.
@@ -52,7 +53,7 @@ pub type Told = (String, Option<String>);
 impl Queue {
     /// The laps a spool at `spool` kept from an earlier run, waiting.
     pub fn load(spool: PathBuf) -> Queue {
-        let text = crate::diag::read_capped(&spool, MAX_SPOOL, false)
+        let text = crate::files::read_capped(&spool, MAX_SPOOL, false)
             .ok()
             .and_then(|b| String::from_utf8(b).ok());
         let kept: Spool = text

@@ -204,7 +204,7 @@ fn rivals_against_medals() {
     println!("| --- | --- | --- | --- | --- | --- |");
     for (track, _) in bundled::TRACKS {
         let t = bundled::load_raceable(track).unwrap();
-        let line = skid::app::planner::race_line(&t);
+        let line = skid::ai::race_line(&t);
         for model in ModelKind::ALL {
             let spec = skid::car::CarSpec::default_for(model);
             let Some(medals) = work_out(&t, &line, &spec, model) else {

@@ -56,6 +56,17 @@ const OPEN: f64 = 20.0;
 /// cells closes), down to cells.
 pub const CELLS_SEARCHED: usize = 1 << 22;
 
+/// Cornering and braking (m/s² on grip 1) and top speed (m/s) the race's
+/// line is planned for: the race uses it to place cars and tell the
+/// course's direction, so one line serves every model.
+const LINE_PLAN: (f64, f64, f64) = (8.0, 6.0, 60.0);
+
+/// The racing line the race uses on `track`.
+pub fn race_line(track: &Track) -> Line {
+    let (a_lat, a_brake, top) = LINE_PLAN;
+    Line::new(track, a_lat, a_brake, top)
+}
+
 /// A closed racing line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {

@@ -48,7 +48,7 @@ use glam::DVec2;
 use crate::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
 use crate::track::Track;
-pub use line::Line;
+pub use line::{Line, race_line};
 use marks::Marks;
 pub use marks::Wanted;
 

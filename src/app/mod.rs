@@ -24,9 +24,10 @@ use crate::session::{Door, Session};
 use crate::track::{Raceable, bundled};
 use crate::world::CarId;
 
+use crate::ai::race_line;
 pub use crate::keys::Command;
 pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
-use planner::{Planned, Planner, race_line};
+use planner::{Planned, Planner};
 pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, LONGEST_RACE, Phase, Race};
 pub use seat::{Kept, Readout, Seat, Standing};
 pub use skids::{SKIDS, Skids};

@@ -9,19 +9,8 @@
 
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
-use crate::ai::Line;
+use crate::ai::{Line, race_line};
 use crate::track::Track;
-
-/// Cornering and braking (m/s² on grip 1) and top speed (m/s) the race's
-/// line is planned for: the race uses it to place cars and tell the
-/// course's direction, so one line serves every model.
-pub const LINE_PLAN: (f64, f64, f64) = (8.0, 6.0, 60.0);
-
-/// The racing line the race uses on `track`.
-pub fn race_line(track: &Track) -> Line {
-    let (a_lat, a_brake, top) = LINE_PLAN;
-    Line::new(track, a_lat, a_brake, top)
-}
 
 /// A line being computed on a thread of its own for the track whose
 /// content id is `id`.

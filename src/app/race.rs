@@ -18,8 +18,8 @@ use crate::session::{Door, Session};
 use crate::world::{CarId, Source, World};
 
 use super::menu::{MAX_CARS, Setup};
-use super::planner::race_line;
 use super::seat::{Seat, Sitter, Standing};
+use crate::ai::race_line;
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;

@@ -141,7 +141,7 @@ impl Book {
             return Lookup::Known(m);
         }
         if !background {
-            let line = crate::app::planner::race_line(track);
+            let line = crate::ai::race_line(track);
             let medals = work_out(track, &line, spec, kind);
             self.learn(vec![(key.clone(), medals)]);
             return self.get(&key);
@@ -271,8 +271,8 @@ fn start() -> Worker {
         .spawn(move || {
             let mut lines: HashMap<String, crate::ai::Line> = HashMap::new();
             for (key, track, spec) in rx {
-                let line = (lines.entry(key.0.clone()))
-                    .or_insert_with(|| crate::app::planner::race_line(&track));
+                let line =
+                    (lines.entry(key.0.clone())).or_insert_with(|| crate::ai::race_line(&track));
                 let medals = work_out(&track, line, &spec, key.1);
                 if tx.send((key, medals)).is_err() {
                     return;

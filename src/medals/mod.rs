@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn the_author_time_is_the_computers_flying_lap() {
         let track = crate::track::bundled::load_raceable("pocket").unwrap();
-        let line = crate::app::planner::race_line(&track);
+        let line = crate::ai::race_line(&track);
         let spec = CarSpec::default_for(ModelKind::Kinematic);
         let author = author_time(&track, &line, &spec, ModelKind::Kinematic).unwrap();
         // The computer laps pocket in kinematic in 17.4 s flying
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn at_each_medals_pace_the_computer_laps_in_its_time() {
         let track = crate::track::bundled::load_raceable("pocket").unwrap();
-        let line = crate::app::planner::race_line(&track);
+        let line = crate::ai::race_line(&track);
         for kind in [ModelKind::Arcade, ModelKind::Tire] {
             let spec = CarSpec::default_for(kind);
             let medals = work_out(&track, &line, &spec, kind).unwrap();

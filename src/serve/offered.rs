@@ -14,7 +14,7 @@ impl Offered {
     /// Works out the racing line (the costly part, once per server).
     pub fn new(choice: TrackChoice) -> Offered {
         Offered {
-            line: crate::app::planner::race_line(&choice.track),
+            line: crate::ai::race_line(&choice.track),
             id: choice.track.content_id(),
             choice,
         }

@@ -57,7 +57,7 @@ impl Widget for Bar<'_> {
         }
         let label = format!("{:<7}{}", self.label, self.text);
         let style = Style::new().fg(THEME.text);
-        super::column::put_str(buf, area.x, area.y, &label, area.width, style);
+        super::text::put_str(buf, area.x, area.y, &label, area.width, style);
         if area.height < 2 {
             return;
         }
@@ -137,7 +137,7 @@ impl Widget for SlipBar<'_> {
         };
         let label = format!("{:<7}{:>5.1}°{side}", self.label, d.abs());
         let style = Style::new().fg(THEME.text);
-        super::column::put_str(buf, area.x, area.y, &label, area.width, style);
+        super::text::put_str(buf, area.x, area.y, &label, area.width, style);
         if area.height < 2 {
             return;
         }

@@ -9,14 +9,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
+use super::projection::Projection;
 use super::theme::THEME;
-use super::track::View;
 use crate::app::SeatView;
 use crate::track::Obb;
 
 /// Where people race each other, each other car's driver by name beside
 /// the car, and someone else's ghost by name beside it: the rows written.
-pub(super) fn names(buf: &mut Buffer, area: Rect, view: View, v: SeatView<'_>) -> Vec<Rect> {
+pub(super) fn names(buf: &mut Buffer, area: Rect, view: Projection, v: SeatView<'_>) -> Vec<Rect> {
     let mut drawn = Vec::new();
     // Your car's arrow is drawn last, over everything: no name under it.
     let arrow = cell_of(view, v.car().state.body.pos);
@@ -122,7 +122,7 @@ fn place(
 }
 
 /// The view's cell under the world point `at`.
-fn cell_of(view: View, at: DVec2) -> (i64, i64) {
+fn cell_of(view: Projection, at: DVec2) -> (i64, i64) {
     let d = view.dot(at);
     ((d.x / 2.0).floor() as i64, (d.y / 4.0).floor() as i64)
 }
@@ -144,7 +144,7 @@ pub fn arrow(heading: f64) -> char {
 pub(super) fn label(
     buf: &mut Buffer,
     area: Rect,
-    view: View,
+    view: Projection,
     at: DVec2,
     dx: u16,
     text: &str,
@@ -174,7 +174,7 @@ fn write_at(
     let x = x.max(0) as u16;
     let room = area.width - x;
     let y = area.y + y as u16;
-    super::column::put_str(buf, area.x + x, y, &shown, room, style);
+    super::text::put_str(buf, area.x + x, y, &shown, room, style);
     let width = unicode_width::UnicodeWidthStr::width(shown.as_str()).min(usize::from(room));
     Some(Rect::new(area.x + x, y, width as u16, 1))
 }

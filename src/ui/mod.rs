@@ -14,8 +14,10 @@ pub mod menu;
 pub mod minimap;
 pub mod overlay;
 pub mod placement;
+mod projection;
 pub mod results;
 pub mod selector;
+mod text;
 pub mod theme;
 pub mod track;
 

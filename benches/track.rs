@@ -4,8 +4,8 @@
 //! tables (distances to walls and surfaces, reachable cells) are most of
 //! the time it takes.
 //!
-//! And the lap checks `skid check` runs after parsing (`laps::no_lap`, then
-//! `laps::drive_arounds`) on the largest open map the format allows, an
+//! And the lap checks `skid check` runs after parsing (`course::no_lap`, then
+//! `course::drive_arounds`) on the largest open map the format allows, an
 //! 8192 x 8192 field whose finish line stops in its middle, so the walk
 //! round the line's end covers most of the map.
 
@@ -15,7 +15,7 @@ mod maps;
 use std::fmt::Write;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skid::track::{bundled, laps, parse};
+use skid::track::{bundled, course, parse};
 use std::hint::black_box;
 
 /// An 8000 x 60 map: a long straight with walls, grass, gravel and ice.
@@ -78,8 +78,8 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("open field 8192x8192", |b| {
         b.iter(|| {
-            assert!(laps::no_lap(black_box(&field)).is_none());
-            laps::drive_arounds(&field, "field")
+            assert!(course::no_lap(black_box(&field)).is_none());
+            course::drive_arounds(&field, "field")
         });
     });
     g.finish();

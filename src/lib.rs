@@ -30,6 +30,7 @@ pub mod session;
 pub mod signals;
 pub mod term;
 pub mod threads;
+pub mod timing;
 pub mod track;
 pub mod trig;
 pub mod ui;

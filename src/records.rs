@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::write_atomic;
 use crate::medals::{Medal, Medals};
 use crate::physics::ModelKind;
-use crate::race::{GHOST_EVERY, Lap, LapLog};
+use crate::timing::{GHOST_EVERY, Lap, LapLog};
 
 /// The most the records table may hold (thousands of records fit).
 const MAX_TABLE: u64 = 16 << 20;

@@ -217,7 +217,7 @@ impl Script {
 }
 
 /// How a recording's first line begins: then what the race was
-/// ([`crate::app::Setup::about`]), which `skid play --replay` checks.
+/// ([`crate::race::Setup::about`]), which `skid play --replay` checks.
 const RECORDED_AS: &str = "# recorded by skid: ";
 
 /// What race a recording's first line says it was, if it says.

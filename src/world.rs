@@ -14,7 +14,7 @@ use glam::DVec2;
 use crate::ai::Driver;
 use crate::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
-use crate::race::{Event, Laps};
+use crate::timing::{Event, Laps};
 use crate::track::Track;
 
 /// The trace's header (docs/DESIGN.md, "Trace").

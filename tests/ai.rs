@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use skid::ai::{Driver, Line};
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::track::{Track, bundled, laps, parse};
+use skid::track::{Track, bundled, course, parse};
 use skid::world::{Source, World};
 
 /// The computer drives `track` with `kind` until its laps are done, in
@@ -70,7 +70,7 @@ fn the_computer_finishes_when_it_drives_round_a_line_through_the_grass() {
         let Some(src) = common::maps::grass_ringed(seed) else {
             continue;
         };
-        let Ok(track) = laps::raceable(parse("ringed", src.as_bytes()).unwrap(), "ringed") else {
+        let Ok(track) = course::raceable(parse("ringed", src.as_bytes()).unwrap(), "ringed") else {
             continue;
         };
         tried += 1;
@@ -119,7 +119,7 @@ proptest! {
         let checkpoint = checkpoint.map(|k| (h as f64 * k) as usize..h - 1);
         let src = field(w, h, finish, checkpoint);
         let track = parse("field", src.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
-        prop_assert!(laps::no_lap(&track).is_none(), "a lap exists");
+        prop_assert!(course::no_lap(&track).is_none(), "a lap exists");
         for kind in ModelKind::ALL {
             if let Err(e) = finishes("field", track.clone(), kind) {
                 return Err(TestCaseError::fail(format!("{e}\n{src}")));
@@ -177,7 +177,7 @@ proptest! {
         let track = parse("course", src.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e:?}\n{src}")))?;
         // A line with a wall right behind it, say: `skid check` refuses
         // the course, and that is tested elsewhere.
-        let track = laps::raceable(track, "course");
+        let track = course::raceable(track, "course");
         prop_assume!(track.is_ok());
         let track = track.expect("raceable");
         for kind in ModelKind::ALL {
@@ -208,7 +208,7 @@ proptest! {
         }
         let src = course(&s, 2);
         let track = parse("course", src.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e:?}\n{src}")))?;
-        let track = laps::raceable(track, "course");
+        let track = course::raceable(track, "course");
         prop_assume!(track.is_ok());
         let track = track.expect("raceable");
         let line = Line::in_blocks(&track, 2, 8.0, 6.0, 60.0);
@@ -400,7 +400,7 @@ fn defeats() -> Vec<(&'static str, Shape)> {
 fn the_computer_finishes_courses_that_once_defeated_it() {
     for (why, s) in defeats() {
         let src = course(&s, 2);
-        let track = laps::raceable(parse("course", src.as_bytes()).unwrap(), "course").unwrap();
+        let track = course::raceable(parse("course", src.as_bytes()).unwrap(), "course").unwrap();
         for kind in ModelKind::ALL {
             if let Err(e) = finishes("course", track.track().clone(), kind) {
                 panic!("{why}: {e}\n{src}");

@@ -12,7 +12,7 @@ use ratatui::crossterm::event::KeyCode;
 use skid::app::Options;
 use skid::input::Action;
 use skid::physics::{Controls, ModelKind};
-use skid::track::laps;
+use skid::track::course;
 
 const W: KeyCode = KeyCode::Char('w');
 const A: KeyCode = KeyCode::Char('a');
@@ -31,7 +31,7 @@ fn race(model: ModelKind, keys: Keyboard) -> Player {
     let track = common::ring(200, 42);
     Player::racing(
         Options {
-            track: Some(("ring".into(), laps::raceable(track, "ring").unwrap())),
+            track: Some(("ring".into(), course::raceable(track, "ring").unwrap())),
             model: Some(model),
             hz: 120,
             ..Options::default()

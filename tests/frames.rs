@@ -232,7 +232,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
             stems.push(skids.stem());
         }
     }
-    assert_eq!(most, skid::app::SKIDS, "the trail filled");
+    assert_eq!(most, skid::race::SKIDS, "the trail filled");
     assert!(stems.len() >= 3, "marks let go twice: {stems:?}");
 }
 

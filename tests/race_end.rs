@@ -7,8 +7,9 @@
 
 mod common;
 
-use skid::app::{App, Command, FINISH_WINDOW, Options, Screen};
+use skid::app::{App, Command, Options, Screen};
 use skid::physics::ModelKind;
+use skid::race::FINISH_WINDOW;
 use skid::script::Script;
 use skid::track::bundled;
 use skid::ui;
@@ -253,7 +254,7 @@ fn the_smallest_screen_shows_your_place_and_the_keys() {
 #[test]
 fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
     let mut app = race(ModelKind::Kinematic, 0, 1.0, None);
-    let limit = (skid::app::LONGEST_RACE * 120.0) as u64;
+    let limit = (skid::race::LONGEST_RACE * 120.0) as u64;
     let mut k = 0;
     let mut counted_down = false;
     while app.screen == Screen::Race {
@@ -270,7 +271,7 @@ fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
     assert_eq!(race.world.tick, limit, "over at its limit");
     let ghost = race.seats[0].log.ghost.len() as u64;
     assert!(
-        ghost <= limit / skid::race::GHOST_EVERY + 1,
+        ghost <= limit / skid::timing::GHOST_EVERY + 1,
         "{ghost} samples"
     );
     let text = screen(&app);

@@ -14,7 +14,7 @@
 //!   reverse video) on its centre cell, and no other arrow.
 //! * `race_*`: the golden script's car where its trace says, the panel's
 //!   gauges reading the trace's row at the latest tenth of a second
-//!   (`skid::app::Readout`; per model: RPM, GEAR, SPEED and SLIP;
+//!   (`skid::race::Readout`; per model: RPM, GEAR, SPEED and SLIP;
 //!   `kinematic` STEER and TURN; `strafe` u/s and HOP), INPUT what the
 //!   game read on that tick; at 160x48 the track at zoom 2.
 //! * `pause_*`, `help_*`: their boxes over the race, every key of the key

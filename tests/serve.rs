@@ -14,7 +14,7 @@ use in_process::{options, server, temp_dir};
 
 use std::time::Duration;
 
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve::{self, Server};
 
 /// Two players: one makes a room, the other joins it; the first starts.
@@ -320,7 +320,7 @@ async fn a_small_screen_is_told_the_race_goes_on_and_players_fit_their_slots() {
     let track = skid::track::parse("one.track", one_slot.as_bytes()).unwrap();
     opts.tracks = vec![TrackChoice {
         name: "one".into(),
-        track: skid::track::laps::raceable(track, "one.track").unwrap(),
+        track: skid::track::course::raceable(track, "one.track").unwrap(),
     }];
     let srv = serve::start(opts).await.unwrap();
     let ann = ssh::in_lobby(srv.addr, "ann").await;

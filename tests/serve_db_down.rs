@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use postgres_db::Private;
-use skid::serve::laps::Keeper;
+use skid::serve::keeper::Keeper;
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("skid-down-{name}-{}", std::process::id()));

@@ -13,9 +13,9 @@ mod ssh;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
-use skid::serve::laps::Keeper;
+use skid::serve::keeper::Keeper;
 use skid::track::bundled;
 use tokio::sync::mpsc::Receiver;
 

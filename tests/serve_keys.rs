@@ -12,7 +12,7 @@ mod ssh;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve::hub::{Offered, Out, ToHub};
 use skid::track::bundled;
 use tokio::sync::mpsc::Receiver;

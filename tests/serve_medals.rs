@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use skid::medals::Medal;
 use skid::medals::book::Lookup;
-use skid::race::Lap;
 use skid::serve::db::{Database, Sqlite};
 use skid::serve::hub::{Hub, Out, ToHub};
+use skid::timing::Lap;
 
 #[test]
 fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {

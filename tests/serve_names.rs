@@ -11,7 +11,7 @@ mod hub_sim;
 mod ssh;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve::{self, display_name};
 use skid::track::bundled;
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use skid::models::ModelKind;
 use skid::records::Record;
-use skid::serve::laps::{Ask, Keeper, Key, Polled};
+use skid::serve::keeper::{Ask, Keeper, Key, Polled};
 
 fn record(time: f64) -> Record {
     Record {

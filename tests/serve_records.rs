@@ -17,7 +17,7 @@ use skid::physics::ModelKind;
 use skid::records::Record;
 use skid::serve::db::Board;
 use skid::serve::hub::{Hub, Out, ToHub};
-use skid::serve::laps::Keeper;
+use skid::serve::keeper::Keeper;
 use skid::track::bundled;
 use tokio::sync::mpsc::Receiver;
 

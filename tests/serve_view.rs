@@ -15,7 +15,7 @@ mod ssh;
 use std::collections::BTreeSet;
 
 use hub_sim::TwoOnHub;
-use skid::track::laps::raceable;
+use skid::track::course::raceable;
 use skid::track::{Raceable, bundled, parse};
 
 const ARROWS: [char; 8] = ['→', '↘', '↓', '↙', '←', '↖', '↑', '↗'];

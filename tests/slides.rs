@@ -11,7 +11,7 @@ use common::keyboard::{Keyboard, Player};
 use ratatui::crossterm::event::KeyCode;
 use skid::app::Options;
 use skid::physics::ModelKind;
-use skid::track::laps;
+use skid::track::course;
 
 const W: KeyCode = KeyCode::Char('w');
 const A: KeyCode = KeyCode::Char('a');
@@ -28,7 +28,7 @@ fn flicked(keys: Keyboard) -> Player {
     let track = common::ring(200, 42);
     let mut p = Player::racing(
         Options {
-            track: Some(("ring".into(), laps::raceable(track, "ring").unwrap())),
+            track: Some(("ring".into(), course::raceable(track, "ring").unwrap())),
             model: Some(ModelKind::Dynamic),
             hz: 120,
             ..Options::default()
@@ -154,7 +154,7 @@ fn a_tap_steers_lightly_at_a_crawl_and_firmly_at_speed() {
             Options {
                 track: Some((
                     "ring".into(),
-                    laps::raceable(common::ring(200, 42), "ring").unwrap(),
+                    course::raceable(common::ring(200, 42), "ring").unwrap(),
                 )),
                 model: Some(ModelKind::Dynamic),
                 hz: 120,

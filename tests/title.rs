@@ -6,7 +6,7 @@ mod common;
 
 use skid::app::{App, Options};
 use skid::physics::ModelKind;
-use skid::track::laps::raceable;
+use skid::track::course::raceable;
 use skid::track::{Raceable, bundled, parse};
 
 /// Braille, the outline's characters.

@@ -89,7 +89,7 @@ proptest! {
     fn mutated_tracks_get_a_lap_verdict_and_a_line(edits in prop::collection::vec(edit(), 1..8)) {
         let bytes = mutated(&edits);
         if let Some(t) = check(&bytes) {
-            let verdict = skid::track::laps::no_lap(&t);
+            let verdict = skid::track::course::no_lap(&t);
             if let Some(p) = &verdict {
                 prop_assert!(p.col < t.width && p.row < t.height);
             }

@@ -8,7 +8,7 @@ use glam::DVec2;
 
 use super::gates::bounds;
 use super::paths::{Cells, indices, widen};
-use crate::track::laps::{beside, cells_of_marks};
+use crate::track::course::{beside, cells_of_marks};
 use crate::track::{Mark, Track};
 
 /// How far (m) a mark must stop short of a wall to count as ending in the

@@ -119,7 +119,7 @@ impl Line {
         a_brake: f64,
         top: f64,
     ) -> Line {
-        // Never empty: on a track with no lap (which `track::laps` rejects
+        // Never empty: on a track with no lap (which `track::course` rejects
         // before a race) the line is the start alone, so every index into
         // it stays valid.
         if points.is_empty() {

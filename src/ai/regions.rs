@@ -284,7 +284,7 @@ mod tests {
     use super::super::paths::{Prices, Span, indices, lengths, shortest};
     use super::super::random_maps::{cost_of, numbers, random_track};
     use super::Regions;
-    use crate::track::laps::cells_of_marks;
+    use crate::track::course::cells_of_marks;
     use crate::track::{Mark, parse};
 
     #[test]

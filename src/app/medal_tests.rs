@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::medals::Medals;
-use crate::race::Lap;
+use crate::timing::Lap;
 
 fn temp(name: &str) -> (std::path::PathBuf, Store) {
     let dir = std::env::temp_dir().join(format!("skid-medals-{name}-{}", std::process::id()));

@@ -4,13 +4,8 @@
 //! [`App::tick`] per physics step; the UI draws it without changing it.
 //! The race steps the same [`World`] as `skid sim`.
 
-mod menu;
 pub mod planner;
-mod race;
 mod records;
-mod seat;
-mod skids;
-mod view;
 
 use crate::ai::Line;
 use crate::car::CarSpec;
@@ -26,12 +21,8 @@ use crate::world::CarId;
 
 use crate::ai::race_line;
 pub use crate::keys::Command;
-pub use menu::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
+use crate::race::{Entry, Menu, Race, Setup, TrackChoice, presets};
 use planner::{Planned, Planner};
-pub use race::{COUNTDOWN, Entry, FINISH_WINDOW, GRID_GAP, LONGEST_RACE, Phase, Race};
-pub use seat::{Kept, Readout, Seat, Standing};
-pub use skids::{SKIDS, Skids};
-pub use view::SeatView;
 
 /// The car of the person at this terminal: local play has one seat, on
 /// the first car in the race.
@@ -482,12 +473,7 @@ impl App {
                 seat.held.release_all();
             }
             Command::Restart => self.start_race(),
-            // On the next tick, recorded with it (`World::step`).
-            // Pressed again before that tick: the model after the one
-            // already asked for (m m m switches three times).
-            Command::SwitchModel => {
-                seat.pending.model = Some(seat.pending.model.unwrap_or(car.kind).next());
-            }
+            Command::SwitchModel => seat.switch_model(car),
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

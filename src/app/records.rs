@@ -5,8 +5,8 @@
 
 use super::{App, LOCAL, Setup};
 use crate::medals::{self, book::Lookup};
-use crate::race::Lap;
 use crate::records::{Loaded, Store};
+use crate::timing::Lap;
 
 /// The record a race of `setup` at `hz` races against, read from `store`
 /// (none without one); a damaged table set aside, or a read that failed,

@@ -3,8 +3,9 @@
 use super::*;
 use crate::car;
 use crate::physics::Car;
-use crate::race::Lap;
+use crate::race::{Phase, Row};
 use crate::records::Record;
+use crate::timing::Lap;
 use crate::track::Track;
 use crate::world::CarId;
 use crate::world::World;

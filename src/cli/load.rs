@@ -13,9 +13,9 @@ pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
 }
 
 /// A track to race on: one on which a lap can be completed
-/// (`track::laps`), or the reason there is none, positioned.
+/// (`track::course`), or the reason there is none, positioned.
 pub fn load_raceable(arg: &str) -> Result<Raceable, Diagnostics> {
-    Ok(track::laps::raceable(load_track(arg)?, arg)?)
+    Ok(track::course::raceable(load_track(arg)?, arg)?)
 }
 
 /// A file on disk if one exists at `arg`, else a bundled item by name.

@@ -18,10 +18,10 @@ use crate::car::CarSpec;
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::game::{self, Settings};
 use crate::physics::ModelKind;
-use crate::race::LapLog;
 use crate::records::{self, Record, Store};
 use crate::script::Script;
 use crate::term;
+use crate::timing::LapLog;
 use crate::track::{self, Raceable, bundled};
 use crate::ui;
 use crate::world::{Source, TRACE_HEADER, World};
@@ -359,7 +359,7 @@ fn sim(
     if !(0.5..=1.0).contains(&skill) {
         return bad("--skill must be from 0.5 to 1");
     }
-    if store.is_some() && !crate::race::standard_rate(1.0 / f64::from(hz)) {
+    if store.is_some() && !crate::timing::standard_rate(1.0 / f64::from(hz)) {
         return bad("--save keeps laps timed as records are, at --hz 120");
     }
     let (track, spec, kind) = setup.resolve()?;
@@ -469,11 +469,11 @@ fn check(files: &[String]) -> Outcome {
     for f in files {
         let checked = || -> Result<Raceable, Diagnostics> {
             let track = track::parse(f, &diag::read_file(f)?)?;
-            Ok(track::laps::raceable(track, f)?)
+            Ok(track::course::raceable(track, f)?)
         };
         match checked() {
             Ok(t) => {
-                for warning in track::laps::drive_arounds(&t, f) {
+                for warning in track::course::drive_arounds(&t, f) {
                     eprintln!("{warning}");
                 }
                 let _ = writeln!(out, "{}: ok", diag::printable(f));

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::app::TrackChoice;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::physics::DEFAULT_HZ;
+use crate::race::TrackChoice;
 use crate::records;
 use crate::track::bundled;
 

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{Driver, Line};
 use crate::car::CarSpec;
 use crate::physics::{DEFAULT_HZ, ModelKind};
-use crate::race::Event;
+use crate::timing::Event;
 use crate::track::Track;
 use crate::world::{Source, World};
 

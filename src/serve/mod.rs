@@ -13,7 +13,7 @@ mod accept;
 pub mod admission;
 pub mod db;
 pub mod hub;
-pub mod laps;
+pub mod keeper;
 pub mod messages;
 pub mod names;
 pub mod offered;
@@ -40,7 +40,7 @@ pub use admission::PER_ADDRESS;
 pub use names::display_name;
 pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
 
-use crate::app::TrackChoice;
+use crate::race::TrackChoice;
 use accept::Doors;
 use admission::Admission;
 use hub::{Hub, Offered, Settings};
@@ -248,7 +248,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     // Opened on a thread of its own: PostgreSQL's client blocks on a
     // runtime of its own, which cannot run inside this one.
     let (database, dir) = (opts.database.clone(), opts.data_dir.clone());
-    let mut keeper = std::thread::spawn(move || laps::Keeper::on(database.as_deref(), &dir))
+    let mut keeper = std::thread::spawn(move || keeper::Keeper::on(database.as_deref(), &dir))
         .join()
         .map_err(|_| io::Error::other("the records' database failed to open"))?
         .map_err(io::Error::other)?;

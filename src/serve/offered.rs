@@ -1,7 +1,7 @@
 //! The tracks a server offers, each with what its races need worked out
 //! once: the racing line and the content id that records are kept under.
 
-use crate::app::TrackChoice;
+use crate::race::TrackChoice;
 
 /// A track the lobby offers, with its racing line and content id.
 pub struct Offered {

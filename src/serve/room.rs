@@ -6,24 +6,24 @@
 use std::collections::BTreeMap;
 
 use crate::ai::Line;
-use crate::app::{Entry, Menu, Race, Setup};
 use crate::input::{Held, Key};
 use crate::medals::book::{Book, Lookup};
 use crate::physics::ModelKind;
-use crate::race::Lap;
+use crate::race::{Entry, Menu, Race, Setup};
 use crate::records::Record;
 use crate::session::{Door, Session};
+use crate::timing::Lap;
 use crate::track::Track;
 use crate::world::CarId;
 
-use super::laps::{self, Keeper};
+use super::keeper::{self, Keeper};
 use super::offered::Offered;
 
 /// A player's number on the server, for as long as they are connected.
 pub type PlayerId = u64;
 
 /// Cars a room seats at the most.
-pub const MAX_SEATS: usize = crate::app::MAX_CARS;
+pub const MAX_SEATS: usize = crate::race::MAX_CARS;
 
 /// The medal whose time the computer cars in a room lap in: Medium's.
 const RIVALS: crate::medals::Medal = crate::medals::Medal::Silver;
@@ -115,7 +115,7 @@ pub struct Room {
     pub medals: Lookup,
     /// The key of the room's settings (track and car content ids, the
     /// model): its board's, its medals'.
-    pub board: Option<laps::Key>,
+    pub board: Option<keeper::Key>,
     /// What `medals` and `board` were last brought up to date with.
     seen: Seen,
     /// The ghost each member picked from the board: its place (none:
@@ -146,7 +146,7 @@ pub struct Shown<'a> {
     pub offered: &'a Offered,
     pub cars: &'a [(String, crate::car::CarSpec)],
     /// Boards changed since the last refresh.
-    pub changed: &'a [laps::Key],
+    pub changed: &'a [keeper::Key],
 }
 
 impl Room {

@@ -16,7 +16,7 @@ use crate::session::{Door, Session};
 use crate::ui::{self, lobby, overlay, results};
 
 use super::db::Board;
-use super::laps::{Best, Key};
+use super::keeper::{Best, Key};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room, Running};
 

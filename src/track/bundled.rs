@@ -3,7 +3,7 @@
 //! `tracks/`.
 
 use super::Track;
-use super::laps::{Raceable, raceable};
+use super::course::{Raceable, raceable};
 
 /// (name, file contents) of every bundled track, in menu order.
 pub const TRACKS: &[(&str, &str)] = &[

@@ -8,9 +8,9 @@
 mod blocks;
 pub mod bundled;
 pub mod collide;
+pub mod course;
 mod distance;
 pub(crate) mod flood;
-pub mod laps;
 pub mod marks;
 pub mod parse;
 #[cfg(test)]
@@ -19,7 +19,7 @@ pub(crate) mod random;
 use glam::DVec2;
 
 pub use collide::{Obb, Penetration};
-pub use laps::Raceable;
+pub use course::Raceable;
 pub use parse::parse;
 
 /// Cell value for a wall in [`Track`]'s grid; other values index `surfaces`.

@@ -1,7 +1,7 @@
 //! The side panel: lap, lap time, best lap and split delta, then the
 //! tachometer, gear and speed, the slip gauges, and the keys to know.
 //! Every figure reads the car's telemetry, which is the same for every
-//! model, as of the latest tenth of a second (`crate::app::Readout`).
+//! model, as of the latest tenth of a second (`crate::race::Readout`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,10 +10,10 @@ use ratatui::style::{Modifier, Style};
 use super::column::{self, Piece};
 use super::gauges::{self, finite};
 use super::theme::THEME;
-use crate::app::{SeatView, Standing};
 use crate::damage::Damage;
 use crate::input::Action;
 use crate::physics::ModelKind;
+use crate::race::{SeatView, Standing};
 
 /// `m:ss.cc`, or dashes for no time.
 pub fn clock(t: Option<f64>) -> String {
@@ -227,7 +227,7 @@ fn times(v: SeatView<'_>, me: usize, cars: usize) -> Vec<Piece<'static>> {
 }
 
 /// Once a car has finished, the seconds left before the race ends, for
-/// everyone (`app::race::FINISH_WINDOW`).
+/// everyone (`race::FINISH_WINDOW`).
 pub fn ends_in(v: SeatView<'_>) -> Option<Piece<'static>> {
     let left = v.race.time_left().filter(|_| !v.race.over())?;
     let line = format!("ENDS IN {:.0} s", left.ceil());

@@ -11,7 +11,7 @@ use ratatui::style::Style;
 
 use super::projection::Projection;
 use super::theme::THEME;
-use crate::app::SeatView;
+use crate::race::SeatView;
 use crate::track::Obb;
 
 /// Where people race each other, each other car's driver by name beside

@@ -11,8 +11,8 @@ use super::column::{self, Piece};
 use super::menu::centred;
 use super::selector;
 use super::theme::THEME;
-use crate::app::Row;
 use crate::medals::book::Lookup;
+use crate::race::Row;
 
 /// One room as the lobby lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,7 @@ pub struct RoomLine {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoomScreen {
     pub id: u32,
-    /// The race's settings as [`crate::app::Setup::rows`] gives them.
+    /// The race's settings as [`crate::race::Setup::rows`] gives them.
     pub rows: [(Row, &'static str, String); 5],
     /// The row the host's cursor is on.
     pub row: Row,
@@ -307,12 +307,12 @@ mod tests {
     #[test]
     fn a_crowd_watching_a_room_is_counted_and_the_board_still_shows() {
         let track = crate::track::bundled::load_raceable("pocket").unwrap();
-        let choice = crate::app::TrackChoice {
+        let choice = crate::race::TrackChoice {
             name: "pocket".into(),
             track,
         };
-        let menu = crate::app::Menu::new(0, crate::physics::ModelKind::Arcade);
-        let setup = menu.setup(&choice, &crate::app::presets());
+        let menu = crate::race::Menu::new(0, crate::physics::ModelKind::Arcade);
+        let setup = menu.setup(&choice, &crate::race::presets());
         let room = |members: usize| RoomScreen {
             id: 1,
             rows: setup.rows(),

@@ -7,7 +7,8 @@ use ratatui::widgets::{Block, Widget};
 
 use super::column::{self, Piece};
 use super::theme::THEME;
-use crate::app::{App, Row, Setup};
+use crate::app::App;
+use crate::race::{Row, Setup};
 
 const TITLE: [&str; 3] = [
     "     _    _    _ ",
@@ -84,7 +85,7 @@ fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
     let y = column::stack(buf, area, rows);
     let (lookup, kept) = app.menu_medals;
     // Laps at another physics rate are no records (`race::standard_rate`).
-    let record = if crate::race::standard_rate(1.0 / f64::from(app.hz)) {
+    let record = if crate::timing::standard_rate(1.0 / f64::from(app.hz)) {
         super::medals::record(app.menu_best, kept, lookup.medals())
     } else {
         format!("at --hz {}: laps set no record, no medal", app.hz)

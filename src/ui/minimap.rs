@@ -16,8 +16,8 @@ use ratatui::style::{Color, Modifier, Style};
 
 use super::dots::Dots;
 use super::theme::THEME;
-use crate::app::SeatView;
 use crate::damage::Damage;
+use crate::race::SeatView;
 use crate::track::{Mark, Track};
 
 /// The dot under a world point, in a grid of `dots` at `s` metres a dot.
@@ -168,7 +168,7 @@ mod tests {
                 crate::physics::ModelKind::Arcade,
                 120,
             );
-            let race = crate::app::Race::new(world, 3, None, None);
+            let race = crate::race::Race::new(world, 3, None, None);
             for (w, h) in [(8, 3), (23, 5), (29, 20), (29, 41), (200, 3), (9, 60)] {
                 let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
                 draw(

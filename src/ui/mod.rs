@@ -25,9 +25,10 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::app::{App, LOCAL, Screen, SeatView};
+use crate::app::{App, LOCAL, Screen};
 use crate::damage::Damage;
 use crate::layout::race_areas;
+use crate::race::SeatView;
 
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).
 pub fn draw(frame: &mut Frame, app: &App) {

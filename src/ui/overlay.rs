@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, Clear, Widget};
 use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
-use crate::app::{Phase, SeatView};
 use crate::layout::MIN_SIZE;
+use crate::race::{Phase, SeatView};
 
 /// Lines in a bordered box centred in `area`; the box.
 fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) -> Rect {

@@ -3,7 +3,7 @@
 
 use ratatui::layout::Rect;
 
-use crate::app::SeatView;
+use crate::race::SeatView;
 
 /// Seconds of road ahead of the car kept clear of overlays.
 pub const CLEAR_AHEAD: f64 = 2.0;

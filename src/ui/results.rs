@@ -9,10 +9,10 @@ use super::column::{self, Piece};
 use super::hud::{clock, delta};
 use super::menu::centred;
 use super::theme::THEME;
-use crate::app::{SeatView, Standing};
 use crate::physics::ModelKind;
-use crate::race::Lap;
+use crate::race::{SeatView, Standing};
 use crate::session::Door;
+use crate::timing::Lap;
 use crate::world::CarId;
 
 /// 1st, 2nd, 3rd, 4th ...

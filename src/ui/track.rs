@@ -33,10 +33,10 @@ use super::dots::{Dots, Trail};
 use super::labels::{arrow, label, names};
 use super::projection::Projection;
 use super::theme::THEME;
-use crate::app::SeatView;
 use crate::camera::Camera;
 use crate::damage::Damage;
 use crate::physics::ModelKind;
+use crate::race::SeatView;
 use crate::track::{Mark, Obb, Track};
 
 /// (dot x, dot y) offsets within a terminal cell.
@@ -130,7 +130,7 @@ impl Ground<'_> {
 
 /// Skid marks: where tires slid, after the first `from` added.
 struct Skids<'a> {
-    skids: &'a crate::app::Skids,
+    skids: &'a crate::race::Skids,
     view: Projection,
 }
 

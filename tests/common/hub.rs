@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve;
 use skid::track::bundled;
 
@@ -18,7 +18,7 @@ pub fn hub(
     name: &str,
     start: std::time::Instant,
 ) -> serve::hub::Hub {
-    let keeper = serve::laps::Keeper::open(&temp_dir(name)).unwrap();
+    let keeper = serve::keeper::Keeper::open(&temp_dir(name)).unwrap();
     serve::hub::Hub::new(tracks, SETTINGS, keeper, start)
 }
 
@@ -46,7 +46,7 @@ pub fn ann_on_pocket(
     let mut hub = serve::hub::Hub::new(
         tracks,
         SETTINGS,
-        serve::laps::Keeper::open(dir).unwrap(),
+        serve::keeper::Keeper::open(dir).unwrap(),
         start,
     );
     let (out, rx) = tokio::sync::mpsc::channel(1);
@@ -108,18 +108,18 @@ impl TwoOnHub {
 
     /// [`TwoOnHub::new`] on `track`, called `name`.
     pub fn on(name: &str, track: skid::track::Raceable) -> TwoOnHub {
-        let keeper = serve::laps::Keeper::open(&temp_dir("results")).unwrap();
+        let keeper = serve::keeper::Keeper::open(&temp_dir("results")).unwrap();
         TwoOnHub::joined(name, track, keeper, false)
     }
 
     /// [`TwoOnHub::new`] with the records in `dir`, Ann and Ben each with
     /// a key (`SHA256:ann`, `SHA256:ben`), so their laps are kept.
     pub fn keyed_in(dir: &std::path::Path) -> TwoOnHub {
-        TwoOnHub::keyed_with(serve::laps::Keeper::open(dir).unwrap())
+        TwoOnHub::keyed_with(serve::keeper::Keeper::open(dir).unwrap())
     }
 
     /// [`TwoOnHub::keyed_in`] with the records `keeper` keeps.
-    pub fn keyed_with(keeper: serve::laps::Keeper) -> TwoOnHub {
+    pub fn keyed_with(keeper: serve::keeper::Keeper) -> TwoOnHub {
         let pocket = bundled::load_raceable("pocket").unwrap();
         TwoOnHub::joined("pocket", pocket, keeper, true)
     }
@@ -127,7 +127,7 @@ impl TwoOnHub {
     fn joined(
         name: &str,
         track: skid::track::Raceable,
-        keeper: serve::laps::Keeper,
+        keeper: serve::keeper::Keeper,
         keyed: bool,
     ) -> TwoOnHub {
         use serve::hub::{Hub, Offered};

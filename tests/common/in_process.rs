@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use skid::app::TrackChoice;
+use skid::race::TrackChoice;
 use skid::serve::{self, Options, Server};
 use skid::track::bundled;
 

@@ -17,9 +17,10 @@
 #![allow(dead_code)]
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
-use skid::app::{App, Options, Phase};
+use skid::app::{App, Options};
 use skid::game;
 use skid::physics::Controls;
+use skid::race::Phase;
 
 /// A terminal's keyboard.
 pub struct Keyboard {

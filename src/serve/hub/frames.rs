@@ -23,7 +23,7 @@ use crate::car::CarSpec;
 use crate::console::Frames;
 
 use super::super::db::Board;
-use super::super::laps::{Best, Key};
+use super::super::keeper::{Best, Key};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
 use super::super::room::{Place, PlayerId, Room};

@@ -9,7 +9,7 @@ use ratatui::crossterm::event::Event;
 use crate::keys::Command;
 use crate::session::{self, Read};
 
-use super::super::laps::Ask;
+use super::super::keeper::Ask;
 use super::super::room::{self, Place, PlayerId, Room};
 use super::Hub;
 

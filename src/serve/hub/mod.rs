@@ -39,7 +39,7 @@ mod idle;
 pub use idle::warning as idle_warning;
 mod input;
 
-use super::laps::Keeper;
+use super::keeper::Keeper;
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
@@ -111,7 +111,7 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(tracks: Vec<Offered>, settings: Settings, keeper: Keeper, start: Instant) -> Hub {
-        let cars = crate::app::presets();
+        let cars = crate::race::presets();
         Hub {
             tracks,
             cars,
@@ -328,7 +328,7 @@ impl Hub {
 impl Hub {
     /// Each room's medals and board, for its settings ([`Room::refresh`]):
     /// `changed` names the boards changed since the last time.
-    fn refresh_rooms(&mut self, changed: &[super::laps::Key]) {
+    fn refresh_rooms(&mut self, changed: &[super::keeper::Key]) {
         if self.medals.poll() {
             self.lobby_changed();
         }

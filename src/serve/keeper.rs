@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use super::db::{self, Board, Database};
 use crate::models::ModelKind;
-use crate::race::Lap;
 use crate::records::{Record, Store};
+use crate::timing::Lap;
 use link::Link;
 use queue::{Queue, Told, now_ms};
 

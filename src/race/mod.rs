@@ -1,7 +1,24 @@
 //! One race: the [`World`] (every car, each with its controls' source),
 //! the countdown, each car's place on the racing line, and the seats of
-//! the people in it ([`super::seat`]), each reading the world for its own
-//! car. It knows no screen and no menu.
+//! the people in it ([`seat`]), each reading the world for its own car
+//! ([`view`]). It knows no screen and no terminal: both front doors (the
+//! local game in `app`, the server in `serve`) run their races with it.
+//!
+//! * [`setup`]: the settings a race is started with, and the menu that
+//!   chooses them;
+//! * [`seat`]: one car's place in the race, and a person's keys to it;
+//! * [`skids`]: where its tires slid;
+//! * [`view`]: a seat reading its race, for the screen.
+
+pub mod seat;
+pub mod setup;
+pub mod skids;
+pub mod view;
+
+pub use seat::{Kept, Readout, Seat, Standing};
+pub use setup::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
+pub use skids::{SKIDS, Skids};
+pub use view::SeatView;
 
 use std::borrow::Cow;
 
@@ -11,15 +28,14 @@ use crate::ai::{Driver, Line};
 use crate::camera::Camera;
 use crate::medals::{Medal, Medals, guessed_pace};
 use crate::physics::{Car, Controls, ModelKind};
-use crate::race::{Lap, Laps};
 use crate::records::Record;
 use crate::script::Script;
 use crate::session::{Door, Session};
+use crate::timing::{Lap, Laps};
 use crate::world::{CarId, Source, World};
 
-use super::menu::{MAX_CARS, Setup};
-use super::seat::{Seat, Sitter, Standing};
 use crate::ai::race_line;
+use seat::Sitter;
 
 /// Seconds of countdown before the start.
 pub const COUNTDOWN: f64 = 3.0;

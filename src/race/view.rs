@@ -7,11 +7,11 @@ use crate::camera::Camera;
 use crate::input::{Action, Key};
 use crate::medals::Medals;
 use crate::physics::{Car, ModelKind};
-use crate::race::{GHOST_EVERY, Lap, Laps};
+use crate::timing::{GHOST_EVERY, Lap, Laps};
 use crate::world::CarId;
 
-use super::race::{Phase, Race};
 use super::seat::{Readout, Seat};
+use super::{Phase, Race};
 
 impl Race {
     /// The seat driving car `car` reading this race, through that seat's
@@ -136,7 +136,7 @@ impl<'a> SeatView<'a> {
     /// Whether this seat's laps are timed as records and medals are: at
     /// the standard physics rate (`race::standard_rate`).
     pub fn timed_as_records(&self) -> bool {
-        crate::race::standard_rate(self.race.world.dt)
+        crate::timing::standard_rate(self.race.world.dt)
     }
 
     /// The latest split's difference to the best lap's, seconds.

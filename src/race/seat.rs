@@ -11,8 +11,8 @@ use crate::ai::Line;
 use crate::camera::Camera;
 use crate::input::{Action, Held, Latch, Tap};
 use crate::physics::{Car, Controls, ModelKind, Shift, Telemetry, wheel_positions};
-use crate::race::{Event, Lap, LapLog};
 use crate::script::Script;
+use crate::timing::{Event, Lap, LapLog};
 use crate::world::{CarId, World};
 
 /// Lateral acceleration the keyboard's steering aims at, m/s²: full steer
@@ -155,7 +155,7 @@ pub struct Seat {
     /// full disk, a directory gone), so that the screen does not show it
     /// as kept; none once kept. Local play tries the save again at the
     /// next lap and when the race is left; a server's records' thread
-    /// goes on trying, and says when it holds the lap (`serve::laps`).
+    /// goes on trying, and says when it holds the lap (`serve::keeper`).
     pub unsaved: Option<String>,
 }
 
@@ -214,6 +214,13 @@ impl Seat {
             _ => return false,
         }
         true
+    }
+
+    /// Asks for the next model for car `car` on the next tick, recorded
+    /// with it (`World::step`); asked again before that tick, the model
+    /// after the one already asked for (m m m switches three times).
+    pub fn switch_model(&mut self, car: &Car) {
+        self.pending.model = Some(self.pending.model.unwrap_or(car.kind).next());
     }
 
     /// Whether this seat's car replays a script (it then takes no keys and

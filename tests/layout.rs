@@ -1,0 +1,280 @@
+//! The code's layout as docs/DESIGN.md ("Layout") states it: every
+//! module of `src/` has its row in the table, in an order where each
+//! imports only the modules above it (so no two import each other,
+//! folder by folder), no two files import each other either way round
+//! a circle, and the server imports nothing of the local front door.
+//!
+//! Imports are read from the source as written: `use` trees and paths
+//! written out in full (`crate::a::b`, `super::c`), each taken to the
+//! deepest module of `src/` it names. A file's own test module (its
+//! `#[cfg(test)] mod tests { .. }`, or a file named `tests.rs` or
+//! `*_tests.rs`) may reach anything, and is left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, by its module path (`a::b`; the crate
+/// root is the empty path).
+fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<String, PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            modules(root, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into()).collect();
+            if parts.last().is_some_and(|l| l == "mod") {
+                parts.pop();
+            }
+            if parts == ["lib"] || parts == ["main"] {
+                parts.clear();
+            }
+            out.insert(parts.join("::"), path);
+        }
+    }
+}
+
+fn is_test(module: &str) -> bool {
+    let last = module.rsplit("::").next().unwrap_or("");
+    last == "tests" || last.ends_with("_tests") || module.contains("::tests::")
+}
+
+/// The paths a use tree names: `a::{b, c::{d, e}}` is `a::b`, `a::c::d`
+/// and `a::c::e`.
+fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim();
+    if let Some(inner) = tree.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+        let (mut depth, mut start) = (0, 0);
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    expand(prefix, &inner[start..i], out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        expand(prefix, &inner[start..], out);
+    } else if let Some(i) = tree.find("::{") {
+        expand(&format!("{prefix}{}::", &tree[..i]), &tree[i + 2..], out);
+    } else if !tree.is_empty() {
+        let name = tree.split(" as ").next().unwrap().trim();
+        out.push(format!("{prefix}{name}"));
+    }
+}
+
+/// The module paths file `module`'s source `text` names, absolute.
+fn named(module: &str, text: &str) -> Vec<String> {
+    let text = match text.find("#[cfg(test)]\nmod tests {") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut paths = Vec::new();
+    // Use trees.
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("use ") {
+        let starts = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric();
+        let tail = &rest[i + 4..];
+        let end = tail.find(';').unwrap_or(tail.len());
+        if starts {
+            let tree: String = tail[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            expand(
+                "",
+                &tree.replace(":: ", "::").replace(" ::", "::"),
+                &mut paths,
+            );
+        }
+        rest = &tail[end.min(tail.len())..];
+    }
+    // Paths written out.
+    for anchor in ["crate::", "super::"] {
+        let mut at = 0;
+        while let Some(i) = code[at..].find(anchor) {
+            let start = at + i;
+            let end = code[start..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .map_or(code.len(), |e| start + e);
+            paths.push(code[start..end].trim_end_matches(':').to_string());
+            at = end.max(start + 1);
+        }
+    }
+    let base: Vec<&str> = module.split("::").filter(|p| !p.is_empty()).collect();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let mut parts: Vec<&str> = p.split("::").collect();
+            let mut at: Vec<&str> = match parts.first() {
+                Some(&"crate") => {
+                    parts.remove(0);
+                    Vec::new()
+                }
+                Some(&"super") => {
+                    let mut b = base.clone();
+                    while parts.first() == Some(&"super") {
+                        parts.remove(0);
+                        b.pop();
+                    }
+                    b
+                }
+                Some(&"self") => {
+                    parts.remove(0);
+                    base.clone()
+                }
+                _ => return None,
+            };
+            at.extend(parts);
+            Some(at.join("::"))
+        })
+        .collect()
+}
+
+/// The deepest module of `all` that `path` lies in.
+fn resolve<'a>(all: &'a BTreeMap<String, PathBuf>, path: &str) -> Option<&'a str> {
+    let parts: Vec<&str> = path.split("::").collect();
+    (1..=parts.len())
+        .rev()
+        .map(|n| parts[..n].join("::"))
+        .find_map(|m| all.get_key_value(&m).map(|(k, _)| k.as_str()))
+}
+
+/// Each module's imports of other modules (not of its own ancestors,
+/// which hold it).
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = BTreeMap::new();
+    modules(&root, &root, &mut all);
+    let mut edges = BTreeMap::new();
+    for (m, path) in &all {
+        if is_test(m) {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let to: BTreeSet<String> = named(m, &text)
+            .iter()
+            .filter_map(|p| resolve(&all, p))
+            .filter(|t| !is_test(t) && t != m && !m.starts_with(&format!("{t}::")))
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect();
+        edges.insert(m.clone(), to);
+    }
+    edges
+}
+
+fn top(m: &str) -> &str {
+    m.split("::").next().unwrap()
+}
+
+/// The modules of DESIGN.md's layout table, top-level names, in order.
+fn table() -> Vec<String> {
+    let design = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/DESIGN.md");
+    let text = std::fs::read_to_string(design).unwrap();
+    let layout = &text[text.find("## Layout").expect("a Layout section")..];
+    let layout = &layout[..layout[3..].find("\n## ").map_or(layout.len(), |e| e + 3)];
+    let mut order = Vec::new();
+    for row in layout.lines().filter(|l| l.starts_with("| `")) {
+        let cell = row.split('|').nth(1).unwrap();
+        for name in cell.split('`').skip(1).step_by(2) {
+            let name = name.trim_end_matches('/').trim_end_matches(".rs");
+            order.push(name.to_string());
+        }
+    }
+    order
+}
+
+#[test]
+fn every_module_imports_only_the_modules_above_it_in_design_md() {
+    let order = table();
+    let edges = imports();
+    let place = |m: &str| order.iter().position(|o| o == m);
+    let mut wrong = Vec::new();
+    for (m, to) in &edges {
+        let a = if m.is_empty() { "lib" } else { top(m) };
+        assert!(place(a).is_some(), "`{a}` has no row in DESIGN.md's layout");
+        for t in to {
+            let b = top(t);
+            if b != a && place(b) > place(a) {
+                wrong.push(format!("{m} imports {t}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports of modules below: {wrong:#?}");
+    // And every row is a module that exists.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for name in order.iter().filter(|n| *n != "lib" && *n != "main") {
+        assert!(
+            src.join(format!("{name}.rs")).exists() || src.join(name).is_dir(),
+            "DESIGN.md names `{name}`, which src/ does not have"
+        );
+    }
+}
+
+/// Depth-first search from `m` for an edge back into `path`: the part
+/// of the path from there is a circle.
+fn visit<'a>(
+    m: &'a str,
+    edges: &'a BTreeMap<String, BTreeSet<String>>,
+    state: &mut BTreeMap<&'a str, bool>,
+    path: &mut Vec<&'a str>,
+) -> Option<Vec<String>> {
+    match state.get(m) {
+        Some(true) => {
+            let from = path.iter().position(|p| *p == m).unwrap();
+            return Some(path[from..].iter().map(ToString::to_string).collect());
+        }
+        Some(false) => return None,
+        None => {}
+    }
+    state.insert(m, true);
+    path.push(m);
+    for t in edges.get(m).into_iter().flatten() {
+        if let Some(circle) = visit(t, edges, state, path) {
+            return Some(circle);
+        }
+    }
+    path.pop();
+    state.insert(m, false);
+    None
+}
+
+#[test]
+fn no_files_import_each_other_round_a_circle() {
+    let edges = imports();
+    let mut state = BTreeMap::new();
+    for m in edges.keys() {
+        let circle = visit(m, &edges, &mut state, &mut Vec::new());
+        assert!(circle.is_none(), "a circle of imports: {circle:?}");
+    }
+}
+
+#[test]
+fn the_server_imports_nothing_of_the_local_front_door() {
+    let edges = imports();
+    let local: Vec<String> = (edges.iter())
+        .filter(|(m, _)| top(m) == "serve")
+        .flat_map(|(m, to)| to.iter().map(move |t| (m, t)))
+        .filter(|(_, t)| ["app", "game", "term"].contains(&top(t)))
+        .map(|(m, t)| format!("{m} imports {t}"))
+        .collect();
+    assert!(local.is_empty(), "{local:#?}");
+}
+
+/// The reader above finds what it is meant to: a use tree, a path
+/// written out, `super`, and not a comment.
+#[test]
+fn imports_are_read_from_use_trees_and_paths() {
+    let text = "use crate::a::{b, c::{d as e, f}};\nuse super::g;\n\
+                fn x() { crate::h::i(); } // crate::j\n";
+    let got = named("k::l", text);
+    for want in ["a::b", "a::c::d", "a::c::f", "k::g", "h::i"] {
+        assert!(got.iter().any(|g| g == want), "{want} in {got:?}");
+    }
+    assert!(!got.iter().any(|g| g.starts_with('j')), "{got:?}");
+}

@@ -91,7 +91,7 @@ fn skid_marks(c: &mut Criterion) {
     let mut app = sliding();
     let race = app.race.as_mut().unwrap();
     let cell = race.world.track.cell_size();
-    let seat = &mut race.seats[0];
+    let seat = race.seats.get_mut(&skid::world::FIRST).unwrap();
     let cam = seat.camera.unwrap();
     let z = f64::from(cam.zoom);
     let (x0, y0) = (cam.origin.0 as f64 * cell.x, cam.origin.1 as f64 * cell.y);
@@ -145,7 +145,13 @@ fn camera_moved(c: &mut Criterion) {
     let mut step = 1;
     c.bench_function("frame to the wire 80x24 camera moved", |b| {
         b.iter(|| {
-            let seat = &mut app.race.as_mut().unwrap().seats[0];
+            let seat = app
+                .race
+                .as_mut()
+                .unwrap()
+                .seats
+                .get_mut(&skid::world::FIRST)
+                .unwrap();
             if let Some(cam) = seat.camera.as_mut() {
                 cam.origin.0 += step;
                 step = -step;

@@ -158,14 +158,14 @@ pub fn run<C: Console>(
         let replay_over = app
             .race
             .as_ref()
-            .is_some_and(|r| r.view(LOCAL).replay_done());
+            .and_then(|r| r.view(LOCAL))
+            .is_some_and(|v| v.replay_done());
         if app.quit || (settings.quit_at_end && (replay_over || app.screen == Screen::Results)) {
             break;
         }
-        if let (Some(rec), Some(race)) = (recorder.as_deref_mut(), &app.race) {
-            let _ = rec.sync(&race.view(LOCAL).seat.recording, app.races, false, || {
-                app.race_about()
-            });
+        let seat = app.race.as_ref().and_then(|race| race.seat(LOCAL));
+        if let (Some(rec), Some(seat)) = (recorder.as_deref_mut(), seat) {
+            let _ = rec.sync(&seat.recording, app.races, false, || app.race_about());
         }
         if app.session.dirty && now >= next_frame {
             draw_frame(&mut frames, app)?;

@@ -48,6 +48,10 @@ impl Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CarId(pub u32);
 
+/// The car [`World::new`] puts on the first start slot: the local
+/// player's, or the one car of a headless run.
+pub const FIRST: CarId = CarId(0);
+
 /// One car in the world.
 pub struct Entrant {
     pub id: CarId,
@@ -70,6 +74,8 @@ pub struct Entrant {
     pub finite: bool,
     /// The controls of the latest step: what the car was given.
     pub last: Controls,
+    /// What the latest step's motion did to its race ([`World::step`]).
+    pub event: Option<Event>,
 }
 
 impl Entrant {
@@ -108,8 +114,6 @@ pub struct World {
     pub tick: u64,
     /// Seconds per step.
     pub dt: f64,
-    /// What the latest step's motion did to the race, for each car.
-    events: Vec<Option<Event>>,
     /// The next car's id.
     next_id: u32,
     /// Each mark's middle and normal ([`World::mark_lines`]).
@@ -117,8 +121,8 @@ pub struct World {
 }
 
 impl World {
-    /// A world of one car at rest on the first start slot, driven by a
-    /// seat ([`World::drive`]).
+    /// A world of one car ([`FIRST`]) at rest on the first start slot,
+    /// driven by a seat ([`World::drive`]).
     pub fn new(track: Track, spec: CarSpec, kind: ModelKind, hz: u32) -> World {
         let (pos, heading) = track.start_pose(0);
         let mut world = World {
@@ -127,7 +131,6 @@ impl World {
             track,
             tick: 0,
             dt: 1.0 / f64::from(hz),
-            events: Vec::new(),
             next_id: 0,
             marks: std::sync::OnceLock::new(),
         };
@@ -154,6 +157,7 @@ impl World {
             finite: true,
             last: Controls::default(),
             passing: DVec2::ZERO,
+            event: None,
         });
         id
     }
@@ -165,20 +169,13 @@ impl World {
         mark_lines(&self.marks, &self.track)
     }
 
-    /// Car `id`'s place in [`World::cars`] (and in [`World::events`]), if
-    /// it is in the race.
-    pub fn index(&self, id: CarId) -> Option<usize> {
-        self.cars.iter().position(|e| e.id == id)
+    /// Car `id`, if it is in the race (a car leaves with its seat).
+    pub fn car(&self, id: CarId) -> Option<&Entrant> {
+        self.cars.iter().find(|e| e.id == id)
     }
 
-    /// Car `id`. Panics if it left: a seat's car leaves with its seat.
-    pub fn car(&self, id: CarId) -> &Entrant {
-        &self.cars[self.index(id).expect("a car in the race")]
-    }
-
-    pub fn car_mut(&mut self, id: CarId) -> &mut Entrant {
-        let i = self.index(id).expect("a car in the race");
-        &mut self.cars[i]
+    pub fn car_mut(&mut self, id: CarId) -> Option<&mut Entrant> {
+        self.cars.iter_mut().find(|e| e.id == id)
     }
 
     /// Takes car `id` out of the race; the others keep their ids.
@@ -186,20 +183,13 @@ impl World {
         self.cars.retain(|e| e.id != id);
     }
 
-    /// What the latest step did to each car's race ([`World::step`]'s
-    /// answer, kept until the next step).
-    pub fn events(&self) -> &[Option<Event>] {
-        &self.events
-    }
-
     /// The one step loop: every car's controls from its source, every car
     /// stepped and its laps followed in grid order, then every pair of cars
-    /// that touch pushed apart. Returns what each car's motion did to the
-    /// race.
-    pub fn step(&mut self) -> &[Option<Event>] {
+    /// that touch pushed apart. What each car's motion did to its race is
+    /// its [`Entrant::event`] until the next step.
+    pub fn step(&mut self) {
         let (track, dt, laps, marks) = (&self.track, self.dt, self.laps, &self.marks);
-        self.events.clear();
-        self.events.extend(self.cars.iter_mut().map(|e| {
+        for e in &mut self.cars {
             let c = match &mut e.source {
                 Source::Seat(c) => Controls {
                     shift: c.shift.take(),
@@ -233,8 +223,8 @@ impl World {
             if (e.laps.lap, e.laps.checkpoint) != before {
                 e.passing = e.car.state.body.pos - from;
             }
-            event
-        }));
+            e.event = event;
+        }
         self.tick += 1;
         for j in 1..self.cars.len() {
             let (left, right) = self.cars.split_at_mut(j);
@@ -242,20 +232,20 @@ impl World {
                 a.car.collide(&mut right[0].car, track);
             }
         }
-        &self.events
     }
 
-    /// One step with car 0 given `c` (a world of one seat: a test, a
-    /// headless run); returns what car 0's motion did.
+    /// One step with the first car given `c` (a world of one seat: a
+    /// test, a headless run); returns what its motion did.
     pub fn drive(&mut self, c: &Controls) -> Option<Event> {
         if let Some(Entrant {
             source: Source::Seat(held),
             ..
-        }) = self.cars.first_mut()
+        }) = self.car_mut(FIRST)
         {
             *held = *c;
         }
-        self.step().first().copied().flatten()
+        self.step();
+        self.car(FIRST).and_then(|e| e.event)
     }
 
     /// Seconds simulated.
@@ -263,9 +253,10 @@ impl World {
         self.tick as f64 * self.dt
     }
 
-    /// Appends car `i`'s current state as one trace row (no newline).
-    pub fn trace_row(&self, i: usize, out: &mut String) {
-        let (car, laps) = (&self.cars[i].car, &self.cars[i].laps);
+    /// Appends the current state of `e`, a car of this world, as one
+    /// trace row (no newline).
+    pub fn trace_row(&self, e: &Entrant, out: &mut String) {
+        let (car, laps) = (&e.car, &e.laps);
         let s = &car.state;
         let (b, t) = (&s.body, car.telemetry());
         let surface = &self.track.surfaces[self.track.ground_index_at(b.pos)].name;
@@ -341,7 +332,6 @@ mod tests {
             Car::new(spec, ModelKind::Dynamic, pos, heading),
             Source::Seat(Controls::default()),
         );
-        let parked = world.index(parked).unwrap();
         world.cars[0].source = Source::Seat(throttle());
         for _ in 0..240 {
             world.step();
@@ -365,7 +355,8 @@ mod tests {
         assert!(world.cars[0].last.shift.is_some());
         world.step();
         assert_eq!(world.cars[0].last, throttle());
-        assert!(world.cars[parked].car.state.body.pos.distance(pos) < 1e-9);
+        let parked = &world.car(parked).unwrap().car;
+        assert!(parked.state.body.pos.distance(pos) < 1e-9);
         assert_eq!(world.tick, 242);
     }
 

@@ -70,7 +70,7 @@ fn speed(p: &Player) -> f64 {
 
 /// Whether the panel marks the throttle as kept by steering.
 fn kept(p: &Player) -> bool {
-    (p.app.race.as_ref().unwrap().seats[0].kept).has(Action::Throttle)
+    (p.app.race.as_ref().unwrap().seats[&skid::world::FIRST].kept).has(Action::Throttle)
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn held_steering_then_a_pedal_steers_on_while_the_pedal_is_held() {
     p.keys.up(W, 2.0);
     p.keys.hold(D, 3.0, 3.6);
     p.run_to(1.9);
-    let kept = p.app.race.as_ref().unwrap().seats[0].kept;
+    let kept = p.app.race.as_ref().unwrap().seats[&skid::world::FIRST].kept;
     assert!(kept.has(Action::Right), "the panel marks it kept: >*");
     p.run_to(4.6);
     each(&p, 0.5, 1.0, "full steering while D repeats", |c| {

@@ -52,7 +52,14 @@ fn replay(
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let mut frames = Vec::new();
     let mut n = 0u64;
-    while !app.race.as_ref().unwrap().view(LOCAL).replay_done() {
+    while !app
+        .race
+        .as_ref()
+        .unwrap()
+        .view(LOCAL)
+        .unwrap()
+        .replay_done()
+    {
         app.tick(0.0);
         n += 1;
         if n.is_multiple_of(every) {
@@ -214,7 +221,14 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
     let nz = |n| std::num::NonZeroU16::new(n).unwrap();
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
     let (mut n, mut stems, mut most) = (0u64, Vec::new(), 0);
-    while !app.race.as_ref().unwrap().view(LOCAL).replay_done() {
+    while !app
+        .race
+        .as_ref()
+        .unwrap()
+        .view(LOCAL)
+        .unwrap()
+        .replay_done()
+    {
         app.tick(0.0);
         n += 1;
         if !n.is_multiple_of(4) {
@@ -226,7 +240,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
             skid::ui::paint(buf, area, &app, &skid::damage::Damage::All);
         });
         assert_eq!(shown, fresh, "tick {n}");
-        let skids = &app.race.as_ref().unwrap().view(LOCAL).seat.skids;
+        let skids = &app.race.as_ref().unwrap().view(LOCAL).unwrap().seat.skids;
         most = most.max(skids.len());
         if stems.last() != Some(&skids.stem()) {
             stems.push(skids.stem());
@@ -252,15 +266,15 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
     app.start_race();
     app.tick(0.0);
     let race = app.race.as_mut().unwrap();
-    let cars: Vec<_> = race.seats.iter().map(|s| s.car).collect();
+    let cars: Vec<_> = race.seats.keys().copied().collect();
     // Each car's marks along a line of its own across the grid.
     let mut seed = 7u64;
     let mut next = || {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         (seed >> 11) as f64 / (1u64 << 53) as f64
     };
-    for seat in &mut race.seats {
-        let at = race.world.car(seat.car).car.state.body.pos;
+    for seat in race.seats.values_mut() {
+        let at = race.world.car(seat.car).unwrap().car.state.body.pos;
         let dir = glam::DVec2::new(next() - 0.5, next() - 0.5).normalize_or_zero();
         for k in 0..400 {
             seat.skids.push(at + dir * (f64::from(k) * 0.1));
@@ -272,10 +286,10 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
     let race = app.race.as_ref().unwrap();
     // One camera for all, as a watcher's own: the same ground under each.
-    let camera = race.seats[0].camera;
+    let camera = race.seats[&skid::world::FIRST].camera;
     assert!(camera.is_some());
     let paint = |buf: &mut ratatui::buffer::Buffer, area, c, before: &skid::damage::Damage| {
-        let v = race.view(c).watched_by(None, camera);
+        let v = race.view(c).unwrap().watched_by(None, camera);
         skid::ui::race_screen(buf, area, v, false, true, before)
     };
     for turn in 0..12 {
@@ -312,7 +326,7 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
         skid::ui::race_screen(
             buf,
             area,
-            app.race.as_ref().unwrap().view(LOCAL),
+            app.race.as_ref().unwrap().view(LOCAL).unwrap(),
             false,
             true,
             before,
@@ -323,7 +337,16 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
     let still = paint(&app, &mut buf, &second);
     let mask = still.mask(&second, area).expect("the same screen");
     assert!(mask.iter().filter(|&&m| m).count() < 50, "nothing moved");
-    let camera = app.race.as_mut().unwrap().seats[0].camera.as_mut().unwrap();
+    let camera = (app
+        .race
+        .as_mut()
+        .unwrap()
+        .seats
+        .get_mut(&skid::world::FIRST))
+    .unwrap()
+    .camera
+    .as_mut()
+    .unwrap();
     camera.origin.0 += 3;
     let moved = paint(&app, &mut buf, &still);
     let mask = moved.mask(&still, area).expect("the same screen");

@@ -33,7 +33,7 @@ fn each_m_of_a_quick_burst_switches_once_more() {
         app.command(Command::SwitchModel);
     }
     app.tick(481.0 / 120.0);
-    let car = app.race.as_ref().unwrap().view(LOCAL).car();
+    let car = app.race.as_ref().unwrap().view(LOCAL).unwrap().car();
     let third = ModelKind::Arcade.next().next().next();
     assert_eq!(car.kind, third);
 }
@@ -41,10 +41,18 @@ fn each_m_of_a_quick_burst_switches_once_more() {
 #[test]
 fn m_takes_the_next_models_own_car_keeping_the_motion() {
     let mut app = four_seconds_in(ModelKind::Strafe);
-    let before = app.race.as_ref().unwrap().view(LOCAL).car().state.body;
+    let before = app
+        .race
+        .as_ref()
+        .unwrap()
+        .view(LOCAL)
+        .unwrap()
+        .car()
+        .state
+        .body;
     app.command(Command::SwitchModel);
     app.tick(481.0 / 120.0);
-    let car = app.race.as_ref().unwrap().view(LOCAL).car();
+    let car = app.race.as_ref().unwrap().view(LOCAL).unwrap().car();
     let next = ModelKind::Strafe.next();
     assert_eq!(car.kind, next);
     assert_eq!(
@@ -81,7 +89,7 @@ fn a_switch_is_recorded_and_replays_bit_for_bit() {
         }
         app.tick(now);
     }
-    let seat = app.race.as_ref().unwrap().view(LOCAL);
+    let seat = app.race.as_ref().unwrap().view(LOCAL).unwrap();
     let (body, kind) = (seat.car().state.body, seat.car().kind);
     assert_eq!(kind, ModelKind::Arcade.next().next());
     let script = seat.seat.recording.clone();
@@ -93,7 +101,7 @@ fn a_switch_is_recorded_and_replays_bit_for_bit() {
     for k in 0..=900u32 {
         replay.tick(f64::from(k) / 120.0);
     }
-    let car = replay.race.as_ref().unwrap().view(LOCAL).car();
+    let car = replay.race.as_ref().unwrap().view(LOCAL).unwrap().car();
     assert_eq!(car.kind, kind);
     assert_eq!(car.spec().name, CarSpec::default_for(kind).name);
     assert_eq!(car.state.body.pos.x.to_bits(), body.pos.x.to_bits());

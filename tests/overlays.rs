@@ -52,7 +52,7 @@ fn no_overlay_covers_the_road_two_seconds_ahead() {
                 k += 1;
                 app.tick(k as f64 / 120.0);
                 let Some(race) = app.race.as_ref() else { break };
-                let v = race.view(LOCAL);
+                let v = race.view(LOCAL).unwrap();
                 // Once the car has finished, the results are up: no road
                 // is ahead of it any more.
                 let fresh = v.fresh_lap().is_some() && !v.finished();
@@ -62,7 +62,7 @@ fn no_overlay_covers_the_road_two_seconds_ahead() {
                 let (view, _) = skid::layout::race_areas(Rect::new(0, 0, size.0, size.1));
                 let cam = ui::track::camera(v, view);
                 let track = &race.world.track;
-                let e = race.world.car(LOCAL);
+                let e = race.world.car(LOCAL).unwrap();
                 let body = &e.car.state.body;
                 let metres = (body.vel.length() * 2.0).max(10.0);
                 let n = race.line.points.len();

@@ -269,7 +269,7 @@ fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
     let race = app.race.as_ref().unwrap();
     assert!(race.over());
     assert_eq!(race.world.tick, limit, "over at its limit");
-    let ghost = race.seats[0].log.ghost.len() as u64;
+    let ghost = race.seats[&skid::world::FIRST].log.ghost.len() as u64;
     assert!(
         ghost <= limit / skid::timing::GHOST_EVERY + 1,
         "{ghost} samples"

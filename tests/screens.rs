@@ -268,8 +268,8 @@ fn results_80x24() {
     let race = app.race.as_mut().unwrap();
     // Three laps of 21.5 s, 20 s and 20.75 s, the race finished at the
     // third, as the race would leave them.
-    race.seats[0].log.ends = vec![2580, 4980, 7470];
-    race.finishers = vec![(race.seats[0].car, 7470)];
+    race.seats.get_mut(&skid::world::FIRST).unwrap().log.ends = vec![2580, 4980, 7470];
+    race.finishers = vec![(race.seats[&skid::world::FIRST].car, 7470)];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
 }
@@ -322,7 +322,8 @@ fn replayed(
 /// A second after the end of the second lap.
 fn after_lap_two(app: &App) -> bool {
     let race = app.race.as_ref().unwrap();
-    race.seats[0].log.ends.len() == 2 && race.world.tick >= race.seats[0].log.ends[1] + 120
+    race.seats[&skid::world::FIRST].log.ends.len() == 2
+        && race.world.tick >= race.seats[&skid::world::FIRST].log.ends[1] + 120
 }
 
 #[test]
@@ -363,7 +364,12 @@ fn missed_checkpoint_80x24() {
         app.tick(0.0);
     }
     assert_eq!(
-        app.race.as_ref().unwrap().view(LOCAL).missed_checkpoint(),
+        app.race
+            .as_ref()
+            .unwrap()
+            .view(LOCAL)
+            .unwrap()
+            .missed_checkpoint(),
         Some(1)
     );
     golden("missed_checkpoint_80x24", &screen(&app));
@@ -400,7 +406,7 @@ fn wrong_way(size: (u16, u16), color: bool) -> App {
         body.vel = glam::DVec2::new(-20.0, 0.0);
         app.tick(0.0);
     }
-    assert!(app.race.as_ref().unwrap().view(LOCAL).wrong_way());
+    assert!(app.race.as_ref().unwrap().view(LOCAL).unwrap().wrong_way());
     app
 }
 

@@ -505,8 +505,8 @@ fn two_players_race_to_the_results() {
     let end = 120 * 240;
     if !two.race(end) {
         let run = two.hub.rooms[&1].running.as_ref().unwrap();
-        for seat in &run.race.seats {
-            let e = run.race.world.car(seat.car);
+        for seat in run.race.seats.values() {
+            let e = run.race.world.car(seat.car).unwrap();
             eprintln!(
                 "car {:?}: laps {:?} pos {:?} vel {:?} last {:?}",
                 seat.car, e.laps.lap, e.car.state.body.pos, e.car.state.body.vel, seat.last

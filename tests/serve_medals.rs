@@ -58,7 +58,7 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     key(&mut hub, KeyCode::Enter);
     let run = hub.rooms.get_mut(&1).unwrap().running.as_mut().unwrap();
     let silver = medals.time(Medal::Silver);
-    let seat = &mut run.race.seats[0];
+    let seat = run.race.seats.get_mut(&skid::world::FIRST).unwrap();
     seat.log.best = Some(Lap {
         ticks: (silver * 120.0).floor() as u64,
         ..Lap::default()

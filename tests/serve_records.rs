@@ -56,7 +56,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let text = screen.screen().contents();
     assert!(text.contains("BEST  0:12.34"), "{text}");
     let run = hub.rooms[&1].running.as_ref().unwrap();
-    let seat = &run.race.seats[0];
+    let seat = &run.race.seats[&skid::world::FIRST];
     assert_eq!(seat.log.best.as_ref().map(|b| b.ticks), Some(1481));
     assert!(!seat.log.improved, "the record is not a lap of this race");
     let _ = std::fs::remove_dir_all(&dir);
@@ -178,7 +178,7 @@ fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
     let (name, lap) = seat.their_ghost.as_ref().expect("lee's ghost");
     assert_eq!((name.as_str(), lap.ticks), ("lee", 2610));
     let _ = std::fs::remove_dir_all(&dir);
@@ -230,7 +230,7 @@ fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
     let (name, _) = seat.their_ghost.as_ref().expect("mo's ghost");
     assert_eq!(name, "mo");
     let _ = std::fs::remove_dir_all(&dir);
@@ -270,7 +270,7 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[0];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
     let (name, lap) = seat.their_ghost.as_ref().expect("bob's ghost");
     assert_eq!((name.as_str(), lap.ticks), ("bob", 2340));
     assert!(

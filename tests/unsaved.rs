@@ -36,7 +36,7 @@ fn a_record_the_disk_refuses_says_not_saved_and_is_kept_on_leaving() {
     let text = screen(&p);
     assert!(text.contains("NOT SAVED YET"), "{text}");
     // The banner of the lap, drawn over the race: back a moment.
-    let lap = p.app.race.as_ref().unwrap().seats[0]
+    let lap = p.app.race.as_ref().unwrap().seats[&skid::world::FIRST]
         .log
         .last
         .clone()

@@ -72,7 +72,7 @@ fn your_car_alone_carries_an_arrow_along_its_heading() {
             }
             for &h in &headings {
                 let race = app.race.as_mut().unwrap();
-                race.world.car_mut(LOCAL).car.state.body.heading = h;
+                race.world.car_mut(LOCAL).unwrap().car.state.body.heading = h;
                 let found = arrows(&screen(&app));
                 let what = format!("{name}, heading {h}, colour {color}");
                 assert_eq!(found.len(), 1, "{what}: {found:?}");
@@ -97,7 +97,7 @@ fn the_arrow_stands_on_your_cars_cell() {
     let before = arrows(&screen(&app));
     // Drive a few metres east: the arrow moves with the car.
     let race = app.race.as_mut().unwrap();
-    race.world.car_mut(LOCAL).car.state.body.pos.x += 8.0;
+    race.world.car_mut(LOCAL).unwrap().car.state.body.pos.x += 8.0;
     let after = arrows(&screen(&app));
     assert_eq!((before.len(), after.len()), (1, 1));
     let ((x0, y0), ..) = before[0];

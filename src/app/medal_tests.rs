@@ -67,14 +67,18 @@ fn a_record_keeps_the_medal_its_lap_earned() {
     });
     app.start_race();
     let race = app.race.as_mut().unwrap();
-    let Medals { author, .. } = race.view(LOCAL).medals().expect("worked out at once");
+    let Medals { author, .. } = race
+        .view(LOCAL)
+        .unwrap()
+        .medals()
+        .expect("worked out at once");
     // A lap a tenth slower than the computer's: gold, not author.
     let ticks = ((author + 0.1) * 120.0).round() as u64;
-    race.seats[0].log.best = Some(Lap {
+    race.seats.get_mut(&LOCAL).unwrap().log.best = Some(Lap {
         ticks,
         ..Lap::default()
     });
-    race.seats[0].log.improved = true;
+    race.seats.get_mut(&LOCAL).unwrap().log.improved = true;
     app.save_record();
     let track = app.race.as_ref().unwrap().world.track.content_id();
     let car = CarSpec::default_for(ModelKind::Kinematic).content_id();
@@ -104,13 +108,25 @@ fn a_race_learns_its_medals_while_it_runs_and_a_switched_car_has_none() {
     }
     for _ in 0..3000 {
         app.poll();
-        if app.race.as_ref().unwrap().view(LOCAL).medals().is_some() {
+        if app
+            .race
+            .as_ref()
+            .unwrap()
+            .view(LOCAL)
+            .unwrap()
+            .medals()
+            .is_some()
+        {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let race = app.race.as_mut().unwrap();
-    let medals = race.view(LOCAL).medals().expect("learnt during the race");
+    let medals = race
+        .view(LOCAL)
+        .unwrap()
+        .medals()
+        .expect("learnt during the race");
     assert!(medals.author > 10.0);
     // Another model's car: these medals are not its.
     let other = crate::physics::Car::new(

@@ -293,7 +293,7 @@ impl App {
     /// The control `key` drives in the race's model.
     fn action(&self, key: Key) -> Action {
         match &self.race {
-            Some(r) => r.view(LOCAL).action(key),
+            Some(r) => (r.view(LOCAL)).map_or_else(|| key.action(false), |v| v.action(key)),
             None => key.action(false),
         }
     }
@@ -368,10 +368,11 @@ impl App {
             return;
         }
         let Some(race) = &mut self.race else { return };
-        let laps_before = race.view(LOCAL).seat.log.ends.len();
+        let laps = |race: &Race| race.seat(LOCAL).map_or(0, |s| s.log.ends.len());
+        let laps_before = laps(race);
         race.tick(now);
         race.move_camera(Some(LOCAL), &mut self.session);
-        let seat = race.view(LOCAL);
+        let Some(seat) = race.view(LOCAL) else { return };
         if let Some(kind) = seat.seat.last.model {
             // The model switched; its own car where that fits.
             let (own, car) = (CarSpec::default_for(kind).name, &seat.car().spec().name);
@@ -380,9 +381,8 @@ impl App {
                 self.notices.push(note);
             }
         }
-        let seat = race.view(LOCAL);
-        let lap_done = seat.seat.log.ends.len() > laps_before;
-        let done = seat.finished() || seat.race.over();
+        let lap_done = laps(race) > laps_before;
+        let done = race.finished(LOCAL) || race.over();
         if lap_done {
             self.save_record();
         }
@@ -460,13 +460,13 @@ impl App {
 
     fn race_command(&mut self, cmd: Command) {
         let Some(race) = &mut self.race else { return };
-        let car = &mut race.world.car_mut(LOCAL).car;
-        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
-            return;
-        };
-        if seat.command(cmd, car) {
+        if race.seat_command(LOCAL, cmd) {
             return;
         }
+        let (Some(seat), Some(e)) = (race.seats.get_mut(&LOCAL), race.world.car(LOCAL)) else {
+            return;
+        };
+        let car = &e.car;
         match cmd {
             Command::Pause | Command::Back => {
                 self.paused = !self.paused;

@@ -76,7 +76,7 @@ impl App {
         let Some((record, ghost)) = race.new_record(LOCAL) else {
             return;
         };
-        let Some(seat) = race.seats.iter_mut().find(|s| s.car == LOCAL) else {
+        let Some(seat) = race.seats.get_mut(&LOCAL) else {
             return;
         };
         match store.save(record, &ghost) {

@@ -96,13 +96,13 @@ fn the_countdown_holds_the_car_then_the_keys_drive_it() {
     go(&mut app, &mut now);
     let r = w_held_a_second(&mut app, &mut now);
     assert!(
-        r.seats[0]
+        r.seats[&LOCAL]
             .recording
             .hold
             .iter()
             .any(|h| h.throttle == 1.0 && h.ticks >= 100),
         "{:?}",
-        r.seats[0].recording
+        r.seats[&LOCAL].recording
     );
 }
 
@@ -116,7 +116,7 @@ fn a_served_race_keeps_no_script_of_its_people() {
     let mut now = 0.0;
     go(&mut app, &mut now);
     let r = w_held_a_second(&mut app, &mut now);
-    assert!(r.seats[0].recording.hold.is_empty());
+    assert!(r.seats[&LOCAL].recording.hold.is_empty());
 }
 
 /// W held with a terminal's autorepeat for a second from `now`: the race
@@ -131,7 +131,7 @@ fn w_held_a_second<'a>(app: &'a mut App, now: &mut f64) -> &'a Race {
     }
     let r = app.race.as_ref().unwrap();
     assert!(
-        r.view(LOCAL).car().state.body.vel.length() > 3.0,
+        r.view(LOCAL).unwrap().car().state.body.vel.length() > 3.0,
         "it drove"
     );
     r
@@ -172,7 +172,7 @@ fn driving_against_the_course_warns_after_a_second() {
         now += 1.0 / 120.0;
         app.tick(now);
         assert_eq!(
-            app.race.as_ref().unwrap().view(LOCAL).wrong_way(),
+            app.race.as_ref().unwrap().view(LOCAL).unwrap().wrong_way(),
             i >= 119,
             "tick {i}"
         );
@@ -200,11 +200,14 @@ fn the_ghost_of_the_record_drives_with_the_lap_and_g_hides_it() {
     }
     // 40 ticks into the lap: the tenth sample, every four ticks.
     assert_eq!(
-        app.race.as_ref().unwrap().view(LOCAL).ghost_pose(),
+        app.race.as_ref().unwrap().view(LOCAL).unwrap().ghost_pose(),
         Some([60.0, 10.0, 0.0])
     );
     app.command(Command::ToggleGhost);
-    assert_eq!(app.race.as_ref().unwrap().view(LOCAL).ghost_pose(), None);
+    assert_eq!(
+        app.race.as_ref().unwrap().view(LOCAL).unwrap().ghost_pose(),
+        None
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -243,7 +246,14 @@ fn a_record_set_at_another_rate_reads_in_time() {
         ..Options::default()
     });
     app.start_race();
-    let best = app.race.as_ref().unwrap().view(LOCAL).best_time().unwrap();
+    let best = app
+        .race
+        .as_ref()
+        .unwrap()
+        .view(LOCAL)
+        .unwrap()
+        .best_time()
+        .unwrap();
     assert!((best - 40.5).abs() < 1e-9, "BEST reads {best} s");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -269,8 +279,8 @@ fn a_replay_never_saves_a_record() {
         });
         app.start_race();
         let race = app.race.as_mut().unwrap();
-        race.seats[0].log.best = Some(lap.clone());
-        race.seats[0].log.improved = true;
+        race.seats.get_mut(&LOCAL).unwrap().log.best = Some(lap.clone());
+        race.seats.get_mut(&LOCAL).unwrap().log.improved = true;
         app.save_record();
         let track = app.race.as_ref().unwrap().world.track.content_id();
         let id = CarSpec::default_for(ModelKind::Arcade).content_id();
@@ -333,7 +343,7 @@ fn a_replayed_recording_drives_the_same_race() {
         app.tick(now);
     }
     let race = app.race.as_ref().unwrap();
-    let script = race.seats[0].recording.clone();
+    let script = race.seats[&LOCAL].recording.clone();
     let text = script.to_toml();
     let back = Script::parse("rec.toml", &text).unwrap();
     assert_eq!(back.total_ticks(), race.world.tick);
@@ -351,7 +361,10 @@ fn a_replayed_recording_drives_the_same_race() {
         replay.tick(t);
     }
     let again = replay.race.as_ref().unwrap();
-    assert_eq!(again.view(LOCAL).car().state, race.view(LOCAL).car().state);
+    assert_eq!(
+        again.view(LOCAL).unwrap().car().state,
+        race.view(LOCAL).unwrap().car().state
+    );
 }
 
 #[test]
@@ -388,7 +401,7 @@ fn two_seats_drive_their_own_cars_in_one_race() {
         held.press(Action::Throttle, now);
         race.tick(now);
     }
-    let (still, driven) = (race.view(LOCAL), race.view(other));
+    let (still, driven) = (race.view(LOCAL).unwrap(), race.view(other).unwrap());
     assert_eq!(still.car().state.body.vel.length(), 0.0);
     assert!(driven.car().state.body.vel.length() > 5.0);
     assert!(driven.car().state.body.pos.distance(pos) > 5.0);
@@ -410,8 +423,8 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     // CPU 1, 2... in grid order.
     let (cpu1, cpu2) = (CarId(2), CarId(3));
     assert_eq!(race.name(cpu1, Some(LOCAL)), "CPU 1");
-    race.world.car_mut(LOCAL).name = Some("ann".into());
-    race.world.car_mut(other).name = Some("ben".into());
+    race.world.car_mut(LOCAL).unwrap().name = Some("ann".into());
+    race.world.car_mut(other).unwrap().name = Some("ben".into());
     assert_eq!(
         [
             race.name(LOCAL, Some(LOCAL)),
@@ -428,7 +441,7 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     let order = race.standings();
     race.leave(LOCAL);
     assert_eq!(race.people(), 1);
-    assert_eq!(race.seats[0].car, other);
+    assert_eq!(race.seats[&LOCAL].car, other);
     assert!(race.person(other) && !race.person(cpu1));
     assert_eq!(race.world.cars.len(), 3);
     assert_eq!(race.name(other, Some(other)), "YOU");

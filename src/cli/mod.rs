@@ -24,7 +24,7 @@ use crate::term;
 use crate::timing::LapLog;
 use crate::track::{self, Raceable, bundled};
 use crate::ui;
-use crate::world::{Source, TRACE_HEADER, World};
+use crate::world::{FIRST, Source, TRACE_HEADER, World};
 
 mod args;
 mod listings;
@@ -272,16 +272,15 @@ fn play(p: Play) -> Outcome {
     let stats = term::Local::enter()
         .and_then(|mut console| game::run(&mut console, &mut app, &settings, recorder.as_mut()))
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
-    if let (Some(rec), Some(path), Some(race)) = (&mut recorder, &p.record, &app.race) {
-        rec.sync(&race.view(LOCAL).seat.recording, app.races, true, || {
-            app.race_about()
-        })
-        .map_err(|e| {
-            Diagnostics::from(Diagnostic::file(
-                path,
-                format!("cannot write the recording: {e}"),
-            ))
-        })?;
+    let seat = app.race.as_ref().and_then(|race| race.seat(LOCAL));
+    if let (Some(rec), Some(path), Some(seat)) = (&mut recorder, &p.record, seat) {
+        rec.sync(&seat.recording, app.races, true, || app.race_about())
+            .map_err(|e| {
+                Diagnostics::from(Diagnostic::file(
+                    path,
+                    format!("cannot write the recording: {e}"),
+                ))
+            })?;
     }
     for notice in &app.notices {
         eprintln!("skid: {notice}");
@@ -370,20 +369,23 @@ fn sim(
         (DriverArg::Ai, Some(_)) => return bad("--inputs and --driver ai exclude each other"),
     };
     let mut sim = World::new(track.into_track(), spec, kind, hz);
-    sim.cars[0].source = source;
+    if let Some(me) = sim.car_mut(FIRST) {
+        me.source = source;
+    }
     // A script's run ends with the script, a computer driver's with the
     // race or at `--max-ticks`.
     let over = |sim: &World| match driver {
-        DriverArg::Script => sim.cars[0].script_done(),
-        DriverArg::Ai => sim.cars[0].laps.lap >= sim.laps || sim.tick >= max_ticks,
+        DriverArg::Script => solo(sim).script_done(),
+        DriverArg::Ai => solo(sim).laps.lap >= sim.laps || sim.tick >= max_ticks,
     };
     let mut log = LapLog::default();
     if !trace(&mut sim, &mut log, over, every) {
         return Ok(()); // stdout closed (a pipe to `head`): stop quietly
     }
     let laps = sim.track.laps;
-    if driver == DriverArg::Ai && sim.cars[0].laps.lap < laps {
-        let (car, counter) = (&sim.cars[0].car, &sim.cars[0].laps);
+    let me = solo(&sim);
+    if driver == DriverArg::Ai && me.laps.lap < laps {
+        let (car, counter) = (&me.car, &me.laps);
         let p = car.state.body.pos;
         eprintln!(
             "skid sim: stopped at --max-ticks {max_ticks} with the race unfinished: \
@@ -391,13 +393,19 @@ fn sim(
             counter.lap, counter.checkpoint, sim.track.checkpoints, p.x, p.y
         );
     }
-    if store.is_some() && !sim.cars[0].finite {
+    if store.is_some() && !me.finite {
         eprintln!("skid sim: the car's state went non-finite: no record saved");
     }
     match store {
         Some(store) => keep_record(&store, &sim, &mut log),
         None => Ok(()),
     }
+}
+
+/// The one car of a headless run: [`World::new`]'s, which never leaves.
+fn solo(sim: &World) -> &crate::world::Entrant {
+    sim.car(FIRST)
+        .expect("a headless run's one car never leaves")
 }
 
 /// Steps `sim` until `over`, writing its trace to stdout (a row every
@@ -409,20 +417,21 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
     let _ = writeln!(out, "{TRACE_HEADER}");
     let mut write = |sim: &World| {
         row.clear();
-        sim.trace_row(0, &mut row);
+        sim.trace_row(solo(sim), &mut row);
         row.push('\n');
         out.write_all(row.as_bytes()).is_ok()
     };
     while !over(sim) {
-        let event = sim.step()[0];
-        let b = &sim.cars[0].car.state.body;
+        sim.step();
+        let me = solo(sim);
+        let b = &me.car.state.body;
         let speed = b.vel.length();
         log.after_step(
             sim.tick,
-            &sim.cars[0].last,
+            &me.last,
             [b.pos.x, b.pos.y, b.heading],
             || (speed, f64::NAN),
-            event,
+            me.event,
         );
         if sim.tick.is_multiple_of(every) && !write(sim) {
             return false;
@@ -440,7 +449,7 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
 /// medal it earns as the game would (the medals worked out now if the
 /// data directory does not know them yet).
 fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
-    let entrant = &sim.cars[0];
+    let entrant = solo(sim);
     let (track, car) = (&sim.track, &entrant.car);
     let medals = || {
         let mut book = crate::medals::book::Book::open(Some(store.dir.clone()));

@@ -18,7 +18,7 @@ use crate::car::CarSpec;
 use crate::physics::{DEFAULT_HZ, ModelKind};
 use crate::timing::Event;
 use crate::track::Track;
-use crate::world::{Source, World};
+use crate::world::{FIRST, Source, World};
 
 /// The medals, the best first. (The default is the one Medium rivals
 /// lap in.)
@@ -193,14 +193,16 @@ pub fn flying_lap(
     let driver = Driver::along(line, track, spec, kind, 1.0).paced(pace);
     let mut world = World::new(track.clone(), spec.clone(), kind, DEFAULT_HZ);
     world.laps = LAPS as u32;
-    world.cars[0].source = Source::Driver(Box::new(driver));
+    world.car_mut(FIRST)?.source = Source::Driver(Box::new(driver));
     let limit = GIVE_UP_SECONDS * u64::from(DEFAULT_HZ);
     let mut ends = vec![0];
     while ends.len() <= LAPS && world.tick < limit {
-        if world.step()[0] == Some(Event::Lap) {
+        world.step();
+        let me = world.car(FIRST)?;
+        if me.event == Some(Event::Lap) {
             ends.push(world.tick);
         }
-        if !world.cars[0].finite {
+        if !me.finite {
             return None;
         }
     }

@@ -7,9 +7,13 @@
 //! * [`setup`]: the settings a race is started with, and the menu that
 //!   chooses them;
 //! * [`seat`]: one car's place in the race, and a person's keys to it;
+//! * `follow`: which car each screen follows;
+//! * `rivals`: the computer cars put on the grid;
 //! * [`skids`]: where its tires slid;
 //! * [`view`]: a seat reading its race, for the screen.
 
+mod follow;
+mod rivals;
 pub mod seat;
 pub mod setup;
 pub mod skids;
@@ -21,18 +25,19 @@ pub use skids::{SKIDS, Skids};
 pub use view::SeatView;
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
-use crate::camera::Camera;
+use crate::car::CarSpec;
 use crate::medals::{Medal, Medals, guessed_pace};
 use crate::physics::{Car, Controls, ModelKind};
 use crate::records::Record;
 use crate::script::Script;
-use crate::session::{Door, Session};
+use crate::session::Door;
 use crate::timing::{Lap, Laps};
-use crate::world::{CarId, Source, World};
+use crate::world::{CarId, FIRST, Source, World};
 
 use crate::ai::race_line;
 use seat::Sitter;
@@ -87,12 +92,15 @@ pub struct Race {
     /// The medal whose time the computer cars lap in: their pace, guessed
     /// until the medals are known, then as worked out for it.
     pub rivals: Medal,
-    /// A seat for each car, in the world's order: the people's first,
-    /// each driving one car, then the computer cars' (which only keep
-    /// laps, for anyone watching them).
-    pub seats: Vec<Seat>,
+    /// A seat for each car, by the car's id (so in the world's order:
+    /// the people's first, each driving one car, then the computer cars',
+    /// which only keep laps for anyone watching them).
+    pub seats: BTreeMap<CarId, Seat>,
     /// The front door its people came through: what its screens offer.
     pub door: Door,
+    /// The model and car the race started with (its first seat's): its
+    /// rivals' and its medals'.
+    pub started_with: (ModelKind, CarSpec),
     /// Each car that has run the race's laps, in finishing order, with
     /// the tick it finished on.
     pub finishers: Vec<(CarId, u64)>,
@@ -136,10 +144,14 @@ impl Race {
     ) -> Race {
         let countdown = (COUNTDOWN / world.dt).round() as u32;
         world.laps = laps;
-        if let Some(script) = replay {
-            world.cars[0].source = Source::script(script);
+        if let (Some(script), Some(first)) = (replay, world.car_mut(FIRST)) {
+            first.source = Source::script(script);
         }
-        let mut seat = Seat::new(world.cars[0].id, record);
+        let started_with = world.car(FIRST).map_or_else(
+            || (ModelKind::default(), CarSpec::default()),
+            |e| (e.car.kind, e.car.spec().clone()),
+        );
+        let mut seat = Seat::new(FIRST, record);
         if replay.is_some() {
             seat.driver = Sitter::Replay;
         }
@@ -153,8 +165,9 @@ impl Race {
                 .collect(),
             short_of: None,
             rivals: Medal::Silver,
-            seats: vec![seat],
+            seats: BTreeMap::from([(FIRST, seat)]),
             door: Door::Local,
+            started_with,
             finishers: Vec::new(),
             medals: None,
             world,
@@ -201,10 +214,10 @@ impl Race {
     /// The medals `medals` of the race's model and car, as they become
     /// known (a car switched to another model or car has none).
     pub fn set_medals(&mut self, medals: Option<Medals>) {
-        let first = &self.world.cars[0].car;
+        let (kind, spec) = &self.started_with;
         self.medals = medals.map(|medals| RaceMedals {
-            kind: first.kind,
-            car: first.spec().name.clone(),
+            kind: *kind,
+            car: spec.name.clone(),
             medals,
         });
         if self.medals.is_some() {
@@ -233,18 +246,27 @@ impl Race {
     /// one rule ([`Record::new_in`]) and against the medals for the car
     /// as it is now; none for a car without a seat, or no new record.
     pub fn new_record(&mut self, car: CarId) -> Option<(Record, Vec<[f64; 3]>)> {
-        let entrant = self.world.cars.iter().find(|e| e.id == car)?;
+        let entrant = self.world.car(car)?;
         let medals = self.medals_for(&entrant.car);
-        let seat = self.seats.iter_mut().find(|s| s.car == car)?;
+        let seat = self.seats.get_mut(&car)?;
         let track = &self.world.track;
         Record::new_in(&mut seat.log, track, entrant, self.world.dt, || medals)
+    }
+
+    /// Applies one of a seat's own commands ([`Seat::command`]) to the
+    /// seat driving `car`; returns whether `cmd` was one.
+    pub fn seat_command(&mut self, car: CarId, cmd: crate::keys::Command) -> bool {
+        match (self.seats.get_mut(&car), self.world.car(car)) {
+            (Some(seat), Some(e)) => seat.command(cmd, &e.car),
+            _ => false,
+        }
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new
     /// seat's keys, against `record` if any; returns the car's id.
     pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> CarId {
         let id = self.world.enter(car, Source::Seat(Controls::default()));
-        self.seats.push(Seat::new(id, record));
+        self.seats.insert(id, Seat::new(id, record));
         id
     }
 
@@ -252,7 +274,7 @@ impl Race {
     /// who left): the race goes on for the others, and every other car and
     /// seat keeps its id.
     pub fn leave(&mut self, car: CarId) {
-        self.seats.retain(|s| s.car != car);
+        self.seats.remove(&car);
         self.world.leave(car);
         self.finishers.retain(|&(c, _)| c != car);
     }
@@ -307,12 +329,12 @@ impl Race {
 
     /// The seat of car `car`, if it is in the race.
     pub fn seat(&self, car: CarId) -> Option<&Seat> {
-        self.seats.iter().find(|s| s.car == car)
+        self.seats.get(&car)
     }
 
     /// How many people drive in the race.
     pub fn people(&self) -> usize {
-        self.seats.iter().filter(|s| s.is_person()).count()
+        self.seats.values().filter(|s| s.is_person()).count()
     }
 
     /// Whether a person drives car `car`.
@@ -321,7 +343,7 @@ impl Race {
     }
 
     pub fn seat_mut(&mut self, car: CarId) -> Option<&mut Seat> {
-        self.seats.iter_mut().find(|s| s.car == car)
+        self.seats.get_mut(&car)
     }
 
     /// What car `car` is called on the screen of the person driving
@@ -333,112 +355,13 @@ impl Race {
         if Some(car) == viewer {
             return Cow::Borrowed("YOU");
         }
-        if let Some(name) = self.world.car(car).name.as_ref().filter(|n| !n.is_empty()) {
+        let name = self.world.car(car).and_then(|e| e.name.as_ref());
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
             return Cow::Borrowed(name);
         }
         let computers = (self.world.cars.iter()).filter(|e| !self.person(e.id));
         let n = computers.take_while(|e| e.id != car).count();
         Cow::Owned(format!("CPU {}", n + 1))
-    }
-
-    /// Moves the camera of the seat driving `car` after it, for a track
-    /// view of `view` cells (columns, rows).
-    pub fn follow(&mut self, car: CarId, view: (u16, u16)) {
-        let camera = self.seat(car).and_then(|s| s.camera);
-        let camera = self.camera_on(car, camera, view);
-        if let Some(seat) = self.seat_mut(car) {
-            seat.camera = Some(camera);
-        }
-    }
-
-    /// The car the person driving `mine` (none: a watcher with no car)
-    /// follows, having chosen to watch `watch`: their own while they
-    /// race; once they finished, the car they chose if it is still in
-    /// the race, else none (their results), and none once the race is
-    /// over; with no car, the chosen one or the first seat's.
-    pub fn followed(&self, mine: Option<CarId>, watch: Option<CarId>) -> Option<CarId> {
-        let watch = watch.filter(|&c| self.seat(c).is_some());
-        match mine {
-            Some(_) if self.over() => None,
-            Some(c) if !self.finished(c) => Some(c),
-            Some(_) => watch,
-            None => watch.or(self.seats.first().map(|s| s.car)),
-        }
-    }
-
-    /// `v` from the person at `session`, driving `mine` if any: once they
-    /// are done (or if they have no car), the camera follows the next
-    /// other car, then their own choice again.
-    pub fn watch_next(&self, mine: Option<CarId>, session: &mut Session) {
-        if mine.is_some_and(|c| !self.over() && !self.finished(c)) {
-            return;
-        }
-        let cars: Vec<CarId> = (self.seats.iter().map(|s| s.car))
-            .filter(|&c| Some(c) != mine)
-            .collect();
-        session.next_car(&cars);
-    }
-
-    /// Moves the camera of the person at `session` (driving `mine`, if
-    /// any) after the car they follow ([`Race::followed`]): their own
-    /// seat's camera, or their watching camera.
-    pub fn move_camera(&mut self, mine: Option<CarId>, session: &mut Session) {
-        let view = crate::layout::track_view_size(session.size);
-        match self.followed(mine, session.watch) {
-            Some(c) if Some(c) == mine => self.follow(c, view),
-            Some(c) => session.camera = Some(self.camera_on(c, session.camera, view)),
-            None => {}
-        }
-    }
-
-    /// Camera `prev` moved after car `car`, for a track view of `view`
-    /// cells: a watcher's own camera ([`crate::session::Session::camera`]).
-    pub fn camera_on(&self, car: CarId, prev: Option<Camera>, view: (u16, u16)) -> Camera {
-        let body = &self.world.car(car).car.state.body;
-        Camera::follow(prev, &self.world.track, view, body.pos, body.vel)
-    }
-
-    /// Puts up to `n` computer cars of the player's model and car, lapping
-    /// in about the time of the medal `rivals`, on the start slots after
-    /// the player's, skipping any slot where a car would
-    /// come within [`GRID_GAP`] metres of one already placed; returns how
-    /// many were placed.
-    pub fn add_opponents(&mut self, n: usize, rivals: Medal) -> usize {
-        self.rivals = rivals;
-        let track = &self.world.track;
-        // The first seat's car, as the template.
-        let car = &self.world.cars[0].car;
-        let pace = self.rival_pace();
-        let driver = Driver::along(&self.line, track, car.spec(), car.kind, 1.0).paced(pace);
-        let mut rivals = Vec::new();
-        let body = &car.spec().body;
-        let room = |pos, heading| {
-            crate::track::Obb::new(pos, heading, body.length + GRID_GAP, body.width + GRID_GAP)
-        };
-        // Clear of every car already in (the seats' cars).
-        let mut placed: Vec<_> = (self.world.cars.iter())
-            .map(|e| room(e.car.state.body.pos, e.car.state.body.heading))
-            .collect();
-        for slot in 1..track.starts.len() {
-            if rivals.len() == n {
-                break;
-            }
-            let (pos, heading) = track.start_pose(slot);
-            let here = room(pos, heading);
-            if placed.iter().any(|p| p.overlap(&here).is_some()) {
-                continue;
-            }
-            placed.push(here);
-            rivals.push(Car::new(car.spec().clone(), car.kind, pos, heading));
-        }
-        let placed = rivals.len();
-        for car in rivals {
-            let id = self
-                .world
-                .enter(car, Source::Driver(Box::new(driver.clone())));
-            self.seats.push(Seat::computer(id));
-        }
-        placed
     }
 
     /// Progress round the race: laps, checkpoints, then the point on the
@@ -497,19 +420,22 @@ impl Race {
             Phase::Countdown(0) => self.phase = Phase::Running,
             Phase::Countdown(n) => {
                 self.phase = Phase::Countdown(n - 1);
-                for seat in self.seats.iter_mut().filter(|s| s.is_person()) {
+                for seat in self.seats.values_mut().filter(|s| s.is_person()) {
                     seat.on_grid(now);
                 }
                 return;
             }
             Phase::Running => {}
         }
-        for seat in self.seats.iter_mut().filter(|s| s.is_person()) {
+        for seat in self.seats.values_mut().filter(|s| s.is_person()) {
             // A car that finished is parked by a driver (`finishing`).
             let done = self.finishers.iter().any(|&(c, _)| c == seat.car);
-            if !seat.is_replay() && !done {
-                let c = seat.controls(&self.world.car(seat.car).car, now);
-                self.world.car_mut(seat.car).source = Source::Seat(c);
+            if let Some(e) = self
+                .world
+                .car_mut(seat.car)
+                .filter(|_| !seat.is_replay() && !done)
+            {
+                e.source = Source::Seat(seat.controls(&e.car, now));
             }
         }
         self.world.step();
@@ -517,7 +443,7 @@ impl Race {
             e.along = self.line.nearest(e.car.state.body.pos, e.along);
         }
         let keep = self.door.keeps_inputs();
-        for seat in &mut self.seats {
+        for seat in self.seats.values_mut() {
             seat.after_step(&self.world, &self.line, keep);
         }
         self.finishing();
@@ -535,15 +461,15 @@ impl Race {
             .collect();
         for car in done {
             self.finishers.push((car, tick));
-            let seat = self.seats.iter_mut().find(|s| s.car == car);
-            let Some(seat) = seat.filter(|s| s.is_person()) else {
+            let seat = self.seats.get_mut(&car).filter(|s| s.is_person());
+            let (Some(seat), Some(e)) = (seat, self.world.cars.iter_mut().find(|e| e.id == car))
+            else {
                 continue;
             };
             seat.held.release_all();
-            let e = self.world.car(car);
-            let (spec, kind) = (e.car.spec().clone(), e.car.kind);
-            let driver = Driver::along(&self.line, &self.world.track, &spec, kind, 1.0);
-            self.world.car_mut(car).source = Source::Driver(Box::new(driver));
+            let (spec, kind) = (e.car.spec(), e.car.kind);
+            let driver = Driver::along(&self.line, &self.world.track, spec, kind, 1.0);
+            e.source = Source::Driver(Box::new(driver));
         }
     }
 }

@@ -311,9 +311,10 @@ impl Seat {
     /// the wrong-way count (its car at point `at` of the racing line
     /// `line`) and the skid marks.
     pub(super) fn after_step(&mut self, world: &World, line: &Line, keeps: bool) {
-        let i = world.index(self.car).expect("a seat's car is in the race");
-        let (event, entrant) = (world.events()[i], &world.cars[i]);
-        let (c, at) = (entrant.last, entrant.along);
+        let Some(entrant) = world.car(self.car) else {
+            return;
+        };
+        let (c, at, event) = (entrant.last, entrant.along, entrant.event);
         if keeps && self.is_person() {
             self.recording.push(&c);
         }

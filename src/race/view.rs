@@ -8,23 +8,23 @@ use crate::input::{Action, Key};
 use crate::medals::Medals;
 use crate::physics::{Car, ModelKind};
 use crate::timing::{GHOST_EVERY, Lap, Laps};
-use crate::world::CarId;
+use crate::world::{CarId, Entrant};
 
 use super::seat::{Readout, Seat};
 use super::{Phase, Race};
 
 impl Race {
     /// The seat driving car `car` reading this race, through that seat's
-    /// own camera. Every car has a seat ([`Race::seats`]); panics on a car
-    /// not in the race.
-    pub fn view(&self, car: CarId) -> SeatView<'_> {
-        let seat = self.seat(car).expect("a seat drives the car viewed");
-        SeatView {
+    /// own camera; none for a car not in the race.
+    pub fn view(&self, car: CarId) -> Option<SeatView<'_>> {
+        let (seat, entrant) = (self.seat(car)?, self.world.car(car)?);
+        Some(SeatView {
             race: self,
             seat,
+            entrant,
             camera: seat.camera,
             viewer: Some(car),
-        }
+        })
     }
 }
 
@@ -33,6 +33,8 @@ impl Race {
 pub struct SeatView<'a> {
     pub race: &'a Race,
     pub seat: &'a Seat,
+    /// The seat's car in the race's world.
+    pub entrant: &'a Entrant,
     /// The camera the screen draws the track through: the seat's own, or
     /// a watcher's ([`SeatView::through`]); none before the first tick.
     pub camera: Option<Camera>,
@@ -61,12 +63,12 @@ impl<'a> SeatView<'a> {
 
     /// This seat's car.
     pub fn car(&self) -> &'a Car {
-        &self.race.world.car(self.seat.car).car
+        &self.entrant.car
     }
 
     /// This seat's lap counter: laps and checkpoints passed.
     pub fn counter(&self) -> &'a Laps {
-        &self.race.world.car(self.seat.car).laps
+        &self.entrant.laps
     }
 
     /// Laps in the race.
@@ -85,7 +87,7 @@ impl<'a> SeatView<'a> {
     /// Whether this seat's car has stayed finite all race: a lap from a
     /// run that ever went non-finite is never saved.
     pub fn finite(&self) -> bool {
-        self.race.world.car(self.seat.car).finite
+        self.entrant.finite
     }
 
     /// Seconds since tick `at`.
@@ -211,7 +213,7 @@ impl<'a> SeatView<'a> {
 
     /// Whether the replayed script has run out.
     pub fn replay_done(&self) -> bool {
-        self.race.world.car(self.seat.car).script_done()
+        self.entrant.script_done()
     }
 
     /// Whether this seat's car has run the race's laps.

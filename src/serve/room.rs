@@ -73,7 +73,10 @@ impl Running {
     /// A key event from the player driving `car` (`key` if it drives;
     /// `id` tells keys apart), `now` seconds into the server's run.
     pub fn key(&mut self, car: CarId, key: Option<Key>, release: bool, id: u32, now: f64) {
-        let action = key.map(|k| self.race.view(car).action(k));
+        let Some(view) = self.race.view(car) else {
+            return;
+        };
+        let action = key.map(|k| view.action(k));
         if let Some(seat) = self.race.seat_mut(car) {
             seat.held.key(action, release, id, now);
         }
@@ -82,10 +85,7 @@ impl Running {
     /// The own commands of the seat driving `car`: gears, ghost,
     /// autostrafe.
     pub fn command(&mut self, car: CarId, cmd: crate::keys::Command) {
-        let race = &mut self.race;
-        if let Some(seat) = race.seats.iter_mut().find(|s| s.car == car) {
-            seat.command(cmd, &race.world.car(car).car);
-        }
+        self.race.seat_command(car, cmd);
     }
 
     /// Takes `who` and their car out: they left. The race goes on for
@@ -298,7 +298,7 @@ impl Room {
         // The seats are the people's, in order; each takes its player's
         // held keys (their terminal's repeat learned), let go.
         let mut drivers = BTreeMap::new();
-        for (seat, (who, _)) in race.seats.iter_mut().zip(seated) {
+        for (seat, (who, _)) in race.seats.values_mut().zip(seated) {
             seat.held = held(*who);
             seat.held.release_all();
             drivers.insert(*who, seat.car);

@@ -130,9 +130,9 @@ impl View<'_> {
         before: &Damage,
     ) -> Damage {
         let mine = run.seat_of(self.id);
-        match (mine, run.race.followed(mine, self.session.watch)) {
-            (Some(i), Some(c)) if c == i => {
-                let v = run.race.view(i);
+        let followed = run.race.followed(mine, self.session.watch);
+        match (mine, followed.and_then(|c| run.race.view(c))) {
+            (Some(i), Some(v)) if v.seat.car == i => {
                 let mut damage = ui::race_screen(buf, area, v, false, self.session.color, before);
                 if self.session.leaving {
                     let ask = "leave the race? q or Esc again; any other key stays";
@@ -140,21 +140,19 @@ impl View<'_> {
                 }
                 damage
             }
-            (_, Some(c)) => {
+            (_, Some(v)) => {
                 let keys = match mine {
                     Some(_) => "v next car",
                     None => "v next car  Esc leave  · you drive the next race",
                 };
-                let v = run.race.view(c).watched_by(mine, self.session.camera);
+                let v = v.watched_by(mine, self.session.camera);
                 ui::watching(buf, area, v, keys, self.session.color, before)
             }
-            (Some(i), None) => {
+            (mine, None) => {
                 buf.reset();
-                results::draw(buf, area, run.race.view(i), self.session.color, host);
-                Damage::All
-            }
-            (None, None) => {
-                buf.reset();
+                if let Some(v) = mine.and_then(|i| run.race.view(i)) {
+                    results::draw(buf, area, v, self.session.color, host);
+                }
                 Damage::All
             }
         }

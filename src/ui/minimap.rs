@@ -174,7 +174,7 @@ mod tests {
                 draw(
                     &mut buf,
                     Rect::new(0, 0, w, h),
-                    race.view(crate::app::LOCAL),
+                    race.view(crate::app::LOCAL).unwrap(),
                     &mut Damage::All,
                     None,
                 );

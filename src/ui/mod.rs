@@ -54,12 +54,12 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
     // rows would be cut, Start among them).
     let seat = match app.screen {
         _ if app.session.too_small() => None,
-        Screen::Race => race.map(|r| (r.view(LOCAL), None)),
+        Screen::Race => race.and_then(|r| r.view(LOCAL)).map(|v| (v, None)),
         Screen::Results => race.and_then(|r| match r.followed(Some(LOCAL), app.session.watch) {
-            Some(c) if c != LOCAL => Some((
-                r.view(c).watched_by(Some(LOCAL), app.session.camera),
-                Some("v next car  Enter menu"),
-            )),
+            Some(c) if c != LOCAL => r.view(c).map(|v| {
+                let v = v.watched_by(Some(LOCAL), app.session.camera);
+                (v, Some("v next car  Enter menu"))
+            }),
             _ => None,
         }),
         Screen::Menu => None,
@@ -74,8 +74,8 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
                 overlay::too_small(buf, area, app.session.size, app.session.door, racing);
             } else if app.screen == Screen::Menu {
                 menu::draw(buf, area, app);
-            } else if let Some(race) = race {
-                results::draw(buf, area, race.view(LOCAL), app.session.color, true);
+            } else if let Some(v) = race.and_then(|r| r.view(LOCAL)) {
+                results::draw(buf, area, v, app.session.color, true);
             }
             Damage::All
         }

@@ -16,7 +16,7 @@ pub fn ahead(view: Rect, v: SeatView<'_>) -> Vec<(i64, i64)> {
     let track = &v.race.world.track;
     let body = &v.car().state.body;
     let line = &v.race.line;
-    let along = v.race.world.car(v.seat.car).along;
+    let along = v.entrant.along;
     let reach = (body.vel.length() * CLEAR_AHEAD).max(10.0);
     let steps = (reach / crate::ai::line::SPACING).ceil() as usize;
     let n = line.points.len().max(1);

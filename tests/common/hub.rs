@@ -266,7 +266,8 @@ impl TwoOnHub {
             // Those of the two who race (Ben may be in the lobby).
             (0..run.drivers.len().min(2))
                 .map(|i| {
-                    let car = &run.race.world.car(run.race.seats[i].car).car;
+                    let id = *run.race.seats.keys().nth(i).unwrap();
+                    let car = &run.race.world.car(id).unwrap().car;
                     skid::ai::Driver::new(&run.race.world.track, car.spec(), car.kind, 0.8)
                 })
                 .collect()
@@ -288,7 +289,7 @@ impl TwoOnHub {
             let mut presses = Vec::new();
             for (i, driver) in drivers.iter_mut().enumerate() {
                 let world = &run.race.world;
-                let entrant = world.car(run.race.seats[i].car);
+                let entrant = world.car(*run.race.seats.keys().nth(i).unwrap()).unwrap();
                 let next = entrant.laps.wanted(&world.track);
                 let want = driver.controls(&entrant.car, world.dt, next);
                 let steer = match want.steer {

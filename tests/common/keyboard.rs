@@ -238,7 +238,11 @@ impl Player {
     /// what `--record` saves).
     pub fn controls(&self) -> Vec<Controls> {
         let race = self.app.race.as_ref().expect("racing");
-        race.seats[0].recording.clone().into_controls().collect()
+        race.seats[&skid::world::FIRST]
+            .recording
+            .clone()
+            .into_controls()
+            .collect()
     }
 
     /// The ticks whose time lies in `from..to` seconds.

@@ -107,7 +107,7 @@ impl Person {
         let k = dt / 0.15;
         self.gas += k * (want.throttle - self.gas);
         self.brake += k * (want.brake - self.brake);
-        let read = race.seats[0].last;
+        let read = race.seats[&skid::world::FIRST].last;
         self.reach = (self.reach * (1.0 - dt)).max(read.steer.abs()).max(0.02);
         self.owed = (self.owed + (want.steer - read.steer) / self.reach * dt).clamp(-0.6, 0.6);
         let t = p.now();
@@ -209,7 +209,7 @@ pub fn best_lap(
     let mut person = Person::new(Driver::new(&race.world.track, spec, model, 0.9), seed);
     while p.now() < LAP_LIMIT * laps as f64 {
         let race = p.app.race.as_ref().unwrap();
-        let ends = &race.seats[0].log.ends;
+        let ends = &race.seats[&skid::world::FIRST].log.ends;
         if ends.len() >= laps {
             let ticks = ends.iter().scan(0, |prev, &end| {
                 let lap = end - *prev;

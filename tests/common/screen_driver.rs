@@ -310,7 +310,7 @@ pub fn best_lap(
     }
     let race = p.app.race.as_ref().unwrap();
     let mut prev = 0;
-    let laps = race.seats[0].log.ends.iter().map(|&e| {
+    let laps = race.seats[&skid::world::FIRST].log.ends.iter().map(|&e| {
         let lap = e - prev;
         prev = e;
         lap

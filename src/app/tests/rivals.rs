@@ -18,16 +18,16 @@ fn opponents_race_from_the_next_slots_and_never_share_space() {
     let track = app.race.as_ref().unwrap().world.track.clone();
     let starts: Vec<DVec2> = (1..=3).map(|i| track.start_pose(i).0).collect();
     let r = app.race.as_ref().unwrap();
-    assert_eq!(r.view(LOCAL).rivals().count(), 3);
-    for (car, s) in r.view(LOCAL).rivals().zip(&starts) {
+    assert_eq!(r.view(LOCAL).unwrap().rivals().count(), 3);
+    for (car, s) in r.view(LOCAL).unwrap().rivals().zip(&starts) {
         assert!(car.state.body.pos.distance(*s) < 0.5, "on its slot");
     }
     for _ in 0..(120 * 20) {
         now += 1.0 / 120.0;
         app.tick(now);
         let r = app.race.as_ref().unwrap();
-        let mut boxes = vec![r.view(LOCAL).car().footprint()];
-        boxes.extend(r.view(LOCAL).rivals().map(Car::footprint));
+        let mut boxes = vec![r.view(LOCAL).unwrap().car().footprint()];
+        boxes.extend(r.view(LOCAL).unwrap().rivals().map(Car::footprint));
         for (i, a) in boxes.iter().enumerate() {
             assert!(!r.world.track.box_hits_wall(a));
             for b in &boxes[i + 1..] {
@@ -75,7 +75,7 @@ fn asking_for_more_opponents_than_the_grid_holds_says_so() {
     app.start_race();
     let race = app.race.as_ref().unwrap();
     assert_eq!(
-        race.view(LOCAL).rivals().count(),
+        race.view(LOCAL).unwrap().rivals().count(),
         3,
         "pocket has four slots"
     );

@@ -50,7 +50,7 @@ impl Hub {
         // Keys go to the player's seat while their car races; elsewhere
         // they only teach the player's key repeat.
         match racing {
-            Some((i, run)) if !p.session.help && !run.race.view(i).finished() => {
+            Some((i, run)) if !p.session.help && !run.race.finished(i) => {
                 run.key(i, drive, release, key, now);
             }
             _ => p.session.held.key(None, release, key, now),

@@ -20,6 +20,7 @@ pub mod keys;
 pub mod layout;
 pub mod medals;
 pub mod models;
+pub mod person;
 pub mod physics;
 pub mod race;
 pub mod records;

@@ -12,6 +12,7 @@ use crate::car::CarSpec;
 use crate::input::{Action, Held, Key};
 use crate::medals::book::{Book, Lookup};
 use crate::medals::{self, Medal};
+use crate::person::Person;
 use crate::physics::ModelKind;
 use crate::records::Store;
 use crate::script::Script;
@@ -226,12 +227,19 @@ impl App {
         };
         // A race left for another: its record kept first, if it is not.
         self.save_record();
+        // The keys held (with the terminal's repeat learned) go to the
+        // new seat.
+        let held = std::mem::take(self.held_mut());
         // The menu's meaning, borrowed from its own fields so that the
         // notices can be written meanwhile.
         let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
         let store = self.records.as_ref();
         let record = records::record_for(store, &setup, self.hz, &mut self.notices);
-        let you = Entry { name: None, record };
+        let you = Entry {
+            name: None,
+            record,
+            held,
+        };
         let mut race = Race::start(
             &setup,
             line,
@@ -256,13 +264,6 @@ impl App {
                 setup.track.name
             );
             self.notices.push(note);
-        }
-        // The keys held (with the terminal's repeat learned) go to the
-        // new seat, let go.
-        let mut held = std::mem::take(self.held_mut());
-        held.release_all();
-        if let Some(seat) = race.seat_mut(LOCAL) {
-            seat.held = held;
         }
         self.race = Some(race);
         self.session.stop_watching();
@@ -322,18 +323,25 @@ impl App {
         }
     }
 
+    /// The player, with their seat in the race if there is one.
+    fn person(&mut self) -> Person<'_> {
+        Person {
+            session: &mut self.session,
+            seat: self.race.as_mut().map(|r| (r, LOCAL)),
+        }
+    }
+
     /// A key event from the terminal (`key` if it drives; `id` tells
     /// keys apart): a press holds its control while the race runs, a
-    /// release (terminals with the kitty protocol) lets it go at any time.
+    /// release (terminals with the kitty protocol) lets it go at any time
+    /// ([`Person::key`]).
     pub fn key(&mut self, key: Option<Key>, release: bool, id: u32, now: f64) {
-        let action = key
-            .filter(|_| release || self.running())
-            .map(|k| self.action(k));
-        self.held_mut().key(action, release, id, now);
+        let drives = self.running();
+        self.person().key(key, release, id, now, drives);
     }
 
     pub fn focus_lost(&mut self) {
-        self.held_mut().release_all();
+        self.person().focus_lost();
     }
 
     /// Starts the race the player is waiting for if its racing line is
@@ -459,10 +467,10 @@ impl App {
     }
 
     fn race_command(&mut self, cmd: Command) {
-        let Some(race) = &mut self.race else { return };
-        if race.seat_command(LOCAL, cmd) {
+        if self.person().seat_command(cmd) {
             return;
         }
+        let Some(race) = &mut self.race else { return };
         let (Some(seat), Some(e)) = (race.seats.get_mut(&LOCAL), race.world.car(LOCAL)) else {
             return;
         };

@@ -31,6 +31,7 @@ use glam::DVec2;
 
 use crate::ai::{Driver, Line};
 use crate::car::CarSpec;
+use crate::input::Held;
 use crate::medals::{Medal, Medals, guessed_pace};
 use crate::physics::{Car, Controls, ModelKind};
 use crate::records::Record;
@@ -63,11 +64,14 @@ pub const LONGEST_RACE: f64 = 15.0 * 60.0;
 const AUTHOR_TIMES: f64 = 10.0;
 
 /// A person taking a seat when a race starts: their name on the others'
-/// screens (none in local play) and the record they race against.
+/// screens (none in local play), the record they race against, and the
+/// keys they hold (with their terminal's key repeat learned, which their
+/// seat goes on with; every key let go as the race starts).
 #[derive(Debug, Clone, Default)]
 pub struct Entry {
     pub name: Option<String>,
     pub record: Option<Lap>,
+    pub held: Held,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -200,8 +204,11 @@ impl Race {
             let car = Car::new(setup.spec.clone(), setup.model, pos, heading);
             race.add_seat(car, p.record.clone());
         }
-        for (e, p) in race.world.cars.iter_mut().zip(people) {
+        let seats = race.seats.values_mut();
+        for ((e, p), seat) in race.world.cars.iter_mut().zip(people).zip(seats) {
             e.name.clone_from(&p.name);
+            seat.held = p.held.clone();
+            seat.held.release_all();
         }
         let asked = setup.opponents.min(MAX_CARS.saturating_sub(people.len()));
         let placed = race.add_opponents(asked, rivals);

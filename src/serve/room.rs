@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::ai::Line;
-use crate::input::{Held, Key};
+use crate::input::Held;
 use crate::medals::book::{Book, Lookup};
 use crate::physics::ModelKind;
 use crate::race::{Entry, Menu, Race, Setup};
@@ -68,24 +68,6 @@ impl Running {
     /// the room back to its settings.
     pub fn over(&self) -> bool {
         self.race.over()
-    }
-
-    /// A key event from the player driving `car` (`key` if it drives;
-    /// `id` tells keys apart), `now` seconds into the server's run.
-    pub fn key(&mut self, car: CarId, key: Option<Key>, release: bool, id: u32, now: f64) {
-        let Some(view) = self.race.view(car) else {
-            return;
-        };
-        let action = key.map(|k| view.action(k));
-        if let Some(seat) = self.race.seat_mut(car) {
-            seat.held.key(action, release, id, now);
-        }
-    }
-
-    /// The own commands of the seat driving `car`: gears, ghost,
-    /// autostrafe.
-    pub fn command(&mut self, car: CarId, cmd: crate::keys::Command) {
-        self.race.seat_command(car, cmd);
     }
 
     /// Takes `who` and their car out: they left. The race goes on for
@@ -289,19 +271,17 @@ impl Room {
     pub fn start(&mut self, setup: &Setup, line: &Line, hz: u32, held: impl Fn(PlayerId) -> Held) {
         let seated = &self.members[..self.members.len().min(Self::slots(&setup.track.track))];
         let people: Vec<Entry> = (seated.iter())
-            .map(|(_, name)| Entry {
+            .map(|(who, name)| Entry {
                 name: Some(name.clone()),
                 record: None,
+                held: held(*who),
             })
             .collect();
         let mut race = Race::start(setup, line.clone(), hz, Door::Served, &people, None, RIVALS);
-        // The seats are the people's, in order; each takes its player's
-        // held keys (their terminal's repeat learned), let go.
+        // The seats are the people's, in order.
         let mut drivers = BTreeMap::new();
-        for (seat, (who, _)) in race.seats.values_mut().zip(seated) {
-            seat.held = held(*who);
-            seat.held.release_all();
-            drivers.insert(*who, seat.car);
+        for (&car, (who, _)) in race.seats.keys().zip(seated) {
+            drivers.insert(*who, car);
         }
         self.races += 1;
         race.set_medals(self.medals.medals());

@@ -7,6 +7,7 @@ use std::time::Instant;
 use ratatui::crossterm::event::Event;
 
 use crate::keys::Command;
+use crate::person::Person;
 use crate::session::{self, Read};
 
 use super::super::keeper::Ask;
@@ -24,12 +25,13 @@ impl Hub {
         let k = match ev {
             Event::Key(k) => k,
             Event::FocusLost => {
-                p.session.held.release_all();
-                if let Some((car, run)) = room::running_mut(&mut self.rooms, p.place, id)
-                    && let Some(seat) = run.race.seat_mut(car)
-                {
-                    seat.held.release_all();
+                let seat = room::running_mut(&mut self.rooms, p.place, id);
+                let seat = seat.map(|(car, run)| (&mut run.race, car));
+                Person {
+                    session: &mut p.session,
+                    seat,
                 }
+                .focus_lost();
                 return;
             }
             _ => return,
@@ -47,14 +49,18 @@ impl Hub {
             p.clear = true;
             return;
         };
-        // Keys go to the player's seat while their car races; elsewhere
-        // they only teach the player's key repeat.
-        match racing {
-            Some((i, run)) if !p.session.help && !run.race.finished(i) => {
-                run.key(i, drive, release, key, now);
-            }
-            _ => p.session.held.key(None, release, key, now),
+        // Keys drive the player's car while it races and their help is
+        // closed ([`Person::key`]).
+        let seat = racing.map(|(car, run)| (&mut run.race, car));
+        let drives = seat
+            .as_ref()
+            .is_some_and(|(race, car)| !race.finished(*car));
+        let drives = drives && !p.session.help;
+        Person {
+            session: &mut p.session,
+            seat,
         }
+        .key(drive, release, key, now, drives);
         match command {
             Some(cmd @ (Command::Quit | Command::Back)) => self.command(id, cmd),
             other => {
@@ -170,8 +176,13 @@ impl Hub {
                 }
             }
             Some(run) => {
-                if let Some(i) = run.seat_of(id) {
-                    run.command(i, cmd);
+                if let (Some(i), Some(p)) = (run.seat_of(id), self.players.get_mut(&id)) {
+                    let seat = Some((&mut run.race, i));
+                    Person {
+                        session: &mut p.session,
+                        seat,
+                    }
+                    .seat_command(cmd);
                 }
             }
             None if cmd == Command::ToggleGhost => {

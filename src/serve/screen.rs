@@ -11,14 +11,13 @@ use ratatui::layout::Rect;
 
 use crate::car::CarSpec;
 use crate::damage::Damage;
-use crate::layout::too_small;
-use crate::session::{Door, Session};
-use crate::ui::{self, lobby, overlay, results};
+use crate::session::Session;
+use crate::ui::{self, lobby, overlay};
 
 use super::db::Board;
 use super::keeper::{Best, Key};
 use super::offered::Offered;
-use super::room::{Place, PlayerId, Room, Running};
+use super::room::{Place, PlayerId, Room};
 
 /// The lobby's rows in a frame turn: worked out once, by the first
 /// lobby screen drawn in it, and read by every other (each row of every
@@ -96,66 +95,38 @@ impl View<'_> {
         damage
     }
 
-    /// Room `r`: its race if one runs, else its settings (the lobby if
-    /// the room is gone).
+    /// Room `r`: its race if one runs ([`ui::InRace`]: the player's own
+    /// seat while they race; once done, the car they chose to watch or
+    /// their results, `host` theirs the Enter that takes the room back;
+    /// watching, that car or the first seat's), else its settings (the
+    /// lobby if the room is gone).
     fn room(&self, buf: &mut Buffer, area: Rect, r: u32, before: &Damage) -> Damage {
         let room = self.rooms.get(&r);
         if let Some(room) = room
             && let Some(run) = room.running.as_ref()
-            && !too_small(self.session.size)
         {
-            return self.race(buf, area, run, room.creator == self.id, before);
+            let mine = run.seat_of(self.id);
+            let leaving = "leave the race? q or Esc again; any other key stays";
+            return ui::InRace {
+                race: &run.race,
+                mine,
+                session: self.session,
+                paused: false,
+                host: room.creator == self.id,
+                keys: match mine {
+                    Some(_) => "v next car",
+                    None => "v next car  Esc leave  · you drive the next race",
+                },
+                note: self.session.leaving.then_some(leaving),
+            }
+            .draw(buf, area, before);
         }
         buf.reset();
         match room {
             None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
-            Some(room) if room.running.is_some() => {
-                overlay::too_small(buf, area, self.session.size, Door::Served, true);
-            }
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
-    }
-
-    /// A running race: the player's own seat while they race; once done,
-    /// the car they chose to watch or their results (`host`: theirs is the
-    /// Enter that takes the room back); watching, that car or the first
-    /// seat's (`Race::followed`).
-    fn race(
-        &self,
-        buf: &mut Buffer,
-        area: Rect,
-        run: &Running,
-        host: bool,
-        before: &Damage,
-    ) -> Damage {
-        let mine = run.seat_of(self.id);
-        let followed = run.race.followed(mine, self.session.watch);
-        match (mine, followed.and_then(|c| run.race.view(c))) {
-            (Some(i), Some(v)) if v.seat.car == i => {
-                let mut damage = ui::race_screen(buf, area, v, false, self.session.color, before);
-                if self.session.leaving {
-                    let ask = "leave the race? q or Esc again; any other key stays";
-                    damage.add(overlay::note(buf, area, ask));
-                }
-                damage
-            }
-            (_, Some(v)) => {
-                let keys = match mine {
-                    Some(_) => "v next car",
-                    None => "v next car  Esc leave  · you drive the next race",
-                };
-                let v = v.watched_by(mine, self.session.camera);
-                ui::watching(buf, area, v, keys, self.session.color, before)
-            }
-            (mine, None) => {
-                buf.reset();
-                if let Some(v) = mine.and_then(|i| run.race.view(i)) {
-                    results::draw(buf, area, v, self.session.color, host);
-                }
-                Damage::All
-            }
-        }
     }
 
     /// Who the player is, and whether their laps are kept.

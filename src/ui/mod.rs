@@ -28,7 +28,9 @@ use ratatui::layout::Rect;
 use crate::app::{App, LOCAL, Screen};
 use crate::damage::Damage;
 use crate::layout::race_areas;
-use crate::race::SeatView;
+use crate::race::{Race, SeatView};
+use crate::session::Session;
+use crate::world::CarId;
 
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -47,44 +49,86 @@ pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage
 }
 
 fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
-    let race = app.race.as_ref();
-    // The seat whose race screen shows, if one does (it may keep what
-    // the buffer holds); every other screen is painted whole, from blank.
-    // Below the smallest size, every screen says so (the menu too: its
-    // rows would be cut, Start among them).
-    let seat = match app.screen {
-        _ if app.session.too_small() => None,
-        Screen::Race => race.and_then(|r| r.view(LOCAL)).map(|v| (v, None)),
-        Screen::Results => race.and_then(|r| match r.followed(Some(LOCAL), app.session.watch) {
-            Some(c) if c != LOCAL => r.view(c).map(|v| {
-                let v = v.watched_by(Some(LOCAL), app.session.camera);
-                (v, Some("v next car  Enter menu"))
-            }),
-            _ => None,
-        }),
-        Screen::Menu => None,
-    };
-    let damage = match seat {
-        Some((v, None)) => race_screen(buf, area, v, app.paused, app.session.color, before),
-        Some((v, Some(keys))) => watching(buf, area, v, keys, app.session.color, before),
-        None => {
-            buf.reset();
-            if app.session.too_small() {
-                let racing = app.screen != Screen::Menu;
-                overlay::too_small(buf, area, app.session.size, app.session.door, racing);
-            } else if app.screen == Screen::Menu {
-                menu::draw(buf, area, app);
-            } else if let Some(v) = race.and_then(|r| r.view(LOCAL)) {
-                results::draw(buf, area, v, app.session.color, true);
-            }
-            Damage::All
+    let race = app.race.as_ref().filter(|_| app.screen != Screen::Menu);
+    let damage = if let Some(race) = race {
+        let at = InRace {
+            race,
+            mine: Some(LOCAL),
+            session: &app.session,
+            paused: app.paused,
+            host: true,
+            keys: "v next car  Enter menu",
+            note: None,
+        };
+        at.draw(buf, area, before)
+    } else {
+        // Below the smallest size the menu says so too: its rows would
+        // be cut, Start among them.
+        buf.reset();
+        if app.session.too_small() {
+            overlay::too_small(buf, area, app.session.size, app.session.door, false);
+        } else {
+            menu::draw(buf, area, app);
         }
+        Damage::All
     };
     if app.session.help {
         overlay::help(buf, area, false);
         return Damage::All;
     }
     damage
+}
+
+/// A person in a race, as both front doors draw them: below the
+/// smallest screen, that it is too small; their own seat's race screen
+/// while their car races (`note` over it, if any); once done, or with no
+/// car, the car they follow ([`Race::followed`]) with the keys `keys`;
+/// when they follow none, their results (`host`: theirs is the Enter
+/// that goes on).
+pub struct InRace<'a> {
+    pub race: &'a Race,
+    /// Their car, if they drive in the race.
+    pub mine: Option<CarId>,
+    pub session: &'a Session,
+    /// The race is paused (local play).
+    pub paused: bool,
+    pub host: bool,
+    pub keys: &'a str,
+    pub note: Option<&'a str>,
+}
+
+impl InRace<'_> {
+    /// Draws it into `buf`'s `area` over the frame before (`before`),
+    /// saying which cells may differ from it.
+    pub fn draw(&self, buf: &mut Buffer, area: Rect, before: &Damage) -> Damage {
+        let (race, s) = (self.race, self.session);
+        if s.too_small() {
+            buf.reset();
+            overlay::too_small(buf, area, s.size, s.door, true);
+            return Damage::All;
+        }
+        let followed = race.followed(self.mine, s.watch);
+        match (self.mine, followed.and_then(|c| race.view(c))) {
+            (Some(i), Some(v)) if v.seat.car == i => {
+                let mut damage = race_screen(buf, area, v, self.paused, s.color, before);
+                if let Some(note) = self.note {
+                    damage.add(overlay::note(buf, area, note));
+                }
+                damage
+            }
+            (_, Some(v)) => {
+                let v = v.watched_by(self.mine, s.camera);
+                watching(buf, area, v, self.keys, s.color, before)
+            }
+            (mine, None) => {
+                buf.reset();
+                if let Some(v) = mine.and_then(|i| race.view(i)) {
+                    results::draw(buf, area, v, s.color, self.host);
+                }
+                Damage::All
+            }
+        }
+    }
 }
 
 /// One seat's race screen: the track view with its overlays (countdown,

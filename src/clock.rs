@@ -66,6 +66,45 @@ impl Clock {
     }
 }
 
+/// Frames at a steady cadence, for both front doors' loops: a frame is
+/// due a frame's time after the last one was due, unless the loop fell
+/// more than a frame behind (then from when it was drawn).
+#[derive(Debug, Clone)]
+pub struct Cadence {
+    every: Duration,
+    next: Instant,
+}
+
+impl Cadence {
+    /// `fps` frames a second (at least one), the first due at `start`.
+    pub fn new(fps: u32, start: Instant) -> Cadence {
+        Cadence {
+            every: Duration::from_secs_f64(1.0 / f64::from(fps.max(1))),
+            next: start,
+        }
+    }
+
+    /// A frame's time.
+    pub fn every(&self) -> Duration {
+        self.every
+    }
+
+    /// When the next frame is due.
+    pub fn next_due(&self) -> Instant {
+        self.next
+    }
+
+    /// Whether a frame is due at `now`.
+    pub fn due(&self, now: Instant) -> bool {
+        now >= self.next
+    }
+
+    /// A frame was drawn at `now`.
+    pub fn drawn(&mut self, now: Instant) {
+        self.next = (self.next + self.every).max(now);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +136,23 @@ mod tests {
         let n = count(&mut c, stalled);
         assert!((30..=31).contains(&n), "{n} steps after a 5 s stall");
         assert_eq!(count(&mut c, stalled), 0);
+    }
+
+    #[test]
+    fn frames_keep_their_cadence_and_never_bunch_after_a_stall() {
+        let t0 = Instant::now();
+        let mut f = Cadence::new(20, t0);
+        assert!(f.due(t0));
+        // Drawn a little late: the next is still due on the beat.
+        f.drawn(t0 + Duration::from_millis(10));
+        assert_eq!(f.next_due(), t0 + Duration::from_millis(50));
+        assert!(!f.due(t0 + Duration::from_millis(49)));
+        // Far behind: due again from now, not a burst to catch up.
+        let late = t0 + Duration::from_secs(3);
+        f.drawn(late);
+        assert_eq!(f.next_due(), late);
+        f.drawn(late);
+        assert_eq!(f.next_due(), late + f.every());
     }
 
     #[test]

@@ -19,7 +19,7 @@ use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 
 use crate::app::{App, LOCAL, Screen};
-use crate::clock::Clock;
+use crate::clock::{Cadence, Clock};
 use crate::console::{Console, Frames};
 use crate::session::{self, Read, screen_size};
 use crate::ui;
@@ -113,10 +113,10 @@ pub fn run<C: Console>(
 
     let start = Instant::now();
     let mut clock = Clock::new(settings.hz, start);
-    let frame = Duration::from_secs_f64(1.0 / f64::from(settings.fps.max(1)));
+    let mut frames_due = Cadence::new(settings.fps, start);
     let mut stats = Stats::default();
-    let mut next_frame = start;
     loop {
+        let frame = frames_due.every();
         let wait = if app.running() {
             clock.dt().min(frame)
         } else {
@@ -167,13 +167,11 @@ pub fn run<C: Console>(
         if let (Some(rec), Some(seat)) = (recorder.as_deref_mut(), seat) {
             let _ = rec.sync(&seat.recording, app.races, false, || app.race_about());
         }
-        if app.session.dirty && now >= next_frame {
+        if app.session.dirty && frames_due.due(now) {
             draw_frame(&mut frames, app)?;
             app.session.dirty = false;
             stats.frames += 1;
-            // A steady cadence: the next frame is due a frame after this
-            // one was due, unless the loop fell more than a frame behind.
-            next_frame = (next_frame + frame).max(now);
+            frames_due.drawn(now);
         }
     }
     stats.bytes = wire.bytes();

@@ -68,7 +68,6 @@ mod tests {
     use super::*;
     use crate::input::Action;
     use crate::physics::ModelKind;
-    use crate::session::Door;
     use crate::world::{FIRST, World};
 
     fn race() -> Race {
@@ -89,7 +88,7 @@ mod tests {
     /// lets everything go, and a person with no seat only teaches.
     #[test]
     fn keys_drive_the_seat_only_while_driving_and_always_let_go() {
-        let (mut race, mut session) = (race(), Session::new(Door::Served, (80, 24)));
+        let (mut race, mut session) = (race(), Session::new((80, 24)));
         let throttle = |race: &Race| {
             race.seat(FIRST)
                 .unwrap()

@@ -3,7 +3,9 @@
 //! (help open or not, the keys they hold, their screen's size, whether it
 //! needs drawing) and how their key events read are one [`Session`] and
 //! one [`read`], so that a fix to either lands for both. What differs
-//! between the two doors is said once, in [`Door`], never inferred.
+//! between the two doors is said once, in [`Door`], never inferred, and
+//! kept once, by the race people came to (`Race::door`): a person's
+//! session outside a race is the same at either door.
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
@@ -96,7 +98,6 @@ pub fn read(k: &KeyEvent, menu: bool) -> Read {
 // another: no state machine hides among them.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Session {
-    pub door: Door,
     /// Whether the help is open over their screen.
     pub help: bool,
     /// The keys they hold: where their terminal's key repeat is learned,
@@ -122,9 +123,8 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(door: Door, size: (u16, u16)) -> Session {
+    pub fn new(size: (u16, u16)) -> Session {
         Session {
-            door,
             help: false,
             held: Held::new(),
             size,
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn leaving_a_race_takes_a_second_key() {
-        let mut s = Session::new(Door::Served, (80, 24));
+        let mut s = Session::new((80, 24));
         assert!(!s.leave(), "the first asks");
         assert!(s.leaving);
         s.leaving = false; // any other key in between
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn help_takes_every_command_while_open_but_quit() {
-        let mut s = Session::new(Door::Served, (80, 24));
+        let mut s = Session::new((80, 24));
         assert_eq!(s.through_help(Command::Enter), Some(Command::Enter));
         assert_eq!(s.through_help(Command::Help), None);
         assert!(s.help);

@@ -160,7 +160,7 @@ impl App {
             race: None,
             session: Session {
                 color: opts.color,
-                ..Session::new(Door::Local, (80, 24))
+                ..Session::new((80, 24))
             },
             paused: false,
             quit: false,

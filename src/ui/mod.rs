@@ -29,7 +29,7 @@ use crate::app::{App, LOCAL, Screen};
 use crate::damage::Damage;
 use crate::layout::race_areas;
 use crate::race::{Race, SeatView};
-use crate::session::Session;
+use crate::session::{Door, Session};
 use crate::world::CarId;
 
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).
@@ -66,7 +66,7 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
         // be cut, Start among them.
         buf.reset();
         if app.session.too_small() {
-            overlay::too_small(buf, area, app.session.size, app.session.door, false);
+            overlay::too_small(buf, area, app.session.size, Door::Local, false);
         } else {
             menu::draw(buf, area, app);
         }
@@ -104,7 +104,7 @@ impl InRace<'_> {
         let (race, s) = (self.race, self.session);
         if s.too_small() {
             buf.reset();
-            overlay::too_small(buf, area, s.size, s.door, true);
+            overlay::too_small(buf, area, s.size, race.door, true);
             return Damage::All;
         }
         let followed = race.followed(self.mine, s.watch);

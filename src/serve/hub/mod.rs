@@ -28,10 +28,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::Sender;
 
 use crate::car::CarSpec;
-use crate::clock::Clock;
+use crate::clock::{Cadence, Clock};
 use crate::console::{Frames, Tap};
 use crate::medals::book::Book;
-use crate::session::{Door, Session};
+use crate::session::Session;
 
 mod frames;
 mod idle;
@@ -154,7 +154,7 @@ impl Hub {
                         identity,
                         session: Session {
                             color,
-                            ..Session::new(Door::Served, size)
+                            ..Session::new(size)
                         },
                         place: Place::Lobby { row: 0 },
                         out,
@@ -364,11 +364,10 @@ impl Hub {
 /// Runs the hub until the server stops: messages in, fixed steps, frames
 /// out.
 pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
-    let frame = Duration::from_secs_f64(1.0 / f64::from(hub.settings.fps.max(1)));
-    let mut next_frame = Instant::now();
+    let mut frames_due = Cadence::new(hub.settings.fps, Instant::now());
     loop {
         let wait = (hub.clock.next_due())
-            .min(next_frame)
+            .min(frames_due.next_due())
             .saturating_duration_since(Instant::now());
         // Every message that came, then the ticks and the frame due: a
         // busy channel never holds the races back.
@@ -392,9 +391,9 @@ pub fn run(rx: &Receiver<ToHub>, mut hub: Hub) {
             hub.tick(at);
             stepped = true;
         }
-        if now >= next_frame {
+        if frames_due.due(now) {
             hub.frames(now);
-            next_frame = (next_frame + frame).max(now);
+            frames_due.drawn(now);
         } else if stepped && hub.settings.keys_at_once {
             // A key's effect, drawn once the step that applied it is done,
             // not at the next turn of the frame clock.

@@ -137,6 +137,10 @@ impl Lap {
     }
 }
 
+/// Which laps compare with each other, for a record, a board or a medal
+/// table: the track's content id, the model, the car's content id.
+pub type LapKey = (String, crate::models::ModelKind, String);
+
 /// A lap to race against: its length in ticks, its checkpoint splits, the
 /// car's pose every [`GHOST_EVERY`] ticks (x, y, heading), and at the same
 /// moments the distance driven into the lap (m), the speed (km/h) and the

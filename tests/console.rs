@@ -11,7 +11,7 @@ use std::time::Duration;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
 use skid::app::{App, Options, Screen};
-use skid::console::{Console, Tap};
+use skid::console::{Console, Sink};
 use skid::game::{self, Settings};
 use skid::track::bundled;
 
@@ -22,7 +22,7 @@ struct Scripted {
     batches: VecDeque<(Duration, Vec<Event>)>,
     pending: VecDeque<Event>,
     size: Size,
-    tap: Tap,
+    tap: Sink,
     term: vt100::Parser,
     /// The screen as the player saw it before each batch (the first: the
     /// first frame), and last when the script ran out.
@@ -40,7 +40,7 @@ impl Scripted {
             batches,
             pending: VecDeque::new(),
             size,
-            tap: Tap::default(),
+            tap: Sink::default(),
             term: vt100::Parser::new(nz(size.height), nz(size.width), 0),
             seen: Vec::new(),
             asked: 0,
@@ -59,7 +59,7 @@ fn nz(n: u16) -> std::num::NonZeroU16 {
 }
 
 impl Console for Scripted {
-    type Out = Tap;
+    type Out = Sink;
 
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
         if let Some(ev) = self.pending.pop_front() {
@@ -101,7 +101,7 @@ impl Console for Scripted {
         Ok(self.size)
     }
 
-    fn output(&mut self) -> Tap {
+    fn output(&mut self) -> Sink {
         self.tap.clone()
     }
 }

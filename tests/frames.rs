@@ -7,7 +7,7 @@ mod common;
 use ratatui::layout::Size;
 use skid::app::{App, LOCAL, Options};
 use skid::console::Frames;
-use skid::console::Tap;
+use skid::console::Sink;
 use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
@@ -48,7 +48,7 @@ fn replay(
     script: Script,
 ) -> (Vec<Vec<u8>>, App) {
     let mut app = app(track, model, size, script);
-    let tap = Tap::default();
+    let tap = Sink::default();
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let mut frames = Vec::new();
     let mut n = 0u64;
@@ -216,7 +216,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
     let script = Script::parse("doughnuts", text).unwrap();
     let size = (80, 24);
     let mut app = app("oval", ModelKind::Dynamic, size, script);
-    let tap = Tap::default();
+    let tap = Sink::default();
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let nz = |n| std::num::NonZeroU16::new(n).unwrap();
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
@@ -280,7 +280,7 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
             seat.skids.push(at + dir * (f64::from(k) * 0.1));
         }
     }
-    let tap = Tap::default();
+    let tap = Sink::default();
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let nz = |n| std::num::NonZeroU16::new(n).unwrap();
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);

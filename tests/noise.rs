@@ -13,7 +13,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Size;
 use skid::app::{App, Options, Screen};
-use skid::console::{Frames, Tap};
+use skid::console::{Frames, Sink};
 use skid::game;
 use skid::track::bundled;
 
@@ -130,7 +130,7 @@ fn to_results(app: &mut App) {
 /// the loop draws (a resize resizes the frame diff, a redraw clears it).
 /// Stops when the game quits.
 fn play(app: &mut App, acts: &[(u16, Event)]) -> Result<(), TestCaseError> {
-    let tap = Tap::default();
+    let tap = Sink::default();
     let (mut frames, _) = Frames::new(tap.clone(), Size::new(80, 24));
     let mut t = 0.0;
     for (gap, ev) in acts {

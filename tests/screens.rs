@@ -557,11 +557,12 @@ fn skid_render_prints_the_same_screen() {
 /// steering through a pedal). Where all of them do not fit, shorter ones.
 #[test]
 fn the_help_is_whole_down_to_the_smallest_screen() {
-    for online in [false, true] {
+    use skid::session::Door;
+    for (online, door) in [(false, Door::Local), (true, Door::Served)] {
         for (w, h) in [(60, 16), (60, 20), (70, 21), (80, 24)] {
             let area = ratatui::layout::Rect::new(0, 0, w, h);
             let mut buf = ratatui::buffer::Buffer::empty(area);
-            skid::ui::overlay::help(&mut buf, area, online);
+            skid::ui::overlay::help(&mut buf, area, door);
             let text = skid::ui::buffer_text(&buf);
             let at = format!("{w}x{h} online {online}");
             for want in ["throttle", "watch the next car", "W stays on", "┘"] {

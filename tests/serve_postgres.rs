@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use skid::models::ModelKind;
 use skid::records::Record;
-use skid::serve::keeper::{Ask, Keeper, Key, Polled};
+use skid::serve::keeper::{Ask, Keeper, LapKey, Polled};
 
 fn record(time: f64) -> Record {
     Record {
@@ -29,7 +29,7 @@ fn record(time: f64) -> Record {
     }
 }
 
-fn key() -> Key {
+fn key() -> LapKey {
     ("00ff".into(), ModelKind::Arcade, "c".into())
 }
 

@@ -105,7 +105,7 @@ pub struct App {
     pub menu_medals: (Lookup, Option<Medal>),
     /// Which medal table the race started with (set on the race when the
     /// book learns it).
-    race_medals: Option<medals::book::Key>,
+    race_medals: Option<medals::book::LapKey>,
 }
 
 impl App {

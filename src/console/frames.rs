@@ -407,7 +407,7 @@ mod tests {
     /// [`Frames`] on a terminal emulator.
     fn shown(frames: &[&Buffer]) -> Vec<String> {
         let area = frames[0].area;
-        let tap = super::super::Tap::default();
+        let tap = super::super::Sink::default();
         let (mut screen, _) = Frames::new(tap.clone(), area.as_size());
         let n = |v: u16| std::num::NonZero::new(v).expect("a frame of some size");
         let mut vt = vt100::Parser::new(n(area.height), n(area.width), 0);

@@ -85,13 +85,13 @@ pub trait Console {
 }
 
 /// A writer that keeps what it is given, shared with whoever takes it
-/// ([`Tap::take`]): where the server's hub draws a player's frames, and
+/// ([`Sink::take`]): where the server's hub draws a player's frames, and
 /// the tests' screens.
 /// Shared across threads: the hub draws players' frames on every core.
 #[derive(Clone, Default)]
-pub struct Tap(Arc<Mutex<Vec<u8>>>);
+pub struct Sink(Arc<Mutex<Vec<u8>>>);
 
-impl Tap {
+impl Sink {
     /// Everything written since the last take.
     pub fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.bytes())
@@ -106,7 +106,7 @@ impl Tap {
     }
 }
 
-impl Write for Tap {
+impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.bytes().extend_from_slice(buf);
         Ok(buf.len())

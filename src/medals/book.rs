@@ -27,12 +27,10 @@ pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/3");
 /// The most the cache file may hold (a hundred thousand tables fit).
 const MAX_FILE: u64 = 16 << 20;
 
-/// What a medal table is for: the track's content id, the model, the
-/// car's content id.
-pub type Key = (String, ModelKind, String);
+pub use crate::timing::LapKey;
 
 /// The key of `track` with `spec` driven as `kind`.
-pub fn key(track: &Track, spec: &CarSpec, kind: ModelKind) -> Key {
+pub fn key(track: &Track, spec: &CarSpec, kind: ModelKind) -> LapKey {
     (track.content_id(), kind, spec.content_id())
 }
 
@@ -74,14 +72,14 @@ impl Lookup {
     }
 }
 
-type Job = (Key, Track, CarSpec);
+type Job = (LapKey, Track, CarSpec);
 /// The worker's queue, and its answers: the medals of each key.
-type Worker = (Sender<Job>, Receiver<(Key, Option<Medals>)>);
+type Worker = (Sender<Job>, Receiver<(LapKey, Option<Medals>)>);
 
 /// The medal tables known, and the thread that works out the rest.
 pub struct Book {
-    known: HashMap<Key, Option<Medals>>,
-    asked: HashSet<Key>,
+    known: HashMap<LapKey, Option<Medals>>,
+    asked: HashSet<LapKey>,
     /// `medals.toml`'s path; none: nothing is kept.
     file: Option<PathBuf>,
     /// The worker's queue and answers, started at the first question
@@ -126,7 +124,7 @@ impl Book {
     }
 
     /// The table for `key`, if known.
-    pub fn get(&self, key: &Key) -> Lookup {
+    pub fn get(&self, key: &LapKey) -> Lookup {
         self.known
             .get(key)
             .map_or(Lookup::Working, |m| Lookup::Known(*m))
@@ -135,7 +133,7 @@ impl Book {
     /// The table `key` names, of `track` with `spec` (driven as the key's
     /// model): known, or asked of the worker (`background`) or worked out
     /// now. The caller has the key (content ids cost a hash of the car).
-    pub fn ask(&mut self, key: Key, track: &Track, spec: &CarSpec, background: bool) -> Lookup {
+    pub fn ask(&mut self, key: LapKey, track: &Track, spec: &CarSpec, background: bool) -> Lookup {
         let kind = key.1;
         if let Lookup::Known(m) = self.get(&key) {
             return Lookup::Known(m);
@@ -171,7 +169,7 @@ impl Book {
         true
     }
 
-    fn learn(&mut self, new: Vec<(Key, Option<Medals>)>) {
+    fn learn(&mut self, new: Vec<(LapKey, Option<Medals>)>) {
         for (key, medals) in new {
             self.known.insert(key, medals);
         }

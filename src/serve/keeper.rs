@@ -27,7 +27,7 @@ use crate::timing::Lap;
 use link::Link;
 use queue::{Queue, Told, now_ms};
 
-pub use super::db::Key;
+pub use super::db::LapKey;
 
 /// How long a server starting waits for its database to answer before
 /// it serves races without it (the boards offline until it does).
@@ -56,13 +56,13 @@ enum Job {
     /// A player's record to read, answered as [`Answer::Record`].
     Read {
         identity: String,
-        key: Key,
+        key: LapKey,
         hz: u32,
         ask: Ask,
     },
     /// A board, with where the players `who` stand on it.
     Board {
-        key: Key,
+        key: LapKey,
         who: Vec<String>,
     },
 }
@@ -70,11 +70,11 @@ enum Job {
 /// What the records' thread says.
 enum Answer {
     Record(Ask, Option<Lap>),
-    Board(Key, Board),
+    Board(LapKey, Board),
     /// The best lap on a track changed.
     Best(String, Best),
     /// These boards changed.
-    Changed(Vec<Key>),
+    Changed(Vec<LapKey>),
     /// Players whose laps are held nowhere but in memory now, or kept
     /// again ([`queue::Told`]).
     Told(Vec<Told>),
@@ -99,7 +99,7 @@ pub struct Polled {
     /// Records read, with whom they are for.
     pub records: Vec<(Ask, Option<Lap>)>,
     /// Boards changed: whoever shows one asks for it again.
-    pub changed: Vec<Key>,
+    pub changed: Vec<LapKey>,
     /// Whether a board or the lobby's best laps changed.
     pub news: bool,
     /// Players (by key fingerprint) whose laps neither the database nor
@@ -119,9 +119,9 @@ pub struct Keeper {
     /// The best lap by track content id.
     pub board: BTreeMap<String, Best>,
     /// The boards asked for, as last read.
-    pub boards: HashMap<Key, Board>,
+    pub boards: HashMap<LapKey, Board>,
     /// Every board asked for: read again when the database is back.
-    asked: HashSet<Key>,
+    asked: HashSet<LapKey>,
     /// Whether the database answers (else the boards are offline).
     pub online: bool,
     /// Why the database did not answer when the server started, for the
@@ -193,7 +193,7 @@ impl Keeper {
     /// Asks for the record lap (and ghost) of `identity` for a track,
     /// model and car, at `hz`, for `ask`: read on the records' thread,
     /// never the caller's, and answered through [`Keeper::poll`].
-    pub fn ask(&self, identity: &str, key: Key, hz: u32, ask: Ask) {
+    pub fn ask(&self, identity: &str, key: LapKey, hz: u32, ask: Ask) {
         let identity = identity.to_string();
         self.send(Job::Read {
             identity,
@@ -205,7 +205,7 @@ impl Keeper {
 
     /// Asks for the board of `key`, with where `who` (players' key
     /// fingerprints) stand on it: in [`Keeper::boards`] once read.
-    pub fn ask_board(&mut self, key: Key, who: Vec<String>) {
+    pub fn ask_board(&mut self, key: LapKey, who: Vec<String>) {
         self.asked.insert(key.clone());
         self.send(Job::Board { key, who });
     }

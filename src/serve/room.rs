@@ -97,7 +97,7 @@ pub struct Room {
     pub medals: Lookup,
     /// The key of the room's settings (track and car content ids, the
     /// model): its board's, its medals'.
-    pub board: Option<keeper::Key>,
+    pub board: Option<keeper::LapKey>,
     /// What `medals` and `board` were last brought up to date with.
     seen: Seen,
     /// The ghost each member picked from the board: its place (none:
@@ -128,7 +128,7 @@ pub struct Shown<'a> {
     pub offered: &'a Offered,
     pub cars: &'a [(String, crate::car::CarSpec)],
     /// Boards changed since the last refresh.
-    pub changed: &'a [keeper::Key],
+    pub changed: &'a [keeper::LapKey],
 }
 
 impl Room {

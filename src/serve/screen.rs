@@ -11,11 +11,11 @@ use ratatui::layout::Rect;
 
 use crate::car::CarSpec;
 use crate::damage::Damage;
-use crate::session::Session;
+use crate::session::{Door, Session};
 use crate::ui::{self, lobby, overlay};
 
 use super::db::Board;
-use super::keeper::{Best, Key};
+use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
 
@@ -43,7 +43,7 @@ pub struct View<'a> {
     /// The best lap on each track, by its content id.
     pub board: &'a BTreeMap<String, Best>,
     /// The boards the rooms asked for.
-    pub boards: &'a HashMap<Key, Board>,
+    pub boards: &'a HashMap<LapKey, Board>,
     /// Whether the database answers: the boards are offline while it
     /// does not (laps wait, and are kept).
     pub online: bool,
@@ -89,7 +89,7 @@ impl View<'_> {
             Place::Room(r) => self.room(buf, area, r, before),
         };
         if self.session.help {
-            overlay::help(buf, area, true);
+            overlay::help(buf, area, Door::Served);
             return Damage::All;
         }
         damage

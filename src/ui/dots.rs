@@ -64,7 +64,7 @@ impl PartialEq for Dots {
 /// What a kept grid was painted for: the track (its content hash and
 /// size), the camera's zoom and origin, the grid's size in dots, and a
 /// number the painter adds (the next mark).
-pub type Key = (u64, usize, usize, u32, (i64, i64), (usize, usize), u8);
+pub type Scene = (u64, usize, usize, u32, (i64, i64), (usize, usize), u8);
 
 /// Cells of the trails' grids a thread keeps ([`Dots::with_trail`]): one
 /// for each trail and view size, so a thousand players' views of 80x24
@@ -150,7 +150,7 @@ type TrailAt = (u64, (usize, usize));
 
 /// A trail's grid as kept: over which ground, and with how many marks.
 struct TrailGrid {
-    ground: Key,
+    ground: Scene,
     dropped: u64,
     added: u64,
     grid: Dots,
@@ -160,7 +160,7 @@ thread_local! {
     /// A grid drawn and done with ([`Dots::give_back`]), whose memory
     /// the next copy of a kept grid takes.
     static SPARE: RefCell<Option<Dots>> = const { RefCell::new(None) };
-    static KEPT_GRIDS: RefCell<Kept<Key, Dots>> = RefCell::new(Kept::new(KEPT_CELLS));
+    static KEPT_GRIDS: RefCell<Kept<Scene, Dots>> = RefCell::new(Kept::new(KEPT_CELLS));
     static KEPT_TRAILS: RefCell<Kept<TrailAt, TrailGrid>> =
         RefCell::new(Kept::new(KEPT_TRAIL_CELLS));
 }
@@ -199,7 +199,7 @@ impl Dots {
 
     /// The grid `paint` makes for `key`, painted once and kept (this
     /// thread keeps the latest used, [`KEPT_CELLS`] cells in all).
-    pub fn cached(key: Key, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
+    pub fn cached(key: Scene, dots: (usize, usize), paint: impl FnOnce(&mut Dots)) -> Dots {
         Dots::kept(key, dots, paint, Dots::copy_of)
     }
 
@@ -207,7 +207,7 @@ impl Dots {
     /// keeps it) into `area` of `buf` as it is, without a copy: for a
     /// grid nothing is painted over, such as the minimap's course.
     pub fn render_cached(
-        key: Key,
+        key: Scene,
         dots: (usize, usize),
         paint: impl FnOnce(&mut Dots),
         area: Rect,
@@ -219,7 +219,7 @@ impl Dots {
     /// What `then` makes of the grid kept for `key`, painted by `paint`
     /// and kept first if there is none yet.
     fn kept<R>(
-        key: Key,
+        key: Scene,
         dots: (usize, usize),
         paint: impl FnOnce(&mut Dots),
         then: impl FnOnce(&Dots) -> R,
@@ -252,7 +252,7 @@ impl Dots {
     /// last painted the trail over this ground, or everywhere its marks
     /// are if it did not (or the trail let marks go since).
     pub fn with_trail(
-        key: Key,
+        key: Scene,
         dots: (usize, usize),
         ground: impl FnOnce(&mut Dots),
         trail: Trail,

@@ -73,7 +73,7 @@ fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> 
         Damage::All
     };
     if app.session.help {
-        overlay::help(buf, area, false);
+        overlay::help(buf, area, Door::Local);
         return Damage::All;
     }
     damage

@@ -205,14 +205,15 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 }
 
 /// Every key, in a box over the screen: the bindings' own words
-/// ([`crate::keys`]), two to a line. `online` (a server's race between
-/// people): no pause or model switch, a restart only for one racing
-/// alone, and q leaves.
-pub fn help(buf: &mut Buffer, area: Rect, online: bool) {
+/// ([`crate::keys`]), two to a line, for a person at `door`: on a server
+/// (a race between people) no pause or model switch, a restart only for
+/// one racing alone, and q leaves.
+pub fn help(buf: &mut Buffer, area: Rect, door: crate::session::Door) {
     use crate::keys::{
         AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW,
         RESPAWN, RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
+    let online = door == crate::session::Door::Served;
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
     let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
     let mut keys = vec![

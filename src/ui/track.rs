@@ -219,7 +219,7 @@ pub struct Framing {
     area: Rect,
     view: Projection,
     next: u8,
-    ground: super::dots::Key,
+    ground: super::dots::Scene,
     /// The seat's skid marks, kept painted over the ground.
     trail: Trail,
 }
@@ -272,7 +272,7 @@ impl Framing {
     /// of: the ground under the camera and the skid marks (which trail,
     /// and how many of it were let go: while that stays, marks are only
     /// added, and a frame's damage holds those it adds).
-    fn backdrop(&self) -> (super::dots::Key, u64, u64) {
+    fn backdrop(&self) -> (super::dots::Scene, u64, u64) {
         (self.ground, self.trail.id, self.trail.dropped)
     }
 }

@@ -22,8 +22,7 @@ use crate::records::Record;
 pub use postgres::Postgres;
 pub use sqlite::Sqlite;
 
-/// A board's key: the track's content id, the model, the car's content id.
-pub type Key = (String, ModelKind, String);
+pub use crate::timing::LapKey;
 
 /// A record with its ghost.
 pub type Kept = (Record, Vec<[f64; 3]>);
@@ -149,18 +148,18 @@ pub trait Database: Send {
     /// returns which were.
     fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String>;
     /// `identity`'s best lap for `key`, with its ghost.
-    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String>;
+    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String>;
     /// The best `n` laps on the board of `key`, and how many it holds.
-    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String>;
+    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String>;
     /// Where `identity` stands on the board of `key` (from 1), with their
     /// lap, if they have one there.
-    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String>;
+    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String>;
     /// The lap at `place` (from 1) on the board of `key`.
-    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String>;
+    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String>;
     /// The board of `key`: its best `top` laps, how many, where each of
     /// `who` stands on it and, for each placed below the top and the lap
     /// after it, the lap just above theirs ([`Board::above`]).
-    fn board(&mut self, key: &Key, top: usize, who: &[String]) -> Result<Board, String> {
+    fn board(&mut self, key: &LapKey, top: usize, who: &[String]) -> Result<Board, String> {
         let (top, total) = self.top(key, top)?;
         let (mut places, mut above) = (Vec::new(), Vec::new());
         for identity in who {
@@ -183,7 +182,7 @@ pub trait Database: Send {
     fn tracks(&mut self) -> Result<Vec<String>, String>;
     /// Every board with a lap: its key, and the track's and car's names
     /// (as the newest lap on it gave them).
-    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String>;
+    fn boards(&mut self) -> Result<Vec<(LapKey, String, String)>, String>;
     /// The best lap on each track, for the lobby, by track id.
     fn best_per_track(&mut self) -> Result<Vec<(String, TrackBest)>, String> {
         let mut all = Vec::new();
@@ -198,7 +197,7 @@ pub trait Database: Send {
     fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String>;
     /// The boards changed since the last call (by this server or any
     /// other sharing the database), each once.
-    fn changes(&mut self) -> Result<Vec<Key>, String>;
+    fn changes(&mut self) -> Result<Vec<LapKey>, String>;
     /// The value kept under `key` in the database's own notes.
     fn note(&mut self, key: &str) -> Result<Option<String>, String>;
     /// Keeps `value` under `key` in the database's own notes.

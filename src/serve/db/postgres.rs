@@ -25,7 +25,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Key, Lap, Refusal, TrackBest, medal_named,
+    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Refusal, TrackBest, medal_named,
     splits_of, splits_text, sql,
 };
 use crate::medals::Medal;
@@ -358,7 +358,7 @@ impl Database for Postgres {
         Ok(kept)
     }
 
-    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
+    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String> {
         let row = self.run("cannot read", async |c| {
             c.query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
                 .await
@@ -383,7 +383,7 @@ impl Database for Postgres {
         }))
     }
 
-    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let (rows, total) = self.run("cannot read a board", async |c| {
             let model = key.1.name();
             let rows = c
@@ -398,7 +398,7 @@ impl Database for Postgres {
         Ok((rows.iter().map(entry).collect(), total.max(0) as u64))
     }
 
-    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String> {
         let row = self.run("cannot read a board", async |c| {
             c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
                 .await
@@ -406,7 +406,7 @@ impl Database for Postgres {
         Ok(row.map(|r| (r.get::<_, i64>(4).max(0) as u64 + 1, entry(&r))))
     }
 
-    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String> {
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
         let row = self.run("cannot read a board", async |c| {
             c.query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
@@ -422,7 +422,7 @@ impl Database for Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
+    fn boards(&mut self) -> Result<Vec<(LapKey, String, String)>, String> {
         let rows = self.run("cannot read the boards", async |c| {
             c.query(sql::BOARDS, &[]).await
         })?;
@@ -446,7 +446,7 @@ impl Database for Postgres {
         }))
     }
 
-    fn changes(&mut self) -> Result<Vec<Key>, String> {
+    fn changes(&mut self) -> Result<Vec<LapKey>, String> {
         // Ready first: the first connection sets where reading starts.
         self.ready(DEADLINE).map_err(|r| r.why)?;
         let seen = self.seen.unwrap_or(0);
@@ -454,7 +454,7 @@ impl Database for Postgres {
         let rows = self.run("cannot read changes", async |c| {
             c.query(sql::CHANGES_SINCE, &[&since]).await
         })?;
-        let mut keys: Vec<Key> = Vec::new();
+        let mut keys: Vec<LapKey> = Vec::new();
         let mut seen = seen;
         for r in rows {
             let seq: i64 = r.get(0);

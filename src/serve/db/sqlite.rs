@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    CHANGES_KEPT, Database, Entry, Kept, Key, Lap, Refusal, TrackBest, medal_named, splits_of,
+    CHANGES_KEPT, Database, Entry, Kept, Lap, LapKey, Refusal, TrackBest, medal_named, splits_of,
     splits_text, sql,
 };
 use crate::medals::Medal;
@@ -171,7 +171,7 @@ impl Database for Sqlite {
     }
 
     /// `identity`'s best lap for `key`, with its ghost.
-    fn best(&mut self, identity: &str, key: &Key) -> Result<Option<Kept>, String> {
+    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String> {
         let mut q = (self.conn)
             .prepare_cached(sql::BEST)
             .map_err(|e| self.fail("cannot read", e))?;
@@ -199,7 +199,7 @@ impl Database for Sqlite {
         Ok(row)
     }
 
-    fn top(&mut self, key: &Key, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let fail = |e| self.fail("cannot read a board", e);
         let mut q = (self.conn).prepare_cached(sql::TOP).map_err(fail)?;
         let rows = q
@@ -213,7 +213,7 @@ impl Database for Sqlite {
         Ok((top, total.max(0) as u64))
     }
 
-    fn place(&mut self, key: &Key, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
         q.query_row(params![identity, key.0, key.1.name(), key.2], |r| {
@@ -223,7 +223,7 @@ impl Database for Sqlite {
         .map_err(fail)
     }
 
-    fn at(&mut self, key: &Key, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
         let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
@@ -241,7 +241,7 @@ impl Database for Sqlite {
         rows.collect::<Result<Vec<_>, _>>().map_err(fail)
     }
 
-    fn boards(&mut self) -> Result<Vec<(Key, String, String)>, String> {
+    fn boards(&mut self) -> Result<Vec<(LapKey, String, String)>, String> {
         let fail = |e| error(&self.path, "cannot read the boards", e);
         let mut q = (self.conn).prepare(sql::BOARDS).map_err(fail)?;
         let rows = q
@@ -276,12 +276,12 @@ impl Database for Sqlite {
 
     /// The boards changed since the last call (by this server or any
     /// other sharing the database), each once.
-    fn changes(&mut self) -> Result<Vec<Key>, String> {
+    fn changes(&mut self) -> Result<Vec<LapKey>, String> {
         let fail = |e| error(&self.path, "cannot read changes", e);
         let mut q = (self.conn)
             .prepare_cached(sql::CHANGES_SINCE)
             .map_err(fail)?;
-        let mut keys: Vec<Key> = Vec::new();
+        let mut keys: Vec<LapKey> = Vec::new();
         let mut seen = self.seen;
         let rows = q
             .query_map([self.seen], |r| {

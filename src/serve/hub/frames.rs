@@ -23,7 +23,7 @@ use crate::car::CarSpec;
 use crate::console::Frames;
 
 use super::super::db::Board;
-use super::super::keeper::{Best, Key};
+use super::super::keeper::{Best, LapKey};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
 use super::super::room::{Place, PlayerId, Room};
@@ -64,7 +64,7 @@ struct Shared<'a> {
     tracks: &'a [Offered],
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
-    boards: &'a HashMap<Key, Board>,
+    boards: &'a HashMap<LapKey, Board>,
     /// Whether the database answers.
     online: bool,
     idle: Duration,

@@ -29,7 +29,7 @@ use tokio::sync::mpsc::Sender;
 
 use crate::car::CarSpec;
 use crate::clock::{Cadence, Clock};
-use crate::console::{Frames, Tap};
+use crate::console::{Frames, Sink};
 use crate::medals::book::Book;
 use crate::session::Session;
 
@@ -72,12 +72,12 @@ pub struct Player {
     pub place: Place,
     out: Sender<Out>,
     /// Where their frames are drawn, into `sink`.
-    frames: Frames<Tap>,
+    frames: Frames<Sink>,
     /// Whether the terminal was resized (to any size, its own too) since
     /// `frames` were made: they are made again, and drawn whole, at the
     /// player's next frame.
     resized: bool,
-    sink: Tap,
+    sink: Sink,
     last_key: Instant,
     clear: bool,
     /// The seconds left before an idle player is cut off, as their screen
@@ -142,7 +142,7 @@ impl Hub {
                 color,
                 out,
             } => {
-                let sink = Tap::default();
+                let sink = Sink::default();
                 let (frames, _) = Frames::new(sink.clone(), to_size(size));
                 let taken = |n: &str| self.players.values().any(|p| looks_like(&p.name, n));
                 let name = unique_name(&name, taken);
@@ -328,7 +328,7 @@ impl Hub {
 impl Hub {
     /// Each room's medals and board, for its settings ([`Room::refresh`]):
     /// `changed` names the boards changed since the last time.
-    fn refresh_rooms(&mut self, changed: &[super::keeper::Key]) {
+    fn refresh_rooms(&mut self, changed: &[super::keeper::LapKey]) {
         if self.medals.poll() {
             self.lobby_changed();
         }

@@ -60,7 +60,7 @@ fn give_the_table_back(other: &rusqlite::Connection) {
         .unwrap();
 }
 
-fn key(track: &str) -> Key {
+fn key(track: &str) -> LapKey {
     (track.to_string(), ModelKind::Arcade, "c".to_string())
 }
 

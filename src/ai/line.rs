@@ -12,7 +12,7 @@
 //!    it, the line itself closed to every leg (as to a lap: a leg between
 //!    checkpoints that went back over it could take the wrong way round;
 //!    drawn on to the walls where it
-//!    stops short of them, unless it stops [`OPEN_END`] metres or more from
+//!    stops short of them, unless it stops `legs::OPEN_END` metres or more from
 //!    them or short of another mark: then the legs keep [`TURN`] metres from
 //!    that end, as from a checkpoint's end in the open, so the lap turns
 //!    round it in a curve a car can drive); and no leg may run back along the

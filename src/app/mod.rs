@@ -1,8 +1,8 @@
 //! The game as a state machine, with no terminal in it: screens, the menu,
-//! the keys held, records, and the race ([`race`]) with its clock,
+//! the keys held, records, and the race ([`crate::race::Race`]) with its clock,
 //! recording and replay. The game loop feeds it inputs and one
 //! [`App::tick`] per physics step; the UI draws it without changing it.
-//! The race steps the same [`World`] as `skid sim`.
+//! The race steps the same [`crate::world::World`] as `skid sim`.
 
 pub mod planner;
 mod records;

@@ -99,7 +99,7 @@ pub struct Contact {
     pub hit_wall: bool,
 }
 
-/// What the gauges read, the same for every model ([`Car::telemetry`]).
+/// What the gauges read, the same for every model ([`crate::physics::Car::telemetry`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Telemetry {
     /// m/s.

@@ -36,7 +36,7 @@ pub struct SeatView<'a> {
     /// The seat's car in the race's world.
     pub entrant: &'a Entrant,
     /// The camera the screen draws the track through: the seat's own, or
-    /// a watcher's ([`SeatView::through`]); none before the first tick.
+    /// a watcher's ([`SeatView::watched_by`]); none before the first tick.
     pub camera: Option<Camera>,
     /// Whose screen it is: the car named YOU (the seat's own, or a
     /// watcher's; none for a watcher with no car in the race).

@@ -8,7 +8,7 @@
 //! the default, a file in the data directory with nothing to install, and
 //! PostgreSQL ([`postgres`], `--database postgres://...`), which several
 //! servers on several machines share. Only the records' thread
-//! ([`super::laps`]) touches one: the hub never waits on it, and the
+//! ([`super::keeper`]) touches one: the hub never waits on it, and the
 //! records' thread waits on one call for [`DEADLINE`] at the most.
 
 mod postgres;

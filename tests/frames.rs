@@ -39,6 +39,13 @@ fn play(track: &str, model: ModelKind, size: (u16, u16), every: u64) -> (Vec<Vec
     replay(track, model, size, every, script(model))
 }
 
+/// Whether the replay in `app`'s race has run out.
+fn replay_done(app: &App) -> bool {
+    (app.race.as_ref())
+        .and_then(|r| r.view(LOCAL))
+        .is_none_or(|v| v.replay_done())
+}
+
 /// [`play`] with the script `script`.
 fn replay(
     track: &str,
@@ -52,14 +59,7 @@ fn replay(
     let (mut screen, _) = Frames::new(tap.clone(), Size::new(size.0, size.1));
     let mut frames = Vec::new();
     let mut n = 0u64;
-    while !app
-        .race
-        .as_ref()
-        .unwrap()
-        .view(LOCAL)
-        .unwrap()
-        .replay_done()
-    {
+    while !replay_done(&app) {
         app.tick(0.0);
         n += 1;
         if n.is_multiple_of(every) {
@@ -221,14 +221,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
     let nz = |n| std::num::NonZeroU16::new(n).unwrap();
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
     let (mut n, mut stems, mut most) = (0u64, Vec::new(), 0);
-    while !app
-        .race
-        .as_ref()
-        .unwrap()
-        .view(LOCAL)
-        .unwrap()
-        .replay_done()
-    {
+    while !replay_done(&app) {
         app.tick(0.0);
         n += 1;
         if !n.is_multiple_of(4) {

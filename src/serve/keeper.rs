@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use super::db::{self, Board, Database};
+use super::db::{self, Board, Database, Listed};
 use crate::models::ModelKind;
 use crate::records::{Record, Store};
 use crate::timing::Lap;
@@ -65,6 +65,9 @@ enum Job {
         key: LapKey,
         who: Vec<String>,
     },
+    /// This server's rooms now, published under its name (and again at
+    /// every heartbeat until the next).
+    Publish(String, Vec<Listed>),
 }
 
 /// What the records' thread says.
@@ -80,6 +83,8 @@ enum Answer {
     Told(Vec<Told>),
     /// The database answers again, or stopped answering.
     Online(bool),
+    /// The other servers' rooms changed.
+    Elsewhere(Vec<Listed>),
 }
 
 /// Whose record a read is for: a player in a room's race (the room's
@@ -100,7 +105,8 @@ pub struct Polled {
     pub records: Vec<(Ask, Option<Lap>)>,
     /// Boards changed: whoever shows one asks for it again.
     pub changed: Vec<LapKey>,
-    /// Whether a board or the lobby's best laps changed.
+    /// Whether a board, the lobby's best laps or the rooms on other
+    /// servers changed.
     pub news: bool,
     /// Players (by key fingerprint) whose laps neither the database nor
     /// the spool holds now, with why; or (none) held again.
@@ -124,6 +130,9 @@ pub struct Keeper {
     asked: HashSet<LapKey>,
     /// Whether the database answers (else the boards are offline).
     pub online: bool,
+    /// The rooms open on the other servers sharing the database, as last
+    /// read (none while it does not answer).
+    pub elsewhere: Vec<Listed>,
     /// Why the database did not answer when the server started, for the
     /// log to say once the server has said where it listens.
     pub down_at_start: Option<String>,
@@ -175,6 +184,7 @@ impl Keeper {
             boards: HashMap::new(),
             asked: HashSet::new(),
             online,
+            elsewhere: Vec::new(),
             down_at_start: failed.map(|why| link::offline(&why)),
         })
     }
@@ -205,6 +215,13 @@ impl Keeper {
 
     /// Asks for the board of `key`, with where `who` (players' key
     /// fingerprints) stand on it: in [`Keeper::boards`] once read.
+    /// Publishes this server's rooms, `server` naming it, for the other
+    /// servers' lobbies: written on the records' thread, and again at
+    /// each heartbeat ([`work`]).
+    pub fn publish(&mut self, server: &str, rooms: Vec<Listed>) {
+        self.send(Job::Publish(server.to_string(), rooms));
+    }
+
     pub fn ask_board(&mut self, key: LapKey, who: Vec<String>) {
         self.asked.insert(key.clone());
         self.send(Job::Board { key, who });
@@ -251,6 +268,10 @@ impl Keeper {
                     polled.news = true;
                 }
                 Answer::Changed(keys) => polled.changed.extend(keys),
+                Answer::Elsewhere(rooms) => {
+                    self.elsewhere = rooms;
+                    polled.news = true;
+                }
                 Answer::Told(told) => polled.unsaved.extend(told),
                 Answer::Online(online) => {
                     self.online = online;

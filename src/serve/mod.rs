@@ -253,10 +253,14 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         .map_err(|_| io::Error::other("the records' database failed to open"))?
         .map_err(io::Error::other)?;
     let database_down = keeper.down_at_start.take();
+    // Sharing a database, this server's rooms are published under its
+    // host's name and address, for the others' lobbies.
+    let server = (opts.database.is_some()).then(|| format!("{}/{addr}", host_name()));
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {
-            let hub = Hub::new(tracks, settings, keeper, Instant::now());
+            let mut hub = Hub::new(tracks, settings, keeper, Instant::now());
+            hub.server = server;
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);
@@ -322,4 +326,17 @@ fn first_signal() -> io::Result<impl std::future::Future<Output = i32>> {
         });
     }
     Ok(async move { rx.recv().await.unwrap_or(libc::SIGTERM) })
+}
+
+/// This machine's host name (`gethostname`), or `skid` where it has none.
+fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is valid for its length; gethostname writes at
+    // most that many bytes.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    match std::str::from_utf8(&buf[..end]) {
+        Ok(name) if ok && !name.is_empty() => name.to_string(),
+        _ => "skid".to_string(),
+    }
 }

@@ -133,6 +133,50 @@ pub struct Lap {
 /// model and the car's name.
 pub type TrackBest = (Entry, ModelKind, String);
 
+/// A room as its server publishes it for the others' lobbies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The server it is on (`serve::Options::server`).
+    pub server: String,
+    /// Its number on that server.
+    pub room: u32,
+    /// The track's name.
+    pub track: String,
+    pub model: ModelKind,
+    /// Members, and the seats its track has.
+    pub players: u32,
+    pub seats: u32,
+    /// Whether a race runs in it.
+    pub racing: bool,
+}
+
+/// How long a server's rooms are listed after its last heartbeat: a
+/// server that died has its rooms gone from every lobby by then.
+pub const ROOMS_FRESH_MS: i64 = 3_000;
+/// How long rows of a silent server stay in the table at all.
+const ROOMS_KEPT_MS: i64 = 60_000;
+
+/// The rows of [`sql::ROOMS_ELSEWHERE`] as listed rooms (a model this
+/// build does not know is left out).
+fn listed(
+    rows: impl IntoIterator<Item = (String, i64, String, String, i64, i64, i64)>,
+) -> Vec<Listed> {
+    let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
+    rows.into_iter()
+        .filter_map(|(server, room, track, model, players, seats, racing)| {
+            Some(Listed {
+                server,
+                room: to_u32(room),
+                track,
+                model: model.parse().ok()?,
+                players: to_u32(players),
+                seats: to_u32(seats),
+                racing: racing != 0,
+            })
+        })
+        .collect()
+}
+
 /// What the records' thread asks of a database. Every error says which
 /// database (its path, or its address without the password) and what
 /// failed.
@@ -202,6 +246,13 @@ pub trait Database: Send {
     fn note(&mut self, key: &str) -> Result<Option<String>, String>;
     /// Keeps `value` under `key` in the database's own notes.
     fn set_note(&mut self, key: &str, value: &str) -> Result<(), String>;
+    /// Publishes `rooms` as all of `server`'s, stamped `now_ms` (its
+    /// heartbeat), in one transaction; rows of servers silent for
+    /// [`ROOMS_KEPT_MS`] go.
+    fn publish_rooms(&mut self, server: &str, rooms: &[Listed], now_ms: i64) -> Result<(), String>;
+    /// The rooms of every server but `server` heard from within
+    /// [`ROOMS_FRESH_MS`] of `now_ms`.
+    fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String>;
 }
 
 /// The database `url` names (`postgres://...` or `postgresql://...`,

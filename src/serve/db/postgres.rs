@@ -25,8 +25,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Refusal, TrackBest, medal_named,
-    splits_of, splits_text, sql,
+    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Listed, ROOMS_FRESH_MS,
+    ROOMS_KEPT_MS, Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::records::{Record, ghost_text, parse_ghost};
@@ -486,6 +486,52 @@ impl Database for Postgres {
             c.execute(sql::SET_NOTE, &[&key, &value]).await
         })
         .map(|_| ())
+    }
+
+    fn publish_rooms(&mut self, server: &str, rooms: &[Listed], now_ms: i64) -> Result<(), String> {
+        self.run("cannot publish the rooms", async |c| {
+            let tx = c.transaction().await?;
+            tx.batch_execute(sql::ROOMS).await?;
+            tx.execute(sql::ROOMS_CLEAR, &[&server, &(now_ms - ROOMS_KEPT_MS)])
+                .await?;
+            let put = tx.prepare(sql::ROOM_PUT).await?;
+            for r in rooms {
+                let n = |v: u32| i64::from(v);
+                let racing = i64::from(r.racing);
+                let (model, beat) = (r.model.name(), now_ms);
+                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 8] = [
+                    &server,
+                    &n(r.room),
+                    &r.track,
+                    &model,
+                    &n(r.players),
+                    &n(r.seats),
+                    &racing,
+                    &beat,
+                ];
+                tx.execute(&put, &at).await?;
+            }
+            tx.commit().await
+        })
+    }
+
+    fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
+        let since = now_ms - ROOMS_FRESH_MS;
+        let rows = self.run("cannot read the rooms", async |c| {
+            c.batch_execute(sql::ROOMS).await?;
+            c.query(sql::ROOMS_ELSEWHERE, &[&server, &since]).await
+        })?;
+        Ok(listed(rows.iter().map(|r| {
+            (
+                r.get(0),
+                r.get(1),
+                r.get(2),
+                r.get(3),
+                r.get(4),
+                r.get(5),
+                r.get(6),
+            )
+        })))
     }
 }
 

@@ -29,6 +29,33 @@ pub const LAPS_INDEX: &str =
 /// The database's own notes (which data directories were imported).
 pub const META: &str = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 
+/// The rooms each server sharing the database has open, as its lobby
+/// lists them, each stamped with the server's latest heartbeat (`beat`,
+/// milliseconds since the epoch). Live state, not records: made where
+/// missing rather than by the versioned schema, so that a server of an
+/// older build sharing the database works on without it.
+pub const ROOMS: &str = "
+    CREATE TABLE IF NOT EXISTS rooms (
+        server TEXT NOT NULL,
+        room BIGINT NOT NULL,
+        track TEXT NOT NULL,
+        model TEXT NOT NULL,
+        players BIGINT NOT NULL,
+        seats BIGINT NOT NULL,
+        racing BIGINT NOT NULL,
+        beat BIGINT NOT NULL,
+        PRIMARY KEY (server, room)
+    )";
+/// A server's own rooms taken out, and those of servers long silent.
+pub const ROOMS_CLEAR: &str = "DELETE FROM rooms WHERE server = $1 OR beat < $2";
+pub const ROOM_PUT: &str = "
+    INSERT INTO rooms (server, room, track, model, players, seats, racing, beat)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+/// The rooms of every other server heard from since `$2`.
+pub const ROOMS_ELSEWHERE: &str = "
+    SELECT server, room, track, model, players, seats, racing FROM rooms
+    WHERE server <> $1 AND beat >= $2 ORDER BY server, room";
+
 /// A lap kept only if it beats its driver's own for its key.
 pub const UPSERT: &str = "
     INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    CHANGES_KEPT, Database, Entry, Kept, Lap, LapKey, Refusal, TrackBest, medal_named, splits_of,
-    splits_text, sql,
+    CHANGES_KEPT, Database, Entry, Kept, Lap, LapKey, Listed, ROOMS_FRESH_MS, ROOMS_KEPT_MS,
+    Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::models::ModelKind;
@@ -319,6 +319,57 @@ impl Database for Sqlite {
             .execute(sql::SET_NOTE, [key, value])
             .map(|_| ())
             .map_err(|e| self.fail("cannot write", e))
+    }
+
+    fn publish_rooms(&mut self, server: &str, rooms: &[Listed], now_ms: i64) -> Result<(), String> {
+        let path = self.path.clone();
+        let fail = |e: rusqlite::Error| error(&path, "cannot publish the rooms", e);
+        let tx = self.conn.transaction().map_err(fail)?;
+        tx.execute_batch(sql::ROOMS).map_err(fail)?;
+        tx.execute(
+            sql::ROOMS_CLEAR,
+            rusqlite::params![server, now_ms - ROOMS_KEPT_MS],
+        )
+        .map_err(fail)?;
+        for r in rooms {
+            tx.execute(
+                sql::ROOM_PUT,
+                rusqlite::params![
+                    server,
+                    r.room,
+                    r.track,
+                    r.model.name(),
+                    r.players,
+                    r.seats,
+                    i64::from(r.racing),
+                    now_ms
+                ],
+            )
+            .map_err(fail)?;
+        }
+        tx.commit().map_err(fail)
+    }
+
+    fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
+        let fail = |e| error(&self.path, "cannot read the rooms", e);
+        (self.conn).execute_batch(sql::ROOMS).map_err(fail)?;
+        let mut q = (self.conn)
+            .prepare_cached(sql::ROOMS_ELSEWHERE)
+            .map_err(fail)?;
+        let rows = q
+            .query_map(rusqlite::params![server, now_ms - ROOMS_FRESH_MS], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })
+            .map_err(fail)?;
+        Ok(listed(rows.collect::<Result<Vec<_>, _>>().map_err(fail)?))
     }
 }
 

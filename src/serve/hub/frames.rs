@@ -88,13 +88,22 @@ type Gone = (PlayerId, Option<&'static str>);
 /// a terminal repeats.
 pub const MIN_FRAME_GAP: Duration = Duration::from_micros(16_667);
 
+/// Frame turns between two looks at whether the rooms changed for the
+/// other servers' lobbies (a quarter second at 30 fps).
+const PUBLISH_TURNS: u64 = 8;
+
 impl Hub {
     /// Draws and sends each player's frame whose screen changed and whose
     /// turn it is, on every core, and disconnects idle players and
-    /// players whose connection is gone.
+    /// players whose connection is gone; every [`PUBLISH_TURNS`] turns,
+    /// publishes the rooms if they changed (a race ended, a player left)
+    /// where nothing said so at once.
     pub fn frames(&mut self, now: Instant) {
         self.draw_frames(now, false);
         self.turns += 1;
+        if self.turns.is_multiple_of(PUBLISH_TURNS) {
+            self.publish_rooms();
+        }
     }
 
     /// Draws and sends the frames of the players who pressed a key since

@@ -39,6 +39,7 @@ mod idle;
 pub use idle::warning as idle_warning;
 mod input;
 
+use super::db::Listed;
 use super::keeper::Keeper;
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
@@ -107,6 +108,11 @@ pub struct Hub {
     clock: Clock,
     /// Frame turns so far ([`Hub::frames`]).
     turns: u64,
+    /// The name this server publishes its rooms under for the others
+    /// sharing its database (none: a server alone, which publishes
+    /// nothing), and the rooms it published last.
+    pub server: Option<String>,
+    published: Vec<Listed>,
 }
 
 impl Hub {
@@ -123,6 +129,32 @@ impl Hub {
             keeper,
             next_room: 1,
             turns: 0,
+            server: None,
+            published: Vec::new(),
+        }
+    }
+
+    /// This server's rooms as the other servers' lobbies list them,
+    /// handed to the records' thread to publish when they changed.
+    pub(super) fn publish_rooms(&mut self) {
+        let Some(server) = &self.server else { return };
+        let rooms: Vec<Listed> = (self.rooms.values())
+            .map(|room| {
+                let t = &room.offered(&self.tracks).choice;
+                Listed {
+                    server: server.clone(),
+                    room: room.id,
+                    track: t.name.clone(),
+                    model: room.menu.model,
+                    players: room.members.len() as u32,
+                    seats: Room::slots(&t.track) as u32,
+                    racing: room.running.is_some(),
+                }
+            })
+            .collect();
+        if rooms != self.published {
+            self.keeper.publish(server, rooms.clone());
+            self.published = rooms;
         }
     }
 
@@ -239,6 +271,7 @@ impl Hub {
         for p in self.players.values_mut() {
             p.session.dirty = true;
         }
+        self.publish_rooms();
     }
 
     /// One physics tick of every room's race, at `at`: the races on every

@@ -12,10 +12,16 @@ use std::time::{Duration, Instant};
 
 use super::link::Link;
 use super::queue::Queue;
+use super::queue::now_ms;
 use super::{Answer, BOARD_TOP, Job, best, first_answer};
+use crate::serve::db::Listed;
 
 /// How often the thread reads the log of changes.
 const CHANGES_EVERY: Duration = Duration::from_millis(250);
+/// How often the thread publishes this server's rooms (its heartbeat,
+/// [`ROOMS_FRESH_MS`](crate::serve::db::ROOMS_FRESH_MS) being three of
+/// them) and reads the other servers'.
+const ROOMS_EVERY: Duration = Duration::from_millis(500);
 
 /// What the thread works with: the database, the laps waiting, and the
 /// data directory whose first answer is still to be had (the players'
@@ -27,6 +33,16 @@ pub struct Records {
     pub unmet: Option<PathBuf>,
 }
 
+/// This server's rooms as last published (its name and the rooms), when
+/// they are due again, and the other servers' as last told to the hub.
+#[derive(Default)]
+struct Rooms {
+    mine: Option<(String, Vec<Listed>)>,
+    changed: bool,
+    next: Option<Instant>,
+    told: Vec<Listed>,
+}
+
 /// Runs until the hub hangs up: then the laps waiting are kept in the
 /// spool first and written to the database if it is up, so that a server
 /// stops within one [`DEADLINE`](crate::serve::db::DEADLINE) of a call
@@ -34,6 +50,7 @@ pub struct Records {
 pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
     let mut next_changes = Instant::now();
     let mut online = r.link.up();
+    let mut rooms = Rooms::default();
     loop {
         let (first, ending) = match jobs.recv_timeout(CHANGES_EVERY) {
             Ok(job) => (Some(job), false),
@@ -45,6 +62,10 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
         for job in first.into_iter().chain(jobs.try_iter()) {
             match job {
                 Job::Save(lap) => told.extend(r.queue.push(lap, r.link.name())),
+                Job::Publish(server, listed) => {
+                    rooms.mine = Some((server, listed));
+                    rooms.changed = true;
+                }
                 other => asks.push(other),
             }
         }
@@ -52,6 +73,10 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
             let _ = r.queue.settle();
             if r.link.up() {
                 r.link.ask(|db| r.queue.write(db));
+                // Its rooms gone from the others' lobbies at once.
+                if let Some((server, _)) = &rooms.mine {
+                    r.link.ask(|db| db.publish_rooms(server, &[], now_ms()));
+                }
             }
             return;
         }
@@ -88,6 +113,9 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
             if changes(&mut r.link, answers).is_err() {
                 return;
             }
+        }
+        if publish(&mut r.link, &mut rooms, answers).is_err() {
+            return;
         }
         if r.link.up() != online {
             online = r.link.up();
@@ -152,7 +180,7 @@ fn answer(link: &mut Link, job: Job, answers: &Sender<Answer>) -> Result<(), ()>
             Some(board) => Answer::Board(key, board),
             None => return Ok(()),
         },
-        Job::Save(_) => return Ok(()),
+        Job::Save(_) | Job::Publish(..) => return Ok(()),
     };
     answers.send(said).map_err(|_| ())
 }
@@ -174,4 +202,29 @@ fn changes(link: &mut Link, answers: &Sender<Answer>) -> Result<(), ()> {
         }
     }
     answers.send(Answer::Changed(keys)).map_err(|_| ())
+}
+
+/// Publishes this server's rooms when they changed or a heartbeat is due,
+/// and then reads the other servers', telling the hub when those changed
+/// (none while the database does not answer); errs when the hub is gone.
+fn publish(link: &mut Link, rooms: &mut Rooms, answers: &Sender<Answer>) -> Result<(), ()> {
+    let Some((server, mine)) = &rooms.mine else {
+        return Ok(());
+    };
+    let now = Instant::now();
+    if !rooms.changed && rooms.next.is_some_and(|at| now < at) {
+        return Ok(());
+    }
+    rooms.next = Some(now + ROOMS_EVERY);
+    let at = now_ms();
+    let published = link.ask(|db| db.publish_rooms(server, mine, at));
+    rooms.changed &= published.is_none();
+    let elsewhere = link
+        .ask(|db| db.rooms_elsewhere(server, at))
+        .unwrap_or_default();
+    if elsewhere == rooms.told {
+        return Ok(());
+    }
+    rooms.told.clone_from(&elsewhere);
+    answers.send(Answer::Elsewhere(elsewhere)).map_err(|_| ())
 }

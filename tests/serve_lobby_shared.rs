@@ -1,0 +1,152 @@
+//! Rooms across servers that share one PostgreSQL database (issue 53,
+//! its first part): each server's records' thread publishes its rooms
+//! with a heartbeat and reads the others'; a room made on one is known to
+//! the other within a second, a server that stops has its rooms gone at
+//! once, and one that dies without a word (kill -9: no more heartbeats)
+//! within a few seconds.
+#![cfg(feature = "serve")]
+
+#[path = "common/hub.rs"]
+mod hub_sim;
+#[path = "common/postgres.rs"]
+mod postgres_db;
+#[path = "common/ssh.rs"]
+mod ssh;
+
+use std::time::{Duration, Instant};
+
+use skid::models::ModelKind;
+use skid::serve::db::{self, Database, Listed, ROOMS_FRESH_MS};
+use skid::serve::keeper::Keeper;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-rooms-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn room(server: &str, n: u32, players: u32, racing: bool) -> Listed {
+    Listed {
+        server: server.into(),
+        room: n,
+        track: "Pocket".into(),
+        model: ModelKind::Tire,
+        players,
+        seats: 4,
+        racing,
+    }
+}
+
+/// Polls `k` until its view of the other servers' rooms is `want`,
+/// within `limit`; returns how long that took.
+fn until_elsewhere(k: &mut Keeper, want: &[Listed], limit: Duration) -> Duration {
+    let start = Instant::now();
+    loop {
+        k.poll();
+        if k.elsewhere == want {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < limit,
+            "not within {limit:?}: {:?}",
+            k.elsewhere
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+#[test]
+fn a_room_on_one_server_is_known_to_the_other_within_a_second() {
+    let Some(db) = postgres_db::database("rooms") else {
+        return;
+    };
+    let mut a = Keeper::on(Some(&db.url), &temp("a")).unwrap();
+    let mut b = Keeper::on(Some(&db.url), &temp("b")).unwrap();
+    b.publish("b", vec![]);
+    until_elsewhere(&mut b, &[], Duration::from_secs(5));
+    // A room made on A, then a second player in it and its race.
+    let made = vec![room("a", 1, 1, false)];
+    a.publish("a", made.clone());
+    let took = until_elsewhere(&mut b, &made, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    let racing = vec![room("a", 1, 2, true), room("a", 2, 1, false)];
+    a.publish("a", racing.clone());
+    let took = until_elsewhere(&mut b, &racing, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    // A server never lists its own rooms as elsewhere.
+    until_elsewhere(&mut a, &[], Duration::from_secs(1));
+    // A stops: its rooms go from B's lobby at once.
+    drop(a);
+    let took = until_elsewhere(&mut b, &[], Duration::from_secs(5));
+    assert!(took < Duration::from_secs(1), "{took:?}");
+}
+
+#[test]
+fn a_server_that_goes_silent_has_its_rooms_gone_within_seconds() {
+    let Some(db) = postgres_db::database("silent") else {
+        return;
+    };
+    // A server killed with -9: its rows stay, its heartbeat stops.
+    let mut dead = db::open(Some(&db.url), &temp("dead")).unwrap();
+    dead.ready(db::DEADLINE).unwrap();
+    let rooms = vec![room("dead", 3, 2, true)];
+    dead.publish_rooms("dead", &rooms, now_ms()).unwrap();
+    let mut b = Keeper::on(Some(&db.url), &temp("alive")).unwrap();
+    b.publish("alive", vec![]);
+    until_elsewhere(&mut b, &rooms, Duration::from_secs(2));
+    let gone = until_elsewhere(&mut b, &[], Duration::from_secs(6));
+    let fresh = Duration::from_millis(ROOMS_FRESH_MS as u64);
+    assert!(gone <= fresh + Duration::from_secs(1), "{gone:?}");
+    // Read directly: a heartbeat older than the window lists nothing, a
+    // fresh one lists the rooms.
+    let at = now_ms();
+    dead.publish_rooms("dead", &rooms, at - ROOMS_FRESH_MS - 1)
+        .unwrap();
+    assert!(dead.rooms_elsewhere("alive", at).unwrap().is_empty());
+    dead.publish_rooms("dead", &rooms, at).unwrap();
+    assert_eq!(dead.rooms_elsewhere("alive", at).unwrap(), rooms);
+}
+
+/// The hub's side: a server that shares its database (named) publishes
+/// its rooms as its lobby shows them, through its records' thread, and
+/// again as they change (a player joins, the race starts).
+#[test]
+fn a_hub_publishes_its_rooms_as_they_change() {
+    use ratatui::crossterm::event::KeyCode;
+    let dir = temp("hub");
+    let mut two = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
+    two.hub.server = Some("here".into());
+    let mut db = db::open(None, &dir).unwrap();
+    let seen = |db: &mut Box<dyn Database>| db.rooms_elsewhere("another", now_ms()).unwrap();
+    let until = |db: &mut Box<dyn Database>, two: &mut hub_sim::TwoOnHub, want: &[Listed]| {
+        let end = Instant::now() + Duration::from_secs(5);
+        while seen(db) != want {
+            assert!(Instant::now() < end, "{:?}", seen(db));
+            two.hub.keeper.poll();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    let pocket = |players, racing| Listed {
+        server: "here".into(),
+        room: 1,
+        track: "pocket".into(),
+        model: ModelKind::Arcade,
+        players,
+        seats: 4,
+        racing,
+    };
+    two.press(1, KeyCode::Enter, 0);
+    until(&mut db, &mut two, &[pocket(1, false)]);
+    two.press(2, KeyCode::Down, 0);
+    two.press(2, KeyCode::Enter, 0);
+    until(&mut db, &mut two, &[pocket(2, false)]);
+    two.press(1, KeyCode::Enter, 0);
+    until(&mut db, &mut two, &[pocket(2, true)]);
+}

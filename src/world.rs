@@ -106,7 +106,7 @@ impl Entrant {
 
 pub struct World {
     pub track: Track,
-    /// The cars, in grid order (car 0 on the first start slot).
+    /// The cars, in grid order ([`FIRST`] on the first start slot).
     pub cars: Vec<Entrant>,
     /// Laps in the race: a computer car stops after them.
     pub laps: u32,

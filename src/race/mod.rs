@@ -130,7 +130,7 @@ impl RaceMedals {
 }
 
 impl Race {
-    /// A race with one seat, on car 0 of `world`: replaying `replay` if
+    /// A race with one seat, on the first car of `world` ([`FIRST`]): replaying `replay` if
     /// given, against the record `record` if any.
     pub fn new(world: World, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
         let line = race_line(&world.track);

@@ -150,3 +150,85 @@ fn a_hub_publishes_its_rooms_as_they_change() {
     two.press(1, KeyCode::Enter, 0);
     until(&mut db, &mut two, &[pocket(2, true)]);
 }
+
+/// Two servers on one database: a room made on one is listed in the
+/// other's lobby, under the other servers' heading with where it is,
+/// and goes from it when that room's server stops.
+#[test]
+fn the_lobby_lists_the_rooms_on_the_other_servers() {
+    use ratatui::crossterm::event::KeyCode;
+    let dir = temp("lobbies");
+    let mut a = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
+    let mut b = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
+    a.hub.server = Some("host-a/10.0.0.1:22".into());
+    b.hub.server = Some("host-b/10.0.0.2:22".into());
+    a.press(1, KeyCode::Enter, 0);
+    // Ben, in B's lobby, sees Ann's room on A within a second.
+    let start = Instant::now();
+    let mut tick = 0;
+    let lobby = loop {
+        tick += 4;
+        a.hub.tick(a.at(tick));
+        b.hub.tick(b.at(tick));
+        b.frames(tick);
+        let text = b.screens[1].screen().contents();
+        if text.contains("ON OTHER SERVERS") {
+            break text;
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "{text}");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let line = (lobby.lines())
+        .find(|l| l.contains("· host-a"))
+        .expect("where the room is");
+    assert!(
+        line.contains("room 1") && line.contains("pocket") && line.contains("1/4"),
+        "{lobby}"
+    );
+    assert!(lobby.contains("no rooms on this server yet"), "{lobby}");
+    // A goes: its room leaves B's lobby.
+    drop(a);
+    let start = Instant::now();
+    while b.screens[1]
+        .screen()
+        .contents()
+        .contains("ON OTHER SERVERS")
+    {
+        assert!(start.elapsed() < Duration::from_secs(2));
+        tick += 4;
+        b.hub.tick(b.at(tick));
+        b.frames(tick);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Servers starting at once on a new database both make the rooms'
+/// table, and neither fails for it (PostgreSQL's `CREATE TABLE IF NOT
+/// EXISTS` alone lets two at once collide, which took the boards
+/// offline for a moment).
+#[test]
+fn servers_publishing_first_at_once_both_succeed() {
+    let Some(test_db) = postgres_db::database("first") else {
+        return;
+    };
+    for round in 0..4 {
+        let fresh = postgres_db::database(&format!("first{round}")).unwrap();
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let threads: Vec<_> = (0..4)
+            .map(|i| {
+                let (url, barrier) = (fresh.url.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    let mut db = db::open(Some(&url), &temp(&format!("first-{i}"))).unwrap();
+                    db.ready(db::DEADLINE).unwrap();
+                    barrier.wait();
+                    let name = format!("s{i}");
+                    db.publish_rooms(&name, &[room(&name, 1, 1, false)], now_ms())
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap().expect("every server publishes");
+        }
+    }
+    drop(test_db);
+}

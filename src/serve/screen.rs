@@ -14,7 +14,7 @@ use crate::damage::Damage;
 use crate::session::{Door, Session};
 use crate::ui::{self, lobby, overlay};
 
-use super::db::Board;
+use super::db::{Board, Listed};
 use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
@@ -47,6 +47,9 @@ pub struct View<'a> {
     /// Whether the database answers: the boards are offline while it
     /// does not (laps wait, and are kept).
     pub online: bool,
+    /// The rooms open on the other servers sharing the database: listed
+    /// below this server's own.
+    pub elsewhere: &'a [Listed],
     /// The player's key fingerprint, if they came with one.
     pub identity: Option<&'a str>,
     /// Seconds left before the player is cut off for being idle, while
@@ -83,7 +86,7 @@ impl View<'_> {
                     .listed
                     .get_or_init(|| lobby_rows(self.rooms, self.tracks));
                 let board = self.lobby_board(row);
-                lobby::lobby(buf, area, &self.you(), rows, row, &board);
+                lobby::lobby(buf, area, &self.you(), rows, row, &board, &self.others());
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
@@ -123,10 +126,30 @@ impl View<'_> {
         }
         buf.reset();
         match room {
-            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[]),
+            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], &self.others()),
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
+    }
+
+    /// The other servers' rooms as the lobby lists them: the room's row,
+    /// and the host of the server it is on (its name less the address,
+    /// which says nothing to a player and would not fit).
+    fn others(&self) -> Vec<String> {
+        (self.elsewhere.iter())
+            .map(|l| {
+                let line = lobby::RoomLine {
+                    id: l.room,
+                    track: l.track.clone(),
+                    model: l.model.to_string(),
+                    players: l.players as usize,
+                    slots: l.seats as usize,
+                    racing: l.racing,
+                };
+                let host = l.server.split('/').next().unwrap_or(&l.server);
+                format!("{}  · {host}", lobby::room_line(&line))
+            })
+            .collect()
     }
 
     /// Who the player is, and whether their laps are kept.

@@ -81,23 +81,28 @@ pub fn lobby(
     rooms: &[RoomLine],
     row: usize,
     board: &[String],
+    elsewhere: &[String],
 ) {
     let (heading, best) = board
         .split_first()
         .map_or(("", &[][..]), |(h, b)| (h.as_str(), b));
     // The box fits everything if the screen has room; else the list of
     // rooms scrolls to keep the cursor's row in sight, and the board's
-    // lines give way first.
+    // lines give way first, then the other servers' rooms.
     let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+    let others_rows = |n: usize| if n == 0 { 0 } else { n + 2 };
     let h = count(rooms.len())
         .saturating_add(count(best.len()))
+        .saturating_add(count(others_rows(elsewhere.len())))
         .saturating_add(10);
     let inner = panel(buf, area, h, " skid · lobby ");
     // Rows besides the rooms': who you are, a gap, the make-a-room row
-    // and the key line, and for the board a gap and its heading.
-    let for_best = (inner.height as usize).saturating_sub(6 + rooms.len());
+    // and the key line, and for each block below a gap and its heading.
+    let spare = (inner.height as usize).saturating_sub(4 + rooms.len());
+    let elsewhere = &elsewhere[..elsewhere.len().min(spare.saturating_sub(2))];
+    let for_best = spare.saturating_sub(2 + others_rows(elsewhere.len()));
     let best = &best[..best.len().min(for_best)];
-    let gap = if best.is_empty() { 0 } else { best.len() + 2 };
+    let gap = others_rows(elsewhere.len()) + if best.is_empty() { 0 } else { best.len() + 2 };
     // Rows for the list: the box less who you are, a blank, the best laps
     // and the key line.
     let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
@@ -131,7 +136,17 @@ pub fn lobby(
         pieces.push(more(total - last, "↓"));
     }
     if rooms.is_empty() && room_for > 1 {
-        pieces.push(column::line("  no rooms yet", THEME.dim));
+        let none = if elsewhere.is_empty() {
+            "  no rooms yet"
+        } else {
+            "  no rooms on this server yet"
+        };
+        pieces.push(column::line(none, THEME.dim));
+    }
+    if !elsewhere.is_empty() {
+        let heading = "ON OTHER SERVERS";
+        pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
+        pieces.extend((elsewhere.iter()).map(|l| column::line(format!("  {l}"), THEME.dim)));
     }
     if !best.is_empty() {
         pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
@@ -146,7 +161,7 @@ pub fn lobby(
 
 /// A room's row: number, track, model, players of slots, and whether it
 /// races or waits.
-fn room_line(room: &RoomLine) -> String {
+pub fn room_line(room: &RoomLine) -> String {
     format!(
         "room {:<3} {:<10} {:<9} {}/{}  {}",
         room.id,
@@ -287,7 +302,7 @@ mod tests {
         let mut buf = Buffer::empty(area);
         let mut board = vec!["BEST LAPS".to_string()];
         board.extend_from_slice(best);
-        lobby(&mut buf, area, "you are x", rooms, row, &board);
+        lobby(&mut buf, area, "you are x", rooms, row, &board, &[]);
         crate::ui::buffer_text(&buf)
     }
 

@@ -25,12 +25,13 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Listed, ROOMS_FRESH_MS,
-    ROOMS_KEPT_MS, Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
+    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Listed, Refusal, TrackBest,
+    medal_named, splits_of, splits_text, sql,
 };
 use crate::medals::Medal;
 use crate::records::{Record, ghost_text, parse_ghost};
 
+mod rooms;
 mod said;
 
 use said::{shown, why};
@@ -69,6 +70,8 @@ pub struct Postgres {
     seen: Option<i64>,
     /// Changes told within the window below `seen`.
     told: BTreeSet<i64>,
+    /// Whether the rooms' table is known to be there ([`sql::ROOMS`]).
+    rooms_table: bool,
 }
 
 impl Postgres {
@@ -97,6 +100,7 @@ impl Postgres {
             migrated: false,
             seen: None,
             told: BTreeSet::new(),
+            rooms_table: false,
         })
     }
 
@@ -448,48 +452,10 @@ impl Database for Postgres {
     }
 
     fn publish_rooms(&mut self, server: &str, rooms: &[Listed], now_ms: i64) -> Result<(), String> {
-        self.run("cannot publish the rooms", async |c| {
-            let tx = c.transaction().await?;
-            tx.batch_execute(sql::ROOMS).await?;
-            tx.execute(sql::ROOMS_CLEAR, &[&server, &(now_ms - ROOMS_KEPT_MS)])
-                .await?;
-            let put = tx.prepare(sql::ROOM_PUT).await?;
-            for r in rooms {
-                let n = |v: u32| i64::from(v);
-                let racing = i64::from(r.racing);
-                let (model, beat) = (r.model.name(), now_ms);
-                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 8] = [
-                    &server,
-                    &n(r.room),
-                    &r.track,
-                    &model,
-                    &n(r.players),
-                    &n(r.seats),
-                    &racing,
-                    &beat,
-                ];
-                tx.execute(&put, &at).await?;
-            }
-            tx.commit().await
-        })
+        self.put_rooms(server, rooms, now_ms)
     }
 
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
-        let since = now_ms - ROOMS_FRESH_MS;
-        let rows = self.run("cannot read the rooms", async |c| {
-            c.batch_execute(sql::ROOMS).await?;
-            c.query(sql::ROOMS_ELSEWHERE, &[&server, &since]).await
-        })?;
-        Ok(listed(rows.iter().map(|r| {
-            (
-                r.get(0),
-                r.get(1),
-                r.get(2),
-                r.get(3),
-                r.get(4),
-                r.get(5),
-                r.get(6),
-            )
-        })))
+        self.read_rooms(server, now_ms)
     }
 }

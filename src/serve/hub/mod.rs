@@ -110,9 +110,11 @@ pub struct Hub {
     turns: u64,
     /// The name this server publishes its rooms under for the others
     /// sharing its database (none: a server alone, which publishes
-    /// nothing), and the rooms it published last.
+    /// nothing), and the rooms it published last (none before the first
+    /// time: even no rooms are published, which starts the reading of
+    /// the others').
     pub server: Option<String>,
-    published: Vec<Listed>,
+    published: Option<Vec<Listed>>,
 }
 
 impl Hub {
@@ -130,7 +132,7 @@ impl Hub {
             next_room: 1,
             turns: 0,
             server: None,
-            published: Vec::new(),
+            published: None,
         }
     }
 
@@ -152,9 +154,9 @@ impl Hub {
                 }
             })
             .collect();
-        if rooms != self.published {
+        if self.published.as_ref() != Some(&rooms) {
             self.keeper.publish(server, rooms.clone());
-            self.published = rooms;
+            self.published = Some(rooms);
         }
     }
 

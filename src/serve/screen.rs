@@ -47,9 +47,9 @@ pub struct View<'a> {
     /// Whether the database answers: the boards are offline while it
     /// does not (laps wait, and are kept).
     pub online: bool,
-    /// The rooms open on the other servers sharing the database: listed
-    /// below this server's own.
-    pub elsewhere: &'a [Listed],
+    /// The rooms open on the other servers sharing the database, as the
+    /// lobby lists them below this server's own ([`elsewhere_lines`]).
+    pub elsewhere: &'a [String],
     /// The player's key fingerprint, if they came with one.
     pub identity: Option<&'a str>,
     /// Seconds left before the player is cut off for being idle, while
@@ -86,7 +86,7 @@ impl View<'_> {
                     .listed
                     .get_or_init(|| lobby_rows(self.rooms, self.tracks));
                 let board = self.lobby_board(row);
-                lobby::lobby(buf, area, &self.you(), rows, row, &board, &self.others());
+                lobby::lobby(buf, area, &self.you(), rows, row, &board, self.elsewhere);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
@@ -126,30 +126,10 @@ impl View<'_> {
         }
         buf.reset();
         match room {
-            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], &self.others()),
+            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], self.elsewhere),
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
-    }
-
-    /// The other servers' rooms as the lobby lists them: the room's row,
-    /// and the host of the server it is on (its name less the address,
-    /// which says nothing to a player and would not fit).
-    fn others(&self) -> Vec<String> {
-        (self.elsewhere.iter())
-            .map(|l| {
-                let line = lobby::RoomLine {
-                    id: l.room,
-                    track: l.track.clone(),
-                    model: l.model.to_string(),
-                    players: l.players as usize,
-                    slots: l.seats as usize,
-                    racing: l.racing,
-                };
-                let host = l.server.split('/').next().unwrap_or(&l.server);
-                format!("{}  · {host}", lobby::room_line(&line))
-            })
-            .collect()
     }
 
     /// Who the player is, and whether their laps are kept.
@@ -298,6 +278,28 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
                 slots: Room::slots(&t.track),
                 racing: room.running.is_some(),
             }
+        })
+        .collect()
+}
+
+/// The other servers' rooms `elsewhere` as the lobby lists them: the
+/// room's row, and the host of the server it is on (its name less the
+/// address, which says nothing to a player and would not fit). Worked
+/// out once a frame turn, for every player in the lobby.
+pub fn elsewhere_lines(elsewhere: &[Listed]) -> Vec<String> {
+    elsewhere
+        .iter()
+        .map(|l| {
+            let line = lobby::RoomLine {
+                id: l.room,
+                track: l.track.clone(),
+                model: l.model.to_string(),
+                players: l.players as usize,
+                slots: l.seats as usize,
+                racing: l.racing,
+            };
+            let host = l.server.split('/').next().unwrap_or(&l.server);
+            format!("{}  · {host}", lobby::room_line(&line))
         })
         .collect()
 }

@@ -9,15 +9,15 @@
 //!   have one, else to their session's, which their next seat takes
 //!   ([`crate::race::Entry::held`]).
 //! * Focus lost lets every key go.
-//! * A seat's own commands (gears, the gearbox, the ghost, autostrafe,
-//!   back to the last mark) go to their seat ([`Race::seat_command`]).
+//!
+//! (A seat's own commands, gears, the ghost and the like, go straight to
+//! [`Race::seat_command`] from either door.)
 //!
 //! When a person drives is each door's to say (`drives`): locally while
 //! the race runs unpaused with no help over it, on a server while their
 //! car races and their help is closed.
 
 use crate::input::Key;
-use crate::keys::Command;
 use crate::race::Race;
 use crate::session::Session;
 use crate::world::CarId;
@@ -53,13 +53,6 @@ impl Person<'_> {
         if let Some(seat) = (self.seat).and_then(|(race, car)| race.seat_mut(car)) {
             seat.held.release_all();
         }
-    }
-
-    /// One of a seat's own commands; returns whether `cmd` was one (and
-    /// they have a seat).
-    pub fn seat_command(self, cmd: Command) -> bool {
-        self.seat
-            .is_some_and(|(race, car)| race.seat_command(car, cmd))
     }
 }
 

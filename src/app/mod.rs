@@ -467,10 +467,10 @@ impl App {
     }
 
     fn race_command(&mut self, cmd: Command) {
-        if self.person().seat_command(cmd) {
+        let Some(race) = &mut self.race else { return };
+        if race.seat_command(LOCAL, cmd) {
             return;
         }
-        let Some(race) = &mut self.race else { return };
         let (Some(seat), Some(e)) = (race.seats.get_mut(&LOCAL), race.world.car(LOCAL)) else {
             return;
         };

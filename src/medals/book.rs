@@ -178,12 +178,11 @@ impl Book {
     }
 
     /// Writes what is known to the file (a cache: a failure only means
-    /// working tables out again next time): on the worker's thread once
-    /// there is one, after the tables asked before, so that whoever polls
-    /// (the server's hub) never waits for a disk; at once otherwise (the
-    /// command line, which asked and waited already).
-    /// ([`Writer`] is on a thread of its own, not the worker's: a table
-    /// being worked out does not hold the file back.)
+    /// working tables out again next time): for a book that works tables
+    /// out in the background, on a [`Writer`] thread of its own (not the
+    /// worker's, so a table being worked out does not hold the file back),
+    /// so that whoever polls (the server's hub) never waits for a disk; at
+    /// once otherwise (the command line, which asked and waited already).
     fn keep(&mut self) {
         let Some(path) = &self.file else { return };
         let mut medals: Vec<Entry> = (self.known.iter())
@@ -308,7 +307,7 @@ mod tests {
         }
         let known = book.get(&key(&track, &spec, kind));
         let medals = known.medals().expect("the computer laps pocket");
-        // Written by the worker, not by the one who polled.
+        // Written on the book's writer thread, not by the one who polled.
         let file = dir.join("medals.toml");
         while !file.exists() {
             std::thread::sleep(std::time::Duration::from_millis(10));

@@ -109,24 +109,9 @@ pub struct Race {
     /// the tick it finished on.
     pub finishers: Vec<(CarId, u64)>,
     /// The medals of the track for the model and car the race started
-    /// with: none until known ([`crate::medals::book`]).
-    pub medals: Option<RaceMedals>,
-}
-
-/// A race's medals, with the model and car (by name) they are for.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RaceMedals {
-    pub kind: ModelKind,
-    pub car: String,
-    pub medals: Medals,
-}
-
-impl RaceMedals {
-    /// The medals, if they are `car`'s as it is now (a car switched to
-    /// another model or car has none).
-    pub fn of(&self, car: &Car) -> Option<Medals> {
-        (car.kind == self.kind && car.spec().name == self.car).then_some(self.medals)
-    }
+    /// with ([`Race::started_with`]): none until known
+    /// ([`crate::medals::book`]).
+    pub medals: Option<Medals>,
 }
 
 impl Race {
@@ -221,12 +206,7 @@ impl Race {
     /// The medals `medals` of the race's model and car, as they become
     /// known (a car switched to another model or car has none).
     pub fn set_medals(&mut self, medals: Option<Medals>) {
-        let (kind, spec) = &self.started_with;
-        self.medals = medals.map(|medals| RaceMedals {
-            kind: *kind,
-            car: spec.name.clone(),
-            medals,
-        });
+        self.medals = medals;
         if self.medals.is_some() {
             let pace = self.rival_pace();
             for e in &mut self.world.cars {
@@ -240,13 +220,16 @@ impl Race {
     /// The pace of the computer cars: the medals' for [`Race::rivals`],
     /// or a guess until they are known.
     fn rival_pace(&self) -> f64 {
-        (self.medals.as_ref())
-            .map_or_else(|| guessed_pace(self.rivals), |m| m.medals.pace(self.rivals))
+        (self.medals.as_ref()).map_or_else(|| guessed_pace(self.rivals), |m| m.pace(self.rivals))
     }
 
-    /// The medals for `car` as it is now, if known.
+    /// The medals for `car` as it is now, if known: none for a car
+    /// switched to another model or car than the race started with.
     pub fn medals_for(&self, car: &Car) -> Option<Medals> {
-        self.medals.as_ref()?.of(car)
+        let (kind, spec) = &self.started_with;
+        (car.kind == *kind && car.spec().name == spec.name)
+            .then_some(self.medals)
+            .flatten()
     }
 
     /// The record car `car`'s seat holds anew, with its ghost, by the
@@ -304,7 +287,7 @@ impl Race {
     /// can last no longer, so neither can its ghost and trace.
     pub fn limit(&self) -> u64 {
         let laps = f64::from(self.world.laps.max(1));
-        let author = self.medals.as_ref().map(|m| m.medals.author);
+        let author = self.medals.as_ref().map(|m| m.author);
         let secs = author.map_or(LONGEST_RACE * laps, |a| AUTHOR_TIMES * a * laps);
         (secs.max(LONGEST_RACE) / self.world.dt).round() as u64
     }

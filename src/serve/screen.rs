@@ -19,11 +19,12 @@ use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
 
-/// The lobby's rows in a frame turn: worked out once, by the first
-/// lobby screen drawn in it, and read by every other (each row of every
-/// room for each player in the lobby cost a turn tens of milliseconds
-/// while hundreds joined).
-pub type LobbyRows = OnceLock<Vec<lobby::RoomLine>>;
+/// The lobby's rows in a frame turn, this server's rooms and the lines of
+/// the other servers' ([`elsewhere_lines`]): worked out once, by the
+/// first lobby screen drawn in it, and read by every other (each row of
+/// every room for each player in the lobby cost a turn tens of
+/// milliseconds while hundreds joined).
+pub type LobbyRows = OnceLock<(Vec<lobby::RoomLine>, Vec<String>)>;
 
 /// One player's screen, read from the hub.
 pub struct View<'a> {
@@ -47,9 +48,9 @@ pub struct View<'a> {
     /// Whether the database answers: the boards are offline while it
     /// does not (laps wait, and are kept).
     pub online: bool,
-    /// The rooms open on the other servers sharing the database, as the
-    /// lobby lists them below this server's own ([`elsewhere_lines`]).
-    pub elsewhere: &'a [String],
+    /// The rooms open on the other servers sharing the database: the
+    /// lobby lists them below this server's own.
+    pub elsewhere: &'a [Listed],
     /// The player's key fingerprint, if they came with one.
     pub identity: Option<&'a str>,
     /// Seconds left before the player is cut off for being idle, while
@@ -82,11 +83,9 @@ impl View<'_> {
         let damage = match self.place {
             Place::Lobby { row } => {
                 buf.reset();
-                let rows = self
-                    .listed
-                    .get_or_init(|| lobby_rows(self.rooms, self.tracks));
+                let (rows, elsewhere) = self.rows();
                 let board = self.lobby_board(row);
-                lobby::lobby(buf, area, &self.you(), rows, row, &board, self.elsewhere);
+                lobby::lobby(buf, area, &self.you(), rows, row, &board, elsewhere);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
@@ -126,10 +125,18 @@ impl View<'_> {
         }
         buf.reset();
         match room {
-            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], self.elsewhere),
+            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], &self.rows().1),
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
+    }
+
+    /// The lobby's rows this turn ([`LobbyRows`]).
+    fn rows(&self) -> &(Vec<lobby::RoomLine>, Vec<String>) {
+        self.listed.get_or_init(|| {
+            let here = lobby_rows(self.rooms, self.tracks);
+            (here, elsewhere_lines(self.elsewhere))
+        })
     }
 
     /// Who the player is, and whether their laps are kept.
@@ -284,9 +291,8 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
 
 /// The other servers' rooms `elsewhere` as the lobby lists them: the
 /// room's row, and the host of the server it is on (its name less the
-/// address, which says nothing to a player and would not fit). Worked
-/// out once a frame turn, for every player in the lobby.
-pub fn elsewhere_lines(elsewhere: &[Listed]) -> Vec<String> {
+/// address, which says nothing to a player and would not fit).
+fn elsewhere_lines(elsewhere: &[Listed]) -> Vec<String> {
     elsewhere
         .iter()
         .map(|l| {

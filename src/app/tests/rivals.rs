@@ -143,7 +143,7 @@ fn easy_rivals_lap_in_the_bronze_time() {
         ..Options::default()
     });
     app.start_race();
-    let medals = app.race.as_ref().unwrap().medals.as_ref().unwrap().medals;
+    let medals = app.race.as_ref().unwrap().medals.unwrap();
     let bronze = medals.time(crate::medals::Medal::Bronze);
     let mut now = 0.0;
     let mut ends = Vec::new();

@@ -136,7 +136,8 @@ pub type TrackBest = (Entry, ModelKind, String);
 /// A room as its server publishes it for the others' lobbies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
-    /// The server it is on (`serve::Options::server`).
+    /// The server it is on, by the name it publishes under (its host and
+    /// listen address: `serve::hub::Hub::server`).
     pub server: String,
     /// Its number on that server.
     pub room: u32,

@@ -82,7 +82,8 @@ impl Sqlite {
 
     /// Brings the schema to this build's version, in one transaction that
     /// holds the database's write lock from its start, so that two servers
-    /// starting at once on a new database migrate it once.
+    /// starting at once on a new database migrate it once; and makes the
+    /// rooms' table where it is missing.
     fn migrate(&mut self) -> Result<(), String> {
         let path = self.path.clone();
         let fail = |e| error(&path, "cannot migrate", e);
@@ -105,6 +106,9 @@ impl Sqlite {
                 tx.execute_batch(statement).map_err(fail)?;
             }
         }
+        // The rooms' table: live state, made where missing (it is no
+        // part of the versioned schema, see [`sql::ROOMS`]).
+        tx.execute_batch(sql::ROOMS).map_err(fail)?;
         tx.pragma_update(None, "user_version", known)
             .map_err(fail)?;
         tx.commit().map_err(fail)
@@ -325,7 +329,6 @@ impl Database for Sqlite {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| error(&path, "cannot publish the rooms", e);
         let tx = self.conn.transaction().map_err(fail)?;
-        tx.execute_batch(sql::ROOMS).map_err(fail)?;
         tx.execute(
             sql::ROOMS_CLEAR,
             rusqlite::params![server, now_ms - ROOMS_KEPT_MS],
@@ -352,7 +355,6 @@ impl Database for Sqlite {
 
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
         let fail = |e| error(&self.path, "cannot read the rooms", e);
-        (self.conn).execute_batch(sql::ROOMS).map_err(fail)?;
         let mut q = (self.conn)
             .prepare_cached(sql::ROOMS_ELSEWHERE)
             .map_err(fail)?;

@@ -22,7 +22,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use crate::car::CarSpec;
 use crate::console::Frames;
 
-use super::super::db::Board;
+use super::super::db::{Board, Listed};
 use super::super::keeper::{Best, LapKey};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
@@ -67,9 +67,8 @@ struct Shared<'a> {
     boards: &'a HashMap<LapKey, Board>,
     /// Whether the database answers.
     online: bool,
-    /// The rooms open on the other servers sharing the database, as the
-    /// lobby lists them.
-    elsewhere: Vec<String>,
+    /// The rooms open on the other servers sharing the database.
+    elsewhere: &'a [Listed],
     idle: Duration,
     /// The newest key pressed in each room, by anyone in it.
     rooms_last_key: HashMap<u32, Instant>,
@@ -130,7 +129,7 @@ impl Hub {
             board: &self.keeper.board,
             boards: &self.keeper.boards,
             online: self.keeper.online,
-            elsewhere: screen::elsewhere_lines(&self.keeper.elsewhere),
+            elsewhere: &self.keeper.elsewhere,
             idle: self.settings.idle,
             rooms_last_key: idle::rooms_last_key(self.players.values()),
             turn: self.turns,
@@ -230,7 +229,7 @@ impl Player {
                 board: hub.board,
                 boards: hub.boards,
                 online: hub.online,
-                elsewhere: &hub.elsewhere,
+                elsewhere: hub.elsewhere,
                 identity: self.identity.as_deref(),
                 idle_left: self.idle_shown,
             };

@@ -176,13 +176,8 @@ impl Hub {
                 }
             }
             Some(run) => {
-                if let (Some(i), Some(p)) = (run.seat_of(id), self.players.get_mut(&id)) {
-                    let seat = Some((&mut run.race, i));
-                    Person {
-                        session: &mut p.session,
-                        seat,
-                    }
-                    .seat_command(cmd);
+                if let Some(i) = run.seat_of(id) {
+                    run.race.seat_command(i, cmd);
                 }
             }
             None if cmd == Command::ToggleGhost => {

@@ -30,6 +30,7 @@ fn lap(board: usize, player: usize, time: f64) -> Lap {
             hz: 120,
             splits: vec![1200, 2400],
             medal: None,
+            aided: false,
         },
         // A 20 s lap's ghost: a pose every 4 ticks.
         ghost: vec![[12.345, 67.891, 1.2345]; 600],

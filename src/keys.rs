@@ -26,6 +26,8 @@ pub enum Command {
     ShiftDown,
     ToggleAutostrafe,
     ToggleGhost,
+    /// The steering aid off or on (where the keyboard sends no releases).
+    ToggleAid,
     /// Follow the next car with the camera (done or watching).
     NextCar,
     /// Back to the last checkpoint passed, standing.
@@ -153,6 +155,10 @@ pub const RESPAWN: Binding = command_keys(
 );
 pub const GHOST: Binding =
     command_keys("ghost on, off", &[(Char('g'), Some(Command::ToggleGhost))]);
+pub const AID: Binding = command_keys(
+    "steering aid off, on (keys without releases)",
+    &[(Char('t'), Some(Command::ToggleAid))],
+);
 pub const REDRAW: Binding = command_keys("redraw", &[(Ctrl('l'), None)]);
 pub const FOLLOW: Binding = command_keys(
     "watch the next car (done or watching)",
@@ -189,6 +195,7 @@ pub const BINDINGS: &[&Binding] = &[
     &RESTART,
     &RESPAWN,
     &GHOST,
+    &AID,
     &REDRAW,
     &FOLLOW,
     &PAUSE,

@@ -73,6 +73,10 @@ pub struct Record {
     /// known when it was set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub medal: Option<Medal>,
+    /// Whether the steering aid steered any of the lap (`race::aid`):
+    /// every list and board marks it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aided: bool,
 }
 
 impl Record {
@@ -90,6 +94,7 @@ impl Record {
             hz: (1.0 / dt).round() as u32,
             splits: best.splits.clone(),
             medal: None,
+            aided: best.aided,
         }
     }
 
@@ -127,6 +132,7 @@ impl Record {
             splits: self.splits.clone(),
             ghost,
             trace,
+            aided: self.aided,
         }
     }
 

@@ -133,6 +133,7 @@ impl Lap {
             splits: self.splits.iter().map(|&s| ticks(s)).collect(),
             ghost,
             trace: self.trace,
+            aided: self.aided,
         }
     }
 }
@@ -144,13 +145,26 @@ pub type LapKey = (String, crate::models::ModelKind, String);
 /// A lap to race against: its length in ticks, its checkpoint splits, the
 /// car's pose every [`GHOST_EVERY`] ticks (x, y, heading), and at the same
 /// moments the distance driven into the lap (m), the speed (km/h) and the
-/// larger slip angle (degrees; NaN where unknown), for the charts.
+/// larger slip angle (degrees; NaN where unknown), for the charts; and
+/// whether the steering aid steered any of it (`race::aid`), which every
+/// board marks.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lap {
     pub ticks: u64,
     pub splits: Vec<u64>,
     pub ghost: Vec<[f64; 3]>,
     pub trace: Vec<[f64; 3]>,
+    pub aided: bool,
+}
+
+/// How a lap in progress is being driven.
+#[derive(Debug, Clone, Copy, Default)]
+struct Driven {
+    /// In more than one model (a switch during it, `m`): such a lap is
+    /// listed, never the best lap or a record, and earns no medal.
+    mixed: bool,
+    /// The steering aid steered some of it ([`Lap::aided`]).
+    aided: bool,
 }
 
 /// Lap times, splits and ghosts as a race goes: the game and `skid sim`
@@ -174,10 +188,8 @@ pub struct LapLog {
     pub best: Option<Lap>,
     /// Whether `best` was set in this race (and so is worth saving).
     pub improved: bool,
-    /// Whether the lap in progress was driven in more than one model (a
-    /// switch during it, `m`): such a lap is listed, never the best lap
-    /// or a record, and earns no medal.
-    mixed: bool,
+    /// How the lap in progress is being driven.
+    driven: Driven,
     /// Whether the lap just completed (`last`) was such a lap.
     pub last_mixed: bool,
     /// The latest split's difference to the best lap's, in ticks; none
@@ -229,6 +241,12 @@ impl LapLog {
         Some(best)
     }
 
+    /// The steering aid steered the step about to be logged: the lap it
+    /// is part of is marked aided.
+    pub fn steered_by_aid(&mut self) {
+        self.driven.aided = true;
+    }
+
     pub fn lap_start(&self) -> u64 {
         self.ends.last().copied().unwrap_or(0)
     }
@@ -245,7 +263,7 @@ impl LapLog {
         event: Option<Event>,
     ) {
         // A switch in the step that ends a lap was part of that lap.
-        self.mixed |= c.model.is_some();
+        self.driven.mixed |= c.model.is_some();
         let into = tick - self.lap_start();
         if let Some([x, y]) = self.last_pos {
             self.distance += ((pose[0] - x).powi(2) + (pose[1] - y).powi(2)).sqrt();
@@ -272,10 +290,11 @@ impl LapLog {
                     splits: std::mem::take(&mut self.splits),
                     ghost: std::mem::take(&mut self.ghost),
                     trace: std::mem::take(&mut self.trace),
+                    aided: self.driven.aided,
                 };
                 self.distance = 0.0;
                 self.split_delta = None;
-                self.last_mixed = std::mem::take(&mut self.mixed);
+                self.last_mixed = std::mem::take(&mut self.driven).mixed;
                 self.lap_delta = (self.best.as_ref())
                     .filter(|_| !self.last_mixed)
                     .map(|b| lap.ticks as i64 - b.ticks as i64);
@@ -351,6 +370,7 @@ mod tests {
             splits: vec![1200, 3000],
             ghost: (0..=1215).map(|i| [f64::from(i), 0.0, 0.0]).collect(),
             trace: vec![],
+            aided: false,
         };
         let fast = lap.clone().at_rate(120, 10_000);
         assert_eq!(fast.ticks, 405_000);

@@ -26,7 +26,8 @@ fn tmux() -> Keyboard {
 }
 
 /// A race on a ring of asphalt: a top straight 26 m wide and 260 m long
-/// ahead of the start.
+/// ahead of the start, the steering aid off (`t`): these are the keys'
+/// own reading, which the aid adds to (tests/aid.rs).
 fn race(model: ModelKind, keys: Keyboard) -> Player {
     let track = common::ring(200, 42);
     Player::racing(
@@ -38,6 +39,7 @@ fn race(model: ModelKind, keys: Keyboard) -> Player {
         },
         keys,
     )
+    .without_aid()
 }
 
 /// Asserts `what` of every tick in `from..to` seconds.

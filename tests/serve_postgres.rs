@@ -26,6 +26,7 @@ fn record(time: f64) -> Record {
         hz: 120,
         splits: vec![600, 1200],
         medal: None,
+        aided: false,
     }
 }
 

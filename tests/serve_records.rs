@@ -82,6 +82,7 @@ fn laps_on_pocket(dir: &std::path::Path, laps: &[(&str, f64)]) {
             hz: 120,
             splits: Vec::new(),
             medal: None,
+            aided: false,
         };
         let ghost = vec![[40.0, 10.0, 0.0]; 586];
         keeper.save(&format!("SHA256:{name}"), name, record, ghost);

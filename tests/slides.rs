@@ -23,7 +23,7 @@ const SPACE: KeyCode = KeyCode::Char(' ');
 const FLICK: (f64, f64) = (4.0, 4.6);
 
 /// A race in `dynamic` on the ring, the throttle held until the flick and
-/// the flick planned.
+/// the flick planned; the steering aid off (the keys' own reading).
 fn flicked(keys: Keyboard) -> Player {
     let track = common::ring(200, 42);
     let mut p = Player::racing(
@@ -34,7 +34,8 @@ fn flicked(keys: Keyboard) -> Player {
             ..Options::default()
         },
         keys,
-    );
+    )
+    .without_aid();
     p.keys.hold(W, 0.0, FLICK.0);
     p.keys.hold(D, FLICK.0, FLICK.1);
     p.keys.hold(SPACE, FLICK.0, FLICK.1);
@@ -163,7 +164,8 @@ fn a_tap_steers_lightly_at_a_crawl_and_firmly_at_speed() {
                 ..Options::default()
             },
             Keyboard::press_only(0.5, 0.033),
-        );
+        )
+        .without_aid();
         p.keys.hold(W, 0.0, throttle);
         p.keys.hold(D, throttle + 0.2, throttle + 0.3);
         p.run_to(throttle + 0.2);

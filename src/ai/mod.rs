@@ -108,6 +108,42 @@ fn arcade_radius(spec: &CarSpec) -> f64 {
     a.max_speed / (a.steer_factor * a.steer_lerp).max(1e-3)
 }
 
+/// How far ahead of `car` pure pursuit aims on a line, metres: further
+/// the faster it goes, and for `arcade` never nearer than the tightest
+/// circle it can turn, so that a turn starts where its arc meets the
+/// line.
+pub fn look_ahead(car: &Car) -> f64 {
+    let speed = car.state.body.vel.length();
+    let look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
+    if car.kind == ModelKind::Arcade {
+        look.max(arcade_radius(car.spec()))
+    } else {
+        look
+    }
+}
+
+/// The steer (-1 to 1) that turns `car` towards the point `to` metres
+/// from it, by pure pursuit (the module's doc): for a wheeled car the
+/// arc through that point drawn from where its rear axle is going, so
+/// that with the rear sliding the wheels turn that much further towards
+/// the slide (counter-steer).
+pub fn steer_towards(car: &Car, to: DVec2) -> f64 {
+    let (fwd, _) = car.state.body.axes();
+    let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+    match car.kind {
+        ModelKind::Arcade => alpha * 2.5,
+        ModelKind::Strafe => alpha * 3.0,
+        _ => {
+            let slide = car.rear_slide();
+            let b = &car.spec().body;
+            let sin_alpha = crate::trig::sin_cos(alpha - slide).0;
+            let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
+            (delta + slide) / b.max_steer_deg.to_radians().max(1e-3)
+        }
+    }
+    .clamp(-1.0, 1.0)
+}
+
 #[derive(Debug, Clone)]
 pub struct Driver {
     pub line: Line,
@@ -233,12 +269,7 @@ impl Driver {
         let speed = body.vel.length();
         self.at = self.line.nearest(body.pos, self.at);
         let back = self.marks.aim(&self.line, self.at, body.pos, wanted);
-        let mut look = (0.35 * speed + 2.0 + car.spec().body.length).clamp(5.0, 18.0);
-        if car.kind == ModelKind::Arcade {
-            // It cannot turn tighter than this: aim that far ahead, so the
-            // turn starts where its arc meets the line.
-            look = look.max(arcade_radius(car.spec()));
-        }
+        let mut look = look_ahead(car);
         if self.careful > 0.0 {
             // Just backed off a wall: the far point may lie past the
             // corner the car hit, so aim at the line close ahead.
@@ -252,21 +283,7 @@ impl Driver {
             }
         } - body.pos;
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
-        let mut steer = match car.kind {
-            ModelKind::Arcade => alpha * 2.5,
-            ModelKind::Strafe => alpha * 3.0,
-            _ => {
-                // The arc is drawn from where the rear axle is going, not
-                // where the nose points: with the rear sliding, the wheels
-                // turn that much more towards the slide (counter-steer).
-                let slide = car.rear_slide();
-                let b = &car.spec().body;
-                let sin_alpha = crate::trig::sin_cos(alpha - slide).0;
-                let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
-                (delta + slide) / b.max_steer_deg.to_radians().max(1e-3)
-            }
-        }
-        .clamp(-1.0, 1.0);
+        let mut steer = steer_towards(car, to);
 
         let n = self.line.points.len();
         let target = back

@@ -99,10 +99,15 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
                 r.car.clone(),
                 crate::ui::hud::clock(Some(r.time)),
                 r.medal.map_or_else(|| "-".into(), |m| m.to_string()),
+                aid_column(r.aided),
             ]
         })
         .collect();
-    table(&["track", "model", "car", "best lap", "medal"], &rows, &[3]);
+    table(
+        &["track", "model", "car", "best lap", "medal", "aid"],
+        &rows,
+        &[3],
+    );
     if rows.is_empty() {
         none_kept(
             id.is_some(),
@@ -110,6 +115,12 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
         );
     }
     Ok(())
+}
+
+/// The `aid` column of a listing: `aided` for a lap the steering aid
+/// steered (`race::aid`), `-` for another.
+fn aid_column(aided: bool) -> String {
+    if aided { crate::race::aid::AIDED } else { "-" }.to_string()
 }
 
 /// The bundled tracks, with the medal times for `model` and `car` (worked
@@ -173,11 +184,14 @@ pub(super) fn server_boards(url: &str, track: Option<&str>) -> Outcome {
                 e.name.clone(),
                 ui::hud::clock(Some(e.time)),
                 e.medal.map_or_else(|| "-".into(), |m| m.to_string()),
+                aid_column(e.aided),
             ]);
         }
     }
     table(
-        &["track", "model", "car", "place", "name", "time", "medal"],
+        &[
+            "track", "model", "car", "place", "name", "time", "medal", "aid",
+        ],
         &rows,
         &[3, 5],
     );

@@ -94,8 +94,13 @@ impl Keyboard {
         }
         match terminput::Event::parse_from(&self.pending) {
             Ok(Some(ev)) => {
+                let kitty = kitty_report(&self.pending);
                 self.pending.clear();
                 if let Ok(ev) = terminput_crossterm::to_crossterm(ev) {
+                    if kitty && !self.said_releases && is_char_key(&ev) {
+                        self.said_releases = true;
+                        events.push(releases_come());
+                    }
                     events.push(ev);
                 }
             }
@@ -106,6 +111,22 @@ impl Keyboard {
             }
         }
     }
+}
+
+/// Whether `seq` is a kitty keyboard protocol key report, `CSI ... u`.
+fn kitty_report(seq: &[u8]) -> bool {
+    matches!(seq, [0x1b, b'[', .., b'u'])
+}
+
+/// Whether `ev` is a key that types a character (a letter, a digit,
+/// Space). Reported as `CSI ... u` only where the terminal honours the
+/// kitty flag that reports every key so, which skid pushes together with
+/// the one that reports releases: from such a report on, releases come
+/// (said before the first key is let go, as for Windows Terminal).
+/// Esc alone is reported so with the first flag only, and tells nothing.
+fn is_char_key(ev: &Event) -> bool {
+    use ratatui::crossterm::event::KeyCode;
+    matches!(ev, Event::Key(k) if matches!(k.code, KeyCode::Char(c) if !c.is_control()))
 }
 
 /// Whether `seq` is a whole SGR (`ESC [ < b ; x ; y M`) or rxvt
@@ -178,6 +199,24 @@ mod tests {
                 (KeyCode::Char('w'), KeyEventKind::Repeat),
                 (KeyCode::Char('w'), KeyEventKind::Release),
             ]
+        );
+    }
+
+    /// A letter reported in the kitty protocol's own form is sent only
+    /// by a terminal that reports every key so, and releases with them:
+    /// the first says so before it (nothing kept from the first press);
+    /// a legacy letter, or Esc in that form (sent with the first flag
+    /// alone), says nothing.
+    #[test]
+    fn a_kitty_letter_says_first_that_releases_come() {
+        let mut k = Keyboard::default();
+        assert!(!k.feed(b"w\x1b[27u").contains(&releases_come()));
+        let events = k.feed(b"\x1b[119u\x1b[97u");
+        assert_eq!(events.first(), Some(&releases_come()));
+        assert_eq!(events.iter().filter(|e| **e == releases_come()).count(), 1);
+        assert_eq!(
+            keys(&mut k, b"\x1b[119;1:3u"),
+            vec![(KeyCode::Char('w'), KeyEventKind::Release)]
         );
     }
 

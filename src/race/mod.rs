@@ -12,6 +12,7 @@
 //! * [`skids`]: where its tires slid;
 //! * [`view`]: a seat reading its race, for the screen.
 
+pub mod aid;
 mod follow;
 mod rivals;
 pub mod seat;
@@ -425,7 +426,8 @@ impl Race {
                 .car_mut(seat.car)
                 .filter(|_| !seat.is_replay() && !done)
             {
-                e.source = Source::Seat(seat.controls(&e.car, now));
+                let aid = aid::steer(&self.line, e.along, &e.car);
+                e.source = Source::Seat(seat.controls(&e.car, now, aid));
             }
         }
         self.world.step();

@@ -90,6 +90,26 @@ impl Kept {
     }
 }
 
+/// A seat's steering aid ([`super::aid`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aid {
+    /// Turned off by its person.
+    Off,
+    /// On where the keyboard sends no releases; it did not steer the
+    /// latest tick.
+    On,
+    /// It steered the latest tick (the panel's AID).
+    Steering,
+}
+
+impl Aid {
+    /// Off, or on again (`t`).
+    #[must_use]
+    pub fn toggled(self) -> Aid {
+        if self == Aid::Off { Aid::On } else { Aid::Off }
+    }
+}
+
 /// One car's place in the race.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Standing {
@@ -149,6 +169,9 @@ pub struct Seat {
     pub kept: Kept,
     /// The controls of the latest tick: what the game read.
     pub last: Controls,
+    /// The steering aid, where the keyboard sends no releases
+    /// ([`super::aid`]; `t` turns it off and on).
+    pub aid: Aid,
     /// The panel's figures, none before the first tick.
     pub readout: Option<Readout>,
     /// Why this seat's new record is not kept yet (a save that failed: a
@@ -178,6 +201,7 @@ impl Seat {
             pending: Controls::default(),
             kept: Kept::default(),
             last: Controls::default(),
+            aid: Aid::On,
             readout: None,
             unsaved: None,
         }
@@ -207,6 +231,7 @@ impl Seat {
             Command::ShiftDown => self.pending.shift = Some(Shift::Down),
             Command::ToggleAutostrafe => self.autostrafe = !self.autostrafe,
             Command::ToggleGhost => self.show_ghost = !self.show_ghost,
+            Command::ToggleAid => self.aid = self.aid.toggled(),
             Command::Respawn => {
                 self.pending.respawn = true;
                 self.held.release_all();
@@ -241,8 +266,10 @@ impl Seat {
         }
     }
 
-    /// The next tick's controls from the held keys.
-    pub(super) fn controls(&mut self, car: &Car, now: f64) -> Controls {
+    /// The next tick's controls from the held keys, and where the person
+    /// wants it and their keyboard sends no releases, the steering aid's
+    /// steer `aid` (none where it lets go).
+    pub(super) fn controls(&mut self, car: &Car, now: f64, aid: Option<f64>) -> Controls {
         let held = &mut self.held;
         let kind = car.kind;
         let state = &car.state;
@@ -303,6 +330,15 @@ impl Seat {
                 c.steer = keyboard_steer(car, c.steer, assist);
             }
         }
+        let aid = aid.filter(|_| self.aid != Aid::Off && !held.explicit());
+        self.aid = match (self.aid, aid) {
+            (Aid::Off, _) => Aid::Off,
+            (_, None) => Aid::On,
+            (_, Some(_)) => Aid::Steering,
+        };
+        if let Some(aid) = aid {
+            c.steer = super::aid::with_keys(c.steer, aid);
+        }
         c
     }
 
@@ -329,6 +365,9 @@ impl Seat {
             let tel = car.telemetry();
             (tel.speed, tel.slip_front.abs().max(tel.slip_rear.abs()))
         };
+        if self.aid == Aid::Steering {
+            self.log.steered_by_aid();
+        }
         self.log.after_step(world.tick, &c, pose, sample, event);
         let fresh = |r: &Readout| tenths(r.tick, world.dt) == tenths(world.tick, world.dt);
         if !self.readout.as_ref().is_some_and(fresh) {

@@ -21,6 +21,7 @@ fn record(model: ModelKind, time: f64) -> Record {
         hz: 120,
         splits: vec![600, 1200],
         medal: None,
+        aided: false,
     }
 }
 

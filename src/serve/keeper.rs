@@ -47,6 +47,8 @@ pub struct Best {
     pub name: String,
     pub model: ModelKind,
     pub car: String,
+    /// Driven with the steering aid (the lobby marks it).
+    pub aided: bool,
 }
 
 /// What the records' thread does, in the order asked (so a read after a
@@ -241,6 +243,7 @@ impl Keeper {
                 name: name.to_string(),
                 model: record.model,
                 car: record.car.clone(),
+                aided: record.aided,
             };
             self.board.insert(record.track_id.clone(), best);
         }
@@ -324,6 +327,7 @@ fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
         name: e.name,
         model,
         car,
+        aided: e.aided,
     }
 }
 

@@ -173,12 +173,13 @@ impl View<'_> {
         let best = (self.tracks.iter()).filter_map(|t| {
             let b = self.board.get(&t.id)?;
             Some(format!(
-                "{:<10} {}  {}  {} {}",
+                "{:<10} {}  {}  {} {}{}",
                 t.choice.name,
                 ui::hud::clock(Some(b.time)),
                 b.name,
                 b.model,
-                b.car
+                b.car,
+                crate::race::aid::mark(b.aided)
             ))
         });
         let mut lines = vec!["BEST LAPS".to_string()];
@@ -262,12 +263,14 @@ impl View<'_> {
 /// What a board's heading says while the database does not answer.
 const OFFLINE: &str = "offline: laps wait for the database";
 
-/// A board's best laps, a line each: place, time, name, medal.
+/// A board's best laps, a line each: place, time, name, medal, and
+/// `aided` for a lap the steering aid steered.
 fn top_lines(board: &Board) -> impl Iterator<Item = String> + '_ {
     board.top.iter().enumerate().map(|(i, e)| {
         let medal = e.medal.map_or(String::new(), |m| format!("  {m}"));
         let time = ui::hud::clock(Some(e.time));
-        format!("{:>2}. {time}  {}{medal}", i + 1, e.name)
+        let aided = crate::race::aid::mark(e.aided);
+        format!("{:>2}. {time}  {}{medal}{aided}", i + 1, e.name)
     })
 }
 

@@ -84,7 +84,8 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
 /// What the game read on the latest tick, as the player's keys: `GAS`,
 /// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
 /// `S>` to strafe); a `*` marks a control kept on without its key
-/// (`crate::input`).
+/// (`crate::input`); `AID` while the steering aid steers
+/// (`crate::race::aid`).
 pub fn input_line(v: SeatView<'_>) -> String {
     let c = &v.seat.last;
     let k = &v.seat.kept;
@@ -109,6 +110,9 @@ pub fn input_line(v: SeatView<'_>) -> String {
     if c.handbrake || c.jump {
         let name = if c.jump { "HOP" } else { "HB" };
         parts.push(format!("{name}{}", mark(k.has(Action::Space))));
+    }
+    if v.seat.aid == crate::race::seat::Aid::Steering {
+        parts.push("AID".into());
     }
     format!("INPUT {}", parts.join(" "))
 }

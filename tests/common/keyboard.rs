@@ -36,6 +36,8 @@ pub struct Keyboard {
     /// The key that repeats and when its next repeat is due.
     repeating: Option<(KeyCode, f64)>,
     queue: Vec<(f64, Event)>,
+    /// The server's parser, which reads every packet this terminal sends.
+    parser: skid::serve::Keyboard,
 }
 
 /// The bytes a terminal sends for `code` (a letter, Space or an arrow):
@@ -72,16 +74,6 @@ fn kind_number(kind: KeyEventKind) -> u8 {
     }
 }
 
-/// The key event one packet of `code` reads as, through the server's
-/// parser.
-fn key(code: KeyCode, kind: KeyEventKind, kitty: bool) -> Event {
-    let events = skid::serve::Keyboard::default().feed(&bytes(code, kind, kitty));
-    match events.as_slice() {
-        [ev @ Event::Key(k)] if k.code == code && k.kind == kind => ev.clone(),
-        other => panic!("{code:?} {kind:?} read as {other:?}"),
-    }
-}
-
 impl Keyboard {
     /// A terminal without key releases: tmux, or most terminals over SSH.
     pub fn press_only(delay: f64, period: f64) -> Keyboard {
@@ -93,6 +85,7 @@ impl Keyboard {
             down: Vec::new(),
             repeating: None,
             queue: Vec::new(),
+            parser: skid::serve::Keyboard::default(),
         }
     }
 
@@ -125,6 +118,18 @@ impl Keyboard {
         self.down.contains(&code)
     }
 
+    /// One packet of `code`'s bytes at `t`, read by the server's parser:
+    /// the key event (after, for the first kitty report, the word that
+    /// releases come).
+    fn send(&mut self, t: f64, code: KeyCode, kind: KeyEventKind) {
+        let events = self.parser.feed(&bytes(code, kind, self.releases));
+        match events.last() {
+            Some(Event::Key(k)) if k.code == code && k.kind == kind => {}
+            _ => panic!("{code:?} {kind:?} read as {events:?}"),
+        }
+        self.queue.extend(events.into_iter().map(|ev| (t, ev)));
+    }
+
     /// Queues the repeats due up to `t`.
     fn repeat_to(&mut self, t: f64) {
         while let Some((code, due)) = self.repeating.filter(|&(_, due)| due <= t) {
@@ -133,7 +138,7 @@ impl Keyboard {
             } else {
                 KeyEventKind::Press
             };
-            self.queue.push((due, key(code, kind, self.releases)));
+            self.send(due, code, kind);
             self.repeating = Some((code, due + self.period));
         }
     }
@@ -149,8 +154,7 @@ impl Keyboard {
             match (down, self.is_down(code)) {
                 (true, false) => {
                     self.down.push(code);
-                    self.queue
-                        .push((at, key(code, KeyEventKind::Press, self.releases)));
+                    self.send(at, code, KeyEventKind::Press);
                     self.repeating = Some((code, at + self.delay));
                 }
                 (false, true) => {
@@ -159,8 +163,7 @@ impl Keyboard {
                         self.repeating = None;
                     }
                     if self.releases {
-                        self.queue
-                            .push((at, key(code, KeyEventKind::Release, true)));
+                        self.send(at, code, KeyEventKind::Release);
                     }
                 }
                 _ => {}
@@ -205,6 +208,13 @@ impl Player {
             tick: 0,
             hz,
         }
+    }
+
+    /// The same race with the steering aid turned off (`t`): the keys'
+    /// own reading, which the aid adds to where there are no releases.
+    pub fn without_aid(mut self) -> Player {
+        self.app.command(skid::keys::Command::ToggleAid);
+        self
     }
 
     /// The time of tick `k`.

@@ -5,6 +5,7 @@ pub mod courses;
 pub mod keyboard;
 pub mod maps;
 pub mod person;
+pub mod screen_driver;
 
 use glam::DVec2;
 use skid::car::CarSpec;

@@ -54,6 +54,8 @@ pub struct Entry {
     pub name: String,
     pub time: f64,
     pub medal: Option<Medal>,
+    /// Driven with the steering aid ([`Record::aided`]): the board marks it.
+    pub aided: bool,
 }
 
 /// A board: its best laps, how many there are, and where some players

@@ -212,6 +212,8 @@ impl Postgres {
                     tx.batch_execute(statement).await?;
                 }
             }
+            // Where missing, outside the versioned schema ([`sql::LAPS_AIDED`]).
+            tx.batch_execute(sql::LAPS_AIDED_PG).await?;
             tx.execute("DELETE FROM skid_schema", &[]).await?;
             tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
                 .await?;
@@ -235,7 +237,7 @@ impl Postgres {
     }
 }
 
-/// A board's row: identity, name, time, medal.
+/// A board's row: identity, name, time, medal, aided.
 fn entry(r: &Row) -> Entry {
     let medal: Option<String> = r.get(3);
     Entry {
@@ -243,6 +245,7 @@ fn entry(r: &Row) -> Entry {
         name: r.get(1),
         time: r.get(2),
         medal: medal.as_deref().and_then(medal_named),
+        aided: r.get::<_, i64>(4) != 0,
     }
 }
 
@@ -305,6 +308,7 @@ impl Database for Postgres {
                             &r.medal.map(Medal::name),
                             &now_ms,
                             &ghost_text(&lap.ghost),
+                            &i64::from(r.aided),
                         ],
                     )
                     .await?;
@@ -341,6 +345,7 @@ impl Database for Postgres {
                 hz: u32::try_from(r.get::<_, i64>(4)).unwrap_or(0),
                 splits: splits_of(&splits),
                 medal: medal.as_deref().and_then(medal_named),
+                aided: r.get::<_, i64>(8) != 0,
             };
             (record, parse_ghost(&ghost))
         }))
@@ -366,7 +371,7 @@ impl Database for Postgres {
             c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
                 .await
         })?;
-        Ok(row.map(|r| (r.get::<_, i64>(4).max(0) as u64 + 1, entry(&r))))
+        Ok(row.map(|r| (r.get::<_, i64>(5).max(0) as u64 + 1, entry(&r))))
     }
 
     fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String> {
@@ -404,8 +409,8 @@ impl Database for Postgres {
             c.query_opt(sql::BEST_OF_TRACK, &[&track_id]).await
         })?;
         Ok(row.map(|r| {
-            let model: String = r.get(4);
-            (entry(&r), model.parse().unwrap_or_default(), r.get(5))
+            let model: String = r.get(5);
+            (entry(&r), model.parse().unwrap_or_default(), r.get(6))
         }))
     }
 

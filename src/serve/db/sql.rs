@@ -23,6 +23,16 @@ pub const LAPS: &str = "
         ghost TEXT NOT NULL,
         PRIMARY KEY (identity, track_id, model, car_id)
     )";
+/// Whether the steering aid steered the lap (1) or not (0): a column
+/// added where missing rather than by the versioned schema, so that a
+/// server of an older build sharing the database works on with it (its
+/// laps are unaided). SQLite has no `IF NOT EXISTS` here: it asks
+/// first ([`LAPS_HAS_AIDED`]).
+pub const LAPS_AIDED: &str = "ALTER TABLE laps ADD COLUMN aided BIGINT NOT NULL DEFAULT 0";
+pub const LAPS_AIDED_PG: &str =
+    "ALTER TABLE laps ADD COLUMN IF NOT EXISTS aided BIGINT NOT NULL DEFAULT 0";
+pub const LAPS_HAS_AIDED: &str =
+    "SELECT COUNT(*) FROM pragma_table_info('laps') WHERE name = 'aided'";
 /// The boards' order.
 pub const LAPS_INDEX: &str =
     "CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at)";
@@ -59,13 +69,13 @@ pub const ROOMS_ELSEWHERE: &str = "
 /// A lap kept only if it beats its driver's own for its key.
 pub const UPSERT: &str = "
     INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
-        ticks, hz, splits, medal, set_at, ghost)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+        ticks, hz, splits, medal, set_at, ghost, aided)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
     ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
         name = excluded.name, track = excluded.track, car = excluded.car,
         time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
         splits = excluded.splits, medal = excluded.medal,
-        set_at = excluded.set_at, ghost = excluded.ghost
+        set_at = excluded.set_at, ghost = excluded.ghost, aided = excluded.aided
     WHERE excluded.time < laps.time";
 pub const CHANGE: &str = "INSERT INTO changes (track_id, model, car_id) VALUES ($1, $2, $3)";
 /// The log of changes cut to its last `$1`.
@@ -76,11 +86,12 @@ pub const CHANGES_SINCE: &str =
 
 /// A player's lap for a key.
 pub const BEST: &str = "
-    SELECT track, car, time, ticks, hz, splits, medal, ghost FROM laps
+    SELECT track, car, time, ticks, hz, splits, medal, ghost, aided FROM laps
     WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4";
-/// A board's best `$4` laps: identity, name, time, medal.
+/// A board's best `$4` laps: identity, name, time, medal, aided (a
+/// board's row, read by name).
 pub const TOP: &str = "
-    SELECT identity, name, time, medal FROM laps
+    SELECT identity, name, time, medal, aided FROM laps
     WHERE track_id = $1 AND model = $2 AND car_id = $3
     ORDER BY time, set_at LIMIT $4";
 pub const COUNT: &str =
@@ -88,7 +99,7 @@ pub const COUNT: &str =
 /// A player's lap on a board and how many are ahead of it (ties: who set
 /// theirs first).
 pub const PLACE: &str = "
-    SELECT l.identity, l.name, l.time, l.medal,
+    SELECT l.identity, l.name, l.time, l.medal, l.aided,
         (SELECT COUNT(*) FROM laps o
          WHERE o.track_id = l.track_id AND o.model = l.model AND o.car_id = l.car_id
            AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
@@ -96,7 +107,7 @@ pub const PLACE: &str = "
     WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3 AND l.car_id = $4";
 /// The lap at a place on a board, the best at offset 0.
 pub const AT: &str = "
-    SELECT identity, name, time, medal FROM laps
+    SELECT identity, name, time, medal, aided FROM laps
     WHERE track_id = $1 AND model = $2 AND car_id = $3
     ORDER BY time, set_at LIMIT 1 OFFSET $4";
 pub const TRACKS: &str = "SELECT DISTINCT track_id FROM laps";
@@ -104,9 +115,9 @@ pub const TRACKS: &str = "SELECT DISTINCT track_id FROM laps";
 pub const BOARDS: &str = "
     SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
     GROUP BY track_id, model, car_id ORDER BY 4, 2, 5";
-/// A track's best lap: identity, name, time, medal, model, car.
+/// A track's best lap: identity, name, time, medal, aided, model, car.
 pub const BEST_OF_TRACK: &str = "
-    SELECT identity, name, time, medal, model, car FROM laps
+    SELECT identity, name, time, medal, aided, model, car FROM laps
     WHERE track_id = $1 ORDER BY time, set_at LIMIT 1";
 pub const NOTE: &str = "SELECT value FROM meta WHERE key = $1";
 pub const SET_NOTE: &str = "

@@ -109,6 +109,10 @@ impl Sqlite {
         // The rooms' table: live state, made where missing (it is no
         // part of the versioned schema, see [`sql::ROOMS`]).
         tx.execute_batch(sql::ROOMS).map_err(fail)?;
+        let aided: i64 = (tx.query_row(sql::LAPS_HAS_AIDED, [], |r| r.get(0))).map_err(fail)?;
+        if aided == 0 {
+            tx.execute_batch(sql::LAPS_AIDED).map_err(fail)?;
+        }
         tx.pragma_update(None, "user_version", known)
             .map_err(fail)?;
         tx.commit().map_err(fail)
@@ -159,6 +163,7 @@ impl Database for Sqlite {
                         r.medal.map(Medal::name),
                         now_ms,
                         ghost_text(&lap.ghost),
+                        i64::from(r.aided),
                     ])
                     .map_err(fail)?;
                 if n > 0 {
@@ -195,6 +200,7 @@ impl Database for Sqlite {
                     hz: r.get(4)?,
                     splits: splits_of(&splits),
                     medal: medal.as_deref().and_then(medal_named),
+                    aided: r.get::<_, i64>(8)? != 0,
                 };
                 Ok((record, parse_ghost(&ghost)))
             })
@@ -221,7 +227,7 @@ impl Database for Sqlite {
         let fail = |e| self.fail("cannot read a board", e);
         let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
         q.query_row(params![identity, key.0, key.1.name(), key.2], |r| {
-            Ok((r.get::<_, i64>(4)?.max(0) as u64 + 1, entry(r)?))
+            Ok((r.get::<_, i64>(5)?.max(0) as u64 + 1, entry(r)?))
         })
         .optional()
         .map_err(fail)
@@ -271,8 +277,8 @@ impl Database for Sqlite {
             .prepare_cached(sql::BEST_OF_TRACK)
             .map_err(|e| self.fail("cannot read the best laps", e))?;
         q.query_row([track_id], |r| {
-            let model: String = r.get(4)?;
-            Ok((entry(r)?, model.parse().unwrap_or_default(), r.get(5)?))
+            let model: String = r.get(5)?;
+            Ok((entry(r)?, model.parse().unwrap_or_default(), r.get(6)?))
         })
         .optional()
         .map_err(|e| self.fail("cannot read the best laps", e))
@@ -375,7 +381,7 @@ impl Database for Sqlite {
     }
 }
 
-/// A board's row: identity, name, time, medal.
+/// A board's row: identity, name, time, medal, aided.
 fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
     Ok(Entry {
         identity: r.get(0)?,
@@ -385,5 +391,6 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
             .get::<_, Option<String>>(3)?
             .as_deref()
             .and_then(medal_named),
+        aided: r.get::<_, i64>(4)? != 0,
     })
 }

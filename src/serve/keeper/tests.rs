@@ -17,6 +17,7 @@ fn record(track_id: &str, time: f64) -> Record {
         hz: 120,
         splits: vec![],
         medal: None,
+        aided: false,
     }
 }
 

@@ -116,10 +116,14 @@ impl Record {
         Some((record, best.ghost.clone()))
     }
 
-    /// The record with the medal it earns against `medals`.
+    /// The record with the medal it earns against `medals`: none for a
+    /// lap the steering aid steered (`race::aid`), whose medal times are
+    /// for laps steered by hand.
     fn with_medals(self, medals: Option<Medals>) -> Record {
         Record {
-            medal: medals.and_then(|m| m.earned(self.time)),
+            medal: medals
+                .filter(|_| !self.aided)
+                .and_then(|m| m.earned(self.time)),
             ..self
         }
     }

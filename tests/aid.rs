@@ -12,8 +12,8 @@
 //!   to the road round bundled and generated tracks and the panel says
 //!   AID; with releases, or with the aid turned off (`t`), the same W
 //!   alone meets a wall;
-//! * a lap it steered is saved marked aided, and `skid records` lists it
-//!   so; a lap with releases is not.
+//! * a lap it steered is saved marked aided, with no medal, and `skid
+//!   records` lists it so; a lap with releases is not.
 
 mod common;
 
@@ -178,6 +178,8 @@ fn an_aided_lap_is_saved_and_listed_as_aided() {
     let loaded = store.load().unwrap();
     assert_eq!(loaded.records.len(), 1, "one lap, one record");
     assert!(loaded.records[0].aided);
+    // Medal times are for laps steered by hand: an aided lap earns none.
+    assert_eq!(loaded.records[0].medal, None);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
         .args(["records", "--data-dir", dir.to_str().unwrap()])
         .output()

@@ -269,3 +269,55 @@ fn a_database_that_refuses_says_why_without_the_password() {
         "{err}"
     );
 }
+
+/// A lap the steering aid steered is marked `aided` on the boards of
+/// either database, and an unaided one is not; a database made by an
+/// older server (no such column) gains it and keeps its laps, unaided.
+#[test]
+fn an_aided_lap_is_marked_on_either_databases_boards() {
+    let aided = |time| Record {
+        aided: true,
+        ..record(time)
+    };
+    let dir = temp("aided");
+    {
+        let mut k = Keeper::open(&dir).unwrap();
+        k.save("SHA256:ann", "ann", record(21.5), vec![]);
+    }
+    // The laps' table as an older server left it.
+    let file = dir.join("skid.db");
+    {
+        let old = rusqlite::Connection::open(&file).unwrap();
+        old.execute_batch("ALTER TABLE laps DROP COLUMN aided")
+            .unwrap();
+    }
+    {
+        let mut k = Keeper::open(&dir).unwrap();
+        k.save("SHA256:bob", "bob", aided(20.25), vec![]);
+    }
+    let (out, err, status) = records(&["--database", file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].trim_end().ends_with("aid"), "{out}");
+    assert!(
+        lines[1].contains("bob") && lines[1].ends_with("aided"),
+        "{out}"
+    );
+    assert!(lines[2].contains("ann") && lines[2].ends_with('-'), "{out}");
+    let Some(db) = postgres_db::database("aided") else {
+        return;
+    };
+    {
+        let mut k = Keeper::on(Some(&db.url), &temp("aided-pg")).unwrap();
+        k.save("SHA256:cat", "cat", aided(19.0), vec![]);
+        k.save("SHA256:dan", "dan", record(19.5), vec![]);
+    }
+    let (out, err, status) = records(&["--database", &db.url]);
+    assert_eq!(status, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].contains("cat") && lines[1].ends_with("aided"),
+        "{out}"
+    );
+    assert!(lines[2].contains("dan") && lines[2].ends_with('-'), "{out}");
+}

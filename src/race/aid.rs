@@ -14,6 +14,13 @@
 //! wider) and no further: the further off, the harder the aid steers
 //! back.
 //!
+//! It also holds the car to the pace the line is planned for: past the
+//! line's speed where it aims, the throttle is cut. Braking, and so the
+//! corners' speed, stays the player's, and `arcade` and `kinematic`
+//! corner at any speed: steered for them, a W held alone still laps
+//! `pocket` faster than the author time, which is why an aided lap earns
+//! no medal (`Record::aided`).
+//!
 //! The aid lets go where the line's way is no use: reversing or at a
 //! crawl (backing out of a wall is the player's), and where the line's
 //! point ahead lies behind the car (spun round, or far off the road);
@@ -40,17 +47,38 @@ pub const KEYS_SHARE: f64 = 0.5;
 /// Below this speed forwards (m/s) the aid lets go.
 const CRAWL: f64 = 2.0;
 
-/// The steer (-1 to 1) the aid gives `car`, nearest point `at` of the
-/// race's racing line `line`; none where it lets go (the module's doc).
-pub fn steer(line: &Line, at: usize, car: &Car) -> Option<f64> {
+/// The share of the racing line's planned speed the aid lets the
+/// throttle drive the car to.
+pub const PACE: f64 = 1.0;
+
+/// What the aid does in one tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aiding {
+    /// Its steer, -1 to 1.
+    pub steer: f64,
+    /// The car is past [`PACE`] times the line's speed at the point it
+    /// aims at: the throttle is cut (the brake is the player's).
+    pub lift: bool,
+}
+
+/// What the aid does for `car`, nearest point `at` of the race's racing
+/// line `line`; none where it lets go (the module's doc).
+pub fn of(line: &Line, at: usize, car: &Car) -> Option<Aiding> {
     let body = &car.state.body;
     let (fwd, _) = body.axes();
     let forwards = body.vel.dot(fwd);
     if car.kind == ModelKind::Strafe || car.state.drive.gear < 0 || forwards < CRAWL {
         return None;
     }
-    let to = line.ahead(at, look_ahead(car)) - body.pos;
-    (fwd.dot(to) > 0.0).then(|| steer_towards(car, to))
+    let look = look_ahead(car);
+    let to = line.ahead(at, look) - body.pos;
+    let n = line.points.len().max(1);
+    let aim = (at + (look / crate::ai::line::SPACING).round() as usize) % n;
+    let pace = line.speeds.get(aim).map_or(f64::INFINITY, |v| v * PACE);
+    (fwd.dot(to) > 0.0).then(|| Aiding {
+        steer: steer_towards(car, to),
+        lift: forwards > pace,
+    })
 }
 
 /// The car's steer from the keys' steer `keys` and the aid's `aid`.
@@ -89,9 +117,10 @@ mod tests {
             let below = car(kind, DVec2::new(50.0, 4.0), 0.0, 12.0);
             let on = car(kind, DVec2::new(50.0, 0.0), 0.0, 12.0);
             let at = line.nearest(above.state.body.pos, 0);
-            assert!(steer(&line, at, &above).unwrap() > 0.0, "{kind}");
-            assert!(steer(&line, at, &below).unwrap() < 0.0, "{kind}");
-            assert!(steer(&line, at, &on).unwrap().abs() < 1e-9, "{kind}");
+            let steer = |car: &Car| of(&line, at, car).unwrap().steer;
+            assert!(steer(&above) > 0.0, "{kind}");
+            assert!(steer(&below) < 0.0, "{kind}");
+            assert!(steer(&on).abs() < 1e-9, "{kind}");
         }
     }
 
@@ -101,16 +130,31 @@ mod tests {
         let pos = DVec2::new(50.0, 2.0);
         let at = line.nearest(pos, 0);
         let slow = car(ModelKind::Tire, pos, 0.0, 1.0);
-        assert_eq!(steer(&line, at, &slow), None);
+        assert_eq!(of(&line, at, &slow), None);
         let backwards = car(ModelKind::Tire, pos, 0.0, -5.0);
-        assert_eq!(steer(&line, at, &backwards), None);
+        assert_eq!(of(&line, at, &backwards), None);
         let mut reverse = car(ModelKind::Tire, pos, 0.0, 5.0);
         reverse.state.drive.gear = -1;
-        assert_eq!(steer(&line, at, &reverse), None);
+        assert_eq!(of(&line, at, &reverse), None);
         let away = car(ModelKind::Tire, pos, std::f64::consts::PI, 8.0);
-        assert_eq!(steer(&line, at, &away), None);
+        assert_eq!(of(&line, at, &away), None);
         let hover = car(ModelKind::Strafe, pos, 0.0, 8.0);
-        assert_eq!(steer(&line, at, &hover), None);
+        assert_eq!(of(&line, at, &hover), None);
+    }
+
+    #[test]
+    fn the_throttle_is_cut_past_the_lines_speed() {
+        // The line's speed is 20 m/s everywhere.
+        let line = straight();
+        let pos = DVec2::new(50.0, 0.0);
+        let at = line.nearest(pos, 0);
+        let lift = |speed| {
+            of(&line, at, &car(ModelKind::Kinematic, pos, 0.0, speed))
+                .unwrap()
+                .lift
+        };
+        assert!(!lift(19.0));
+        assert!(lift(21.0));
     }
 
     #[test]

@@ -426,7 +426,7 @@ impl Race {
                 .car_mut(seat.car)
                 .filter(|_| !seat.is_replay() && !done)
             {
-                let aid = aid::steer(&self.line, e.along, &e.car);
+                let aid = aid::of(&self.line, e.along, &e.car);
                 e.source = Source::Seat(seat.controls(&e.car, now, aid));
             }
         }

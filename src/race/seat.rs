@@ -268,8 +268,13 @@ impl Seat {
 
     /// The next tick's controls from the held keys, and where the person
     /// wants it and their keyboard sends no releases, the steering aid's
-    /// steer `aid` (none where it lets go).
-    pub(super) fn controls(&mut self, car: &Car, now: f64, aid: Option<f64>) -> Controls {
+    /// `aid` (none where it lets go).
+    pub(super) fn controls(
+        &mut self,
+        car: &Car,
+        now: f64,
+        aid: Option<super::aid::Aiding>,
+    ) -> Controls {
         let held = &mut self.held;
         let kind = car.kind;
         let state = &car.state;
@@ -337,7 +342,10 @@ impl Seat {
             (_, Some(_)) => Aid::Steering,
         };
         if let Some(aid) = aid {
-            c.steer = super::aid::with_keys(c.steer, aid);
+            c.steer = super::aid::with_keys(c.steer, aid.steer);
+            if aid.lift {
+                c.throttle = 0.0;
+            }
         }
         c
     }

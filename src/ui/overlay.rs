@@ -99,12 +99,15 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
             ),
             None => (format!("LAP {n}  {}", clock(Some(time))), THEME.text),
         };
-        // The medal the lap earned, if any.
+        // The medal the lap earned, if any: none with the steering aid
+        // (`Record::aided`), which the banner says instead.
+        let aided = v.seat.log.last.as_ref().is_some_and(|l| l.aided);
         let medal = (v.medals())
-            .filter(|_| !v.seat.log.last_mixed)
+            .filter(|_| !v.seat.log.last_mixed && !aided)
             .and_then(|m| m.earned(time));
         let text = match medal {
             Some(m) => format!("{text}  {}", super::medals::shout(m)),
+            None if aided => format!("{text}  AIDED"),
             None => text,
         };
         // The lap to keep, which could not be kept yet.

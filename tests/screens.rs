@@ -73,6 +73,10 @@
 //! chase, the table one row taller. `help_80x24` lists v (watch the
 //! next car), which local play has on the results too.
 //!
+//! Re-blessed 2026-12-01: `help_80x24`'s notes on terminals without key
+//! releases say first that the steering aid steers (AID) and that t
+//! turns it off; only those lines changed.
+//!
 //! Re-blessed 2026-11-26 (later): `help_80x24` says what the keys without
 //! releases now do: held steering goes on while a pedal is held (press
 //! the key again if it stops), and braking goes on a moment into a turn.

@@ -213,8 +213,8 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 /// one racing alone, and q leaves.
 pub fn help(buf: &mut Buffer, area: Rect, door: crate::session::Door) {
     use crate::keys::{
-        AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT, REDRAW,
-        RESPAWN, RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
+        AID, AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT,
+        REDRAW, RESPAWN, RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
     let online = door == crate::session::Door::Served;
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
@@ -247,30 +247,29 @@ pub fn help(buf: &mut Buffer, area: Rect, door: crate::session::Door) {
             FOLLOW.entry(),
         ]);
     }
+    let aid = AID.label();
     let notes = [
-        "",
-        "Terminals without key releases (tmux, most SSH):",
-        "a key counts while it repeats, and the last key",
-        "pressed steers; a tap steers briefly, fading.",
-        "W stays on through any key pressed after it",
-        "(INPUT shows *) until S. Held steering goes on",
-        "through a pedal; if it stops, press the key again.",
-        "Braking goes on a moment as you turn in.",
-        "strafe: Space hops until pressed again.",
+        String::new(),
+        "Terminals without key releases (tmux, most SSH):".into(),
+        "the car steers itself along the racing line (AID),".into(),
+        format!("A D move it across, {aid} turns the aid off. A key"),
+        "counts while it repeats; the last pressed steers.".into(),
+        "W stays on past the keys after it (INPUT shows *)".into(),
+        "until S. Held steering goes on through a pedal; if".into(),
+        "it stops, press the key again. strafe: Space hops".into(),
+        "until pressed again; braking goes on into a turn.".into(),
     ];
     // The same, shorter, where the whole does not fit (60x16, the
     // smallest screen drawn, has room for four lines under the keys).
     let short = [
-        "No key releases (tmux, most SSH): a key counts while it",
-        "repeats; the last pressed steers; a tap steers briefly.",
-        "W stays on (*) past the keys after it until S; steering",
-        "lasts through a pedal (press again); strafe: Space hops.",
+        format!("No key releases (tmux, most SSH): the aid steers ({aid}:"),
+        "off); a key counts while it repeats; the last pressed".into(),
+        "steers; W stays on (*) past the keys after it until S;".into(),
+        "steering lasts through a pedal; strafe: Space hops.".into(),
     ];
     let fits = keys.len() + notes.len() + 2 <= usize::from(area.height);
-    let notes: &[&str] = if fits { &notes } else { &short };
-    let lines: Vec<&str> = (keys.iter().map(String::as_str))
-        .chain(notes.iter().copied())
-        .collect();
+    let notes: &[String] = if fits { &notes } else { &short };
+    let lines: Vec<&str> = (keys.iter().chain(notes)).map(String::as_str).collect();
     boxed(buf, area, "HELP", &lines);
 }
 

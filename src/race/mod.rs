@@ -426,7 +426,11 @@ impl Race {
                 .car_mut(seat.car)
                 .filter(|_| !seat.is_replay() && !done)
             {
-                let aid = aid::of(&self.line, e.along, &e.car);
+                // Worked out only for a seat it may steer (a server runs
+                // this for every person, every tick).
+                let aid = (seat.wants_aid())
+                    .then(|| aid::of(&self.line, e.along, &e.car))
+                    .flatten();
                 e.source = Source::Seat(seat.controls(&e.car, now, aid));
             }
         }

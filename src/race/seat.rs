@@ -266,6 +266,12 @@ impl Seat {
         }
     }
 
+    /// Whether the steering aid may steer this seat's car: its person
+    /// has not turned it off and their keyboard sends no releases.
+    pub(super) fn wants_aid(&self) -> bool {
+        self.aid != Aid::Off && !self.held.explicit()
+    }
+
     /// The next tick's controls from the held keys, and where the person
     /// wants it and their keyboard sends no releases, the steering aid's
     /// `aid` (none where it lets go).
@@ -335,7 +341,7 @@ impl Seat {
                 c.steer = keyboard_steer(car, c.steer, assist);
             }
         }
-        let aid = aid.filter(|_| self.aid != Aid::Off && !held.explicit());
+        let aid = aid.filter(|_| self.wants_aid());
         self.aid = match (self.aid, aid) {
             (Aid::Off, _) => Aid::Off,
             (_, None) => Aid::On,

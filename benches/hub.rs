@@ -46,7 +46,15 @@ struct Load {
 
 fn key(hub: &mut Hub, id: u64, code: KeyCode, at: Instant) {
     let events = vec![Event::Key(KeyEvent::from(code))];
-    hub.apply(ToHub::Input { id, events, at }, at);
+    hub.apply(
+        ToHub::Input {
+            id,
+            events,
+            bytes: Vec::new(),
+            at,
+        },
+        at,
+    );
 }
 
 /// A hub with `load`'s players in their rooms, every race started.
@@ -76,6 +84,7 @@ fn hub_with(load: &Load, start: Instant) -> (Hub, Vec<Receiver<Out>>) {
             identity: None,
             size,
             color: true,
+            room: None,
             out,
         };
         hub.apply(join, start);

@@ -175,6 +175,9 @@ fn an_aided_lap_is_saved_and_listed_as_aided() {
     while p.app.screen == skid::app::Screen::Race && p.now() < 120.0 {
         p.step();
     }
+    // The results say so too, where a medal would be.
+    let results = skid::ui::buffer_text(&common::drawn(&p.app));
+    assert!(results.contains("NO MEDAL  ·  AIDED"), "{results}");
     let loaded = store.load().unwrap();
     assert_eq!(loaded.records.len(), 1, "one lap, one record");
     assert!(loaded.records[0].aided);

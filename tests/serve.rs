@@ -363,6 +363,7 @@ fn a_slow_player_is_skipped_and_drawn_on_credit() {
     let key = |id, code| ToHub::Input {
         id,
         events: vec![Event::Key(KeyEvent::from(code))],
+        bytes: Vec::new(),
         at: Instant::now(),
     };
     let mut fast_screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);

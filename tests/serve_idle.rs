@@ -47,7 +47,15 @@ fn hub_of(names: &[&str], start: Instant) -> (Hub, Vec<Receiver<Out>>) {
 
 fn press(hub: &mut Hub, id: u64, code: KeyCode, at: Instant) {
     let events = vec![Event::Key(KeyEvent::from(code))];
-    hub.apply(ToHub::Input { id, events, at }, at);
+    hub.apply(
+        ToHub::Input {
+            id,
+            events,
+            bytes: Vec::new(),
+            at,
+        },
+        at,
+    );
 }
 
 /// What player `rx` got: the screen read back, whether a bell rang, and

@@ -50,6 +50,7 @@ fn a_key_is_drawn_after_the_next_step_at_most_sixty_times_a_second() {
             ToHub::Input {
                 id: 1,
                 events,
+                bytes: Vec::new(),
                 at: at(ms),
             },
             at(ms),

@@ -30,6 +30,7 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
             ToHub::Input {
                 id: 1,
                 events,
+                bytes: Vec::new(),
                 at: start,
             },
             start,

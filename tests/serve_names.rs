@@ -50,6 +50,7 @@ fn names_that_look_alike_are_numbered_and_the_room_box_stays_whole() {
             serve::hub::ToHub::Input {
                 id,
                 events,
+                bytes: Vec::new(),
                 at: start,
             },
             start,

@@ -178,6 +178,7 @@ fn play(two: &mut TwoOnHub, acts: &[Act]) -> u64 {
                         ToHub::Input {
                             id: *who,
                             events,
+                            bytes: Vec::new(),
                             at,
                         },
                         at,

@@ -24,7 +24,15 @@ use tokio::sync::mpsc::Receiver;
 /// Ann presses `code` (at `at`).
 fn press(hub: &mut Hub, code: KeyCode, at: Instant) {
     let events = vec![Event::Key(KeyEvent::from(code))];
-    hub.apply(ToHub::Input { id: 1, events, at }, at);
+    hub.apply(
+        ToHub::Input {
+            id: 1,
+            events,
+            bytes: Vec::new(),
+            at,
+        },
+        at,
+    );
 }
 
 #[test]
@@ -209,6 +217,7 @@ fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
             ToHub::Input {
                 id: 2,
                 events,
+                bytes: Vec::new(),
                 at: start,
             },
             start,
@@ -301,6 +310,7 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
         ToHub::Input {
             id: 2,
             events: enter,
+            bytes: Vec::new(),
             at: start,
         },
         start,

@@ -274,4 +274,9 @@ pub struct Serve {
     /// (for --per-address and the log); one without is closed.
     #[arg(long)]
     pub proxy_protocol: bool,
+    /// With --database: where the other servers sharing it relay their
+    /// players to this one's rooms (an address they reach, such as
+    /// 10.0.0.11:2223; the servers must share one host key).
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub peer: Option<std::net::SocketAddr>,
 }

@@ -60,6 +60,12 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
             format!("--database {url}: a postgres:// or postgresql:// address is needed"),
         )));
     }
+    if let (Some(peer), None) = (s.peer, &s.database) {
+        return Err(Diagnostics::from(Diagnostic::file(
+            "skid serve",
+            format!("--peer {peer}: relays are between servers sharing a --database"),
+        )));
+    }
     let opts = crate::serve::Options {
         listen: s.listen,
         database: s.database,
@@ -73,6 +79,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         hz: DEFAULT_HZ,
         fps: 30,
         keys_at_once: true,
+        peer: s.peer,
     };
     let status = crate::serve::run(opts)
         .map_err(|e| Diagnostics::from(Diagnostic::file("skid serve", e.to_string())))?;

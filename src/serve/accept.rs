@@ -29,8 +29,12 @@ pub struct Doors {
     /// as may wait to log in (`admission::pending_budget`), so silent
     /// sockets cannot pile up before they are counted by address.
     headers: Arc<Semaphore>,
-    /// The next connection's number (a player's id in the hub).
-    next: AtomicU64,
+    /// The next connection's number (a player's id in the hub), shared
+    /// by every door of the server.
+    next: Arc<AtomicU64>,
+    /// The door for other servers' relays (`--peer`): the one key it
+    /// lets in ([`ssh::Connection::relayed`]).
+    peer: Option<russh::keys::PublicKey>,
 }
 
 impl Doors {
@@ -49,7 +53,29 @@ impl Doors {
             login,
             proxied,
             headers: Arc::new(Semaphore::new(waiting)),
-            next: AtomicU64::new(1),
+            next: Arc::new(AtomicU64::new(1)),
+            peer: None,
+        })
+    }
+
+    /// The door for other servers' relays beside these doors: the same
+    /// hub and numbers, no PROXY header, its own counts (every relay
+    /// comes from a few addresses), and only `key` let in.
+    pub fn for_relays(
+        &self,
+        config: Arc<russh::server::Config>,
+        admission: Arc<Admission>,
+        key: russh::keys::PublicKey,
+    ) -> Arc<Doors> {
+        Arc::new(Doors {
+            config,
+            hub: self.hub.clone(),
+            headers: Arc::new(Semaphore::new(admission.max_pending())),
+            admission,
+            login: self.login,
+            proxied: false,
+            next: self.next.clone(),
+            peer: Some(key),
         })
     }
 
@@ -76,11 +102,19 @@ impl Doors {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         if logged {
             let via = via.map(|v| format!(" (via {v})")).unwrap_or_default();
-            eprintln!("skid serve: connection {id} from {client}{via}");
+            let relay = if self.peer.is_some() {
+                " (a relay)"
+            } else {
+                ""
+            };
+            eprintln!("skid serve: connection {id} from {client}{via}{relay}");
         }
         let doors = self.clone();
         tokio::spawn(async move {
-            let handler = ssh::Connection::new(id, doors.hub.clone(), ticket.clone());
+            let mut handler = ssh::Connection::new(id, doors.hub.clone(), ticket.clone());
+            if let Some(key) = &doors.peer {
+                handler = handler.relayed(key.clone());
+            }
             let why = serve_one(doors.config.clone(), stream, handler, &ticket, deadline).await;
             if logged {
                 let why = why.map(|w| format!(": {w}")).unwrap_or_default();
@@ -113,7 +147,8 @@ impl Doors {
 
 /// Accepts connections until told to stop, each within the limits
 /// ([`admission`]); an accept error (out of file descriptors, a reset) is
-/// logged and the loop goes on after a pause.
+/// logged and the loop goes on after a pause. The players' door, once
+/// stopped, stops the hub.
 pub async fn accept_loop(
     listener: TcpListener,
     doors: Arc<Doors>,
@@ -144,7 +179,9 @@ pub async fn accept_loop(
             Err(_) => eprintln!("skid serve: {peer} refused: {}", Refused::Pending),
         }
     }
-    let _ = doors.hub.send(ToHub::Shutdown);
+    if doors.peer.is_none() {
+        let _ = doors.hub.send(ToHub::Shutdown);
+    }
 }
 
 /// Bytes read from a connection's socket at once: several of the small

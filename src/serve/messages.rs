@@ -7,6 +7,7 @@ use std::time::Instant;
 use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 use tokio::sync::mpsc::Sender;
+use tokio::sync::oneshot;
 
 use super::room::PlayerId;
 
@@ -21,12 +22,18 @@ pub enum ToHub {
         size: (u16, u16),
         /// Whether their screen is in colour (`Session::color`).
         color: bool,
+        /// The room they are relayed into by another server sharing the
+        /// database (`super::relay`): they join it at once, and leaving
+        /// it ends their session here.
+        room: Option<u32>,
         out: Sender<Out>,
     },
-    /// Key events from the player, as they arrived at `at`.
+    /// Key events from the player, as they arrived at `at`, and the
+    /// bytes they were read from (for a relay, which passes the bytes on).
     Input {
         id: PlayerId,
         events: Vec<Event>,
+        bytes: Vec<u8>,
         at: Instant,
     },
     Resize {
@@ -36,6 +43,19 @@ pub enum ToHub {
     /// The player's connection is gone.
     Leave {
         id: PlayerId,
+    },
+    /// The player's relay to a room on another server is up: the hub
+    /// stops drawing their screen and hands the relay their frames'
+    /// channel, through `frames`.
+    RelayUp {
+        id: PlayerId,
+        frames: oneshot::Sender<Sender<Out>>,
+    },
+    /// The player's relay ended: they are back in this lobby, told `why`
+    /// unless they only left the room.
+    RelayEnded {
+        id: PlayerId,
+        why: Option<String>,
     },
     /// The server is stopping: tell every player, then end.
     Shutdown,

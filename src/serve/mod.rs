@@ -18,6 +18,7 @@ pub mod messages;
 pub mod names;
 pub mod offered;
 mod proxy;
+pub mod relay;
 pub mod room;
 mod screen;
 mod ssh;
@@ -73,12 +74,19 @@ pub struct Options {
     pub fps: u32,
     /// Whether a player's key is drawn at once (`hub::Settings`).
     pub keys_at_once: bool,
+    /// Where the other servers sharing the database relay their players
+    /// to this one's rooms (`--peer`): listened on and published with the
+    /// rooms; none: its rooms are listed elsewhere but cannot be joined
+    /// from there.
+    pub peer: Option<SocketAddr>,
 }
 
 /// A running server.
 pub struct Server {
     /// The address bound (port 0 asked for any free one).
     pub addr: SocketAddr,
+    /// The address bound for other servers' relays, if any.
+    pub peer: Option<SocketAddr>,
     /// The host key's SHA256 fingerprint: the same at every start.
     pub fingerprint: String,
     /// What the log says, after its first line, of a database that did
@@ -87,6 +95,7 @@ pub struct Server {
     stop: watch::Sender<bool>,
     hub: Option<std::thread::JoinHandle<()>>,
     accept: tokio::task::JoinHandle<()>,
+    relays: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
@@ -94,6 +103,9 @@ impl Server {
     /// terminals back and stops.
     pub async fn shutdown(mut self) {
         let _ = self.stop.send(true);
+        if let Some(relays) = self.relays.take() {
+            let _ = relays.await;
+        }
         let _ = (&mut self.accept).await;
         if let Some(hub) = self.hub.take() {
             let _ = tokio::task::spawn_blocking(move || hub.join()).await;
@@ -200,12 +212,14 @@ pub fn key_mode_warning(path: &Path, mode: u32) -> Option<String> {
     })
 }
 
-/// russh's settings: the host key, the two ways in, and timeouts set on
-/// purpose.
-fn config(key: PrivateKey) -> russh::server::Config {
+/// russh's settings: the host key, the two ways in (for other servers'
+/// relays, a key alone), and timeouts set on purpose.
+fn config(key: PrivateKey, relays: bool) -> russh::server::Config {
     let mut methods = MethodSet::empty();
     methods.push(MethodKind::PublicKey);
-    methods.push(MethodKind::KeyboardInteractive);
+    if !relays {
+        methods.push(MethodKind::KeyboardInteractive);
+    }
     russh::server::Config {
         keys: vec![key],
         methods,
@@ -237,6 +251,14 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     let listener = (TcpListener::bind(opts.listen).await)
         .map_err(|e| io::Error::other(format!("{}: {e}", opts.listen)))?;
     let addr = listener.local_addr()?;
+    let peers = match opts.peer {
+        Some(at) => Some(
+            (TcpListener::bind(at).await)
+                .map_err(|e| io::Error::other(format!("--peer {at}: {e}")))?,
+        ),
+        None => None,
+    };
+    let peer = peers.as_ref().map(TcpListener::local_addr).transpose()?;
     let tracks: Vec<Offered> = opts.tracks.into_iter().map(Offered::new).collect();
     let settings = Settings {
         hz: opts.hz,
@@ -255,30 +277,51 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     let database_down = keeper.down_at_start.take();
     // Sharing a database, this server's rooms are published under its
     // host's name and address, for the others' lobbies.
-    let server = (opts.database.is_some()).then(|| format!("{}/{addr}", host_name()));
+    let server = (opts.database.is_some()).then(|| hub::Published {
+        name: format!("{}/{addr}", host_name()),
+        peer: peer.map(|p| p.to_string()),
+    });
+    // Relays to the other servers' rooms, logged in with the key they
+    // share.
+    let relays = relay::Relays {
+        runtime: tokio::runtime::Handle::current(),
+        key: Arc::new(key.clone()),
+        hub: to_hub.clone(),
+    };
+    let public = key.public_key().clone();
     let hub = std::thread::Builder::new()
         .name("skid-hub".into())
         .spawn(move || {
             let mut hub = Hub::new(tracks, settings, keeper, Instant::now());
+            hub.relays = server.is_some().then_some(relays);
             hub.server = server;
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);
     let doors = Doors::new(
-        Arc::new(config(key)),
+        Arc::new(config(key.clone(), false)),
         to_hub,
         Admission::new(opts.max_players, opts.per_address),
         opts.login,
         opts.proxy_protocol,
     );
+    let relays = peers.map(|listener| {
+        // Every relay comes from a few servers' addresses: counted by
+        // the players they carry only.
+        let admission = Admission::new(opts.max_players, opts.max_players);
+        let door = doors.for_relays(Arc::new(config(key, true)), admission, public);
+        tokio::spawn(accept::accept_loop(listener, door, stopped.clone()))
+    });
     let accept = tokio::spawn(accept::accept_loop(listener, doors, stopped));
     Ok(Server {
         addr,
+        peer,
         fingerprint,
         database_down,
         stop,
         hub: Some(hub),
         accept,
+        relays,
     })
 }
 
@@ -299,6 +342,9 @@ pub fn run(opts: Options) -> io::Result<i32> {
             "skid serve: listening on {}, host key {}",
             server.addr, server.fingerprint
         );
+        if let Some(peer) = server.peer {
+            eprintln!("skid serve: relays from other servers on {peer}");
+        }
         if let Some(down) = &server.database_down {
             eprintln!("skid serve: {down}");
         }

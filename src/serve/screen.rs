@@ -19,12 +19,12 @@ use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
 
-/// The lobby's rows in a frame turn, this server's rooms and the lines of
-/// the other servers' ([`elsewhere_lines`]): worked out once, by the
-/// first lobby screen drawn in it, and read by every other (each row of
-/// every room for each player in the lobby cost a turn tens of
-/// milliseconds while hundreds joined).
-pub type LobbyRows = OnceLock<(Vec<lobby::RoomLine>, Vec<String>)>;
+/// The lobby's rows in a frame turn, this server's rooms then the other
+/// servers' ([`elsewhere_rows`]): worked out once, by the first lobby
+/// screen drawn in it, and read by every other (each row of every room
+/// for each player in the lobby cost a turn tens of milliseconds while
+/// hundreds joined).
+pub type LobbyRows = OnceLock<Vec<lobby::RoomLine>>;
 
 /// One player's screen, read from the hub.
 pub struct View<'a> {
@@ -56,6 +56,8 @@ pub struct View<'a> {
     /// Seconds left before the player is cut off for being idle, while
     /// they are warned: said on the top row.
     pub idle_left: Option<u64>,
+    /// A line for the player in the lobby (why a relay ended).
+    pub note: Option<&'a str>,
 }
 
 impl View<'_> {
@@ -83,9 +85,9 @@ impl View<'_> {
         let damage = match self.place {
             Place::Lobby { row } => {
                 buf.reset();
-                let (rows, elsewhere) = self.rows();
                 let board = self.lobby_board(row);
-                lobby::lobby(buf, area, &self.you(), rows, row, &board, elsewhere);
+                let you = self.you();
+                lobby::lobby(buf, area, &you, self.rows(), row, &board);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
@@ -125,26 +127,31 @@ impl View<'_> {
         }
         buf.reset();
         match room {
-            None => lobby::lobby(buf, area, &self.you(), &[], 0, &[], &self.rows().1),
+            None => lobby::lobby(buf, area, &self.you(), self.rows(), 0, &[]),
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
     }
 
     /// The lobby's rows this turn ([`LobbyRows`]).
-    fn rows(&self) -> &(Vec<lobby::RoomLine>, Vec<String>) {
+    fn rows(&self) -> &[lobby::RoomLine] {
         self.listed.get_or_init(|| {
-            let here = lobby_rows(self.rooms, self.tracks);
-            (here, elsewhere_lines(self.elsewhere))
+            let mut rows = lobby_rows(self.rooms, self.tracks);
+            rows.extend(elsewhere_rows(self.elsewhere));
+            rows
         })
     }
 
-    /// Who the player is, and whether their laps are kept.
-    fn you(&self) -> String {
-        if self.keyed {
+    /// Who the player is, whether their laps are kept, and their note.
+    fn you(&self) -> lobby::You<'_> {
+        let who = if self.keyed {
             format!("you are {} · laps kept for your key", self.name)
         } else {
             format!("you are {} · a guest: laps not kept", self.name)
+        };
+        lobby::You {
+            who,
+            note: self.note,
         }
     }
 
@@ -287,28 +294,23 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
                 players: room.members.len(),
                 slots: Room::slots(&t.track),
                 racing: room.running.is_some(),
+                on: None,
             }
         })
         .collect()
 }
 
-/// The other servers' rooms `elsewhere` as the lobby lists them: the
-/// room's row, and the host of the server it is on (its name less the
-/// address, which says nothing to a player and would not fit).
-fn elsewhere_lines(elsewhere: &[Listed]) -> Vec<String> {
-    elsewhere
-        .iter()
-        .map(|l| {
-            let line = lobby::RoomLine {
-                id: l.room,
-                track: l.track.clone(),
-                model: l.model.to_string(),
-                players: l.players as usize,
-                slots: l.seats as usize,
-                racing: l.racing,
-            };
-            let host = l.server.split('/').next().unwrap_or(&l.server);
-            format!("{}  · {host}", lobby::room_line(&line))
-        })
-        .collect()
+/// The other servers' rooms `elsewhere` as the lobby lists them, each
+/// with the host of the server it is on (its name less the address,
+/// which says nothing to a player and would not fit).
+fn elsewhere_rows(elsewhere: &[Listed]) -> impl Iterator<Item = lobby::RoomLine> + '_ {
+    elsewhere.iter().map(|l| lobby::RoomLine {
+        id: l.room,
+        track: l.track.clone(),
+        model: l.model.to_string(),
+        players: l.players as usize,
+        slots: l.seats as usize,
+        racing: l.racing,
+        on: Some(l.server.split('/').next().unwrap_or(&l.server).to_string()),
+    })
 }

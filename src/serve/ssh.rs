@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender as HubSender;
 use std::time::{Duration, Instant};
 
-use russh::keys::HashAlg;
+use russh::keys::{HashAlg, PublicKey};
 use russh::server::{Auth, ChannelOpenHandle, Handler, Msg, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot};
@@ -20,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::admission::Ticket;
 use super::messages::{Out, ToHub};
 use super::names::display_name;
+use super::relay;
 use super::room::PlayerId;
 use crate::keyboard::Keyboard;
 use crate::session::screen_size;
@@ -49,6 +50,10 @@ struct Opened {
     channel: Channel<Msg>,
     pty: Option<(u16, u16)>,
     no_color: bool,
+    /// On a relay from another server (`super::relay`): the player's key
+    /// and the room they join, as that server names them.
+    identity: Option<String>,
+    room: Option<u32>,
 }
 
 /// One connection.
@@ -73,6 +78,11 @@ pub struct Connection {
     /// Told (or dropped) when the client closes its session channel, for
     /// the frames' writer to hang up after.
     closed: Option<oneshot::Sender<()>>,
+    /// On the door for other servers' relays (`--peer`): the one key let
+    /// in, the servers' shared host key. Such a connection is a player
+    /// of another server, who they are and the room they join said by
+    /// it.
+    peer: Option<PublicKey>,
 }
 
 /// A count over the current second, which begins at the first thing
@@ -120,7 +130,15 @@ impl Connection {
             input: PerSecond::default(),
             resizes: PerSecond::default(),
             closed: None,
+            peer: None,
         }
+    }
+
+    /// A connection on the door for other servers' relays, which lets in
+    /// only `key`.
+    pub fn relayed(mut self, key: PublicKey) -> Connection {
+        self.peer = Some(key);
+        self
     }
 
     /// Takes a client that floods the server off it: out of the hub, and
@@ -150,19 +168,23 @@ impl Drop for Connection {
 
 /// Writes the hub's frames to the channel until the hub closes it, then
 /// gives the terminal back and closes the connection once the client
-/// closed its side (`closed`).
+/// closed its side (`closed`). A relayed player's terminal is their own
+/// server's to take over and give back: to a relay, the frames alone,
+/// and at the end why, on standard error, with status 0 if they only
+/// left the room.
 async fn send_frames(
     channel: Channel<Msg>,
     handle: russh::server::Handle,
     mut frames: mpsc::Receiver<Out>,
     closed: oneshot::Receiver<()>,
+    relayed: bool,
 ) {
     // The channel's own copy of what the client sends is not needed (the
     // handler gets it): dropped, so russh's copy of each key fails at once
     // rather than waking a task that throws it away.
     let (_, write) = channel.split();
     let first = crate::console::take_over();
-    if write.data_bytes(first).await.is_err() {
+    if !relayed && write.data_bytes(first).await.is_err() {
         return;
     }
     let why = loop {
@@ -182,8 +204,14 @@ async fn send_frames(
     // client closes its side and hangs up. One that stopped reading is
     // not waited for long: after 2 s it is disconnected.
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
-        let _ = write.data_bytes(last).await;
-        let _ = write.exit_status(0).await;
+        if relayed {
+            let left = why == super::hub::LEFT_ROOM;
+            let _ = write.extended_data_bytes(1, why.clone().into_bytes()).await;
+            let _ = write.exit_status(u32::from(!left)).await;
+        } else {
+            let _ = write.data_bytes(last).await;
+            let _ = write.exit_status(0).await;
+        }
         let _ = write.eof().await;
         let _ = write.close().await;
         let _ = closed.await;
@@ -199,10 +227,13 @@ impl Handler for Connection {
 
     async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
         // Offer the two ways in: a key (the player's identity) or, for
-        // someone without one, keyboard-interactive with no prompt.
+        // someone without one, keyboard-interactive with no prompt; to
+        // another server, its key alone.
         let mut methods = MethodSet::empty();
         methods.push(MethodKind::PublicKey);
-        methods.push(MethodKind::KeyboardInteractive);
+        if self.peer.is_none() {
+            methods.push(MethodKind::KeyboardInteractive);
+        }
         Ok(Auth::Reject {
             proceed_with_methods: Some(methods),
             partial_success: false,
@@ -215,6 +246,15 @@ impl Handler for Connection {
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         self.user = user.to_string();
+        if let Some(peer) = &self.peer {
+            // Another server, for one of its players (who they are comes
+            // with the session), or nobody.
+            if key.public_key.key_data() != peer.key_data() {
+                return Ok(Auth::reject());
+            }
+            self.identity = None;
+            return Ok(Auth::Accept);
+        }
         self.identity = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
         Ok(Auth::Accept)
     }
@@ -225,6 +265,9 @@ impl Handler for Connection {
         _submethods: &str,
         _response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
+        if self.peer.is_some() {
+            return Ok(Auth::reject());
+        }
         self.user = user.to_string();
         self.identity = None;
         Ok(Auth::Accept)
@@ -245,6 +288,8 @@ impl Handler for Connection {
             channel,
             pty: None,
             no_color: false,
+            identity: None,
+            room: None,
         });
         Ok(())
     }
@@ -285,6 +330,13 @@ impl Handler for Connection {
             session.eof(channel)?;
             return session.close(channel);
         };
+        if self.peer.is_some() && opened.room.is_none() {
+            // A relay names the room it joins; this door has no lobby.
+            session.data(channel, b"skid: no room named\r\n".to_vec())?;
+            session.exit_status_request(channel, 1)?;
+            session.eof(channel)?;
+            return session.close(channel);
+        }
         if let Err(why) = self.ticket.play() {
             session.data(channel, format!("skid: {why}\r\n").into_bytes())?;
             session.exit_status_request(channel, 1)?;
@@ -296,9 +348,10 @@ impl Handler for Connection {
         let join = ToHub::Join {
             id: self.id,
             name: display_name(&self.user),
-            identity: self.identity.clone(),
+            identity: opened.identity.or_else(|| self.identity.clone()),
             size,
             color: !opened.no_color,
+            room: opened.room,
             out,
         };
         if self.hub.send(join).is_err() {
@@ -312,6 +365,7 @@ impl Handler for Connection {
             session.handle(),
             frames,
             closed,
+            self.peer.is_some(),
         ));
         Ok(())
     }
@@ -336,6 +390,7 @@ impl Handler for Connection {
             let _ = self.hub.send(ToHub::Input {
                 id: self.id,
                 events,
+                bytes: data.to_vec(),
                 at: now,
             });
         }
@@ -412,8 +467,9 @@ impl Handler for Connection {
     }
 
     /// `NO_COLOR` (no-color.org: set and not empty) before the shell
-    /// starts: the player's screen without colour. No other variable is
-    /// taken.
+    /// starts: the player's screen without colour; from another server's
+    /// relay, also who the player is and the room they join
+    /// (`super::relay`). No other variable is taken.
     async fn env_request(
         &mut self,
         channel: ChannelId,
@@ -421,13 +477,20 @@ impl Handler for Connection {
         value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        match self.opened(channel).filter(|_| name == "NO_COLOR") {
-            Some(o) => {
-                o.no_color = !value.is_empty();
-                session.channel_success(channel)
-            }
-            None => session.channel_failure(channel),
+        let peer = self.peer.is_some();
+        let Some(o) = self.opened(channel) else {
+            return session.channel_failure(channel);
+        };
+        match name {
+            "NO_COLOR" => o.no_color = !value.is_empty(),
+            relay::IDENTITY_VAR if peer => o.identity = Some(value.to_string()),
+            relay::ROOM_VAR if peer => match value.parse() {
+                Ok(room) => o.room = Some(room),
+                Err(_) => return session.channel_failure(channel),
+            },
+            _ => return session.channel_failure(channel),
         }
+        session.channel_success(channel)
     }
 
     async fn x11_request(

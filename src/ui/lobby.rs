@@ -23,6 +23,8 @@ pub struct RoomLine {
     pub players: usize,
     pub slots: usize,
     pub racing: bool,
+    /// The host of the server it is on, if another sharing the database.
+    pub on: Option<String>,
 }
 
 /// A room waiting for its race.
@@ -69,43 +71,51 @@ fn panel(buf: &mut Buffer, area: Rect, h: u16, title: &str) -> Rect {
     )
 }
 
-/// The lobby: who you are (`you`, a line), a row to make a room, then
-/// every room (track, model, players of slots, waiting or racing), the
-/// cursor on `row`; under them a board (`board`: its heading, then a line
-/// each: the server's best laps, or the board of the room the cursor is
-/// on).
+/// Who is looking at the lobby: `you are ann · ...`, and a line for them
+/// (why a relay to another server's room ended), if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct You<'a> {
+    pub who: String,
+    pub note: Option<&'a str>,
+}
+
+/// The lobby: who you are (`you`, a line and its note), a row to make a
+/// room, then every room (track, model, players of slots, waiting or
+/// racing; the other servers' after this one's, each saying its host),
+/// the cursor on `row`; under them a board (`board`: its heading, then a
+/// line each: the server's best laps, or the board of the room the cursor
+/// is on).
 pub fn lobby(
     buf: &mut Buffer,
     area: Rect,
-    you: &str,
+    you: &You<'_>,
     rooms: &[RoomLine],
     row: usize,
     board: &[String],
-    elsewhere: &[String],
 ) {
     let (heading, best) = board
         .split_first()
         .map_or(("", &[][..]), |(h, b)| (h.as_str(), b));
     // The box fits everything if the screen has room; else the list of
     // rooms scrolls to keep the cursor's row in sight, and the board's
-    // lines give way first, then the other servers' rooms.
+    // lines give way first.
     let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-    let others_rows = |n: usize| if n == 0 { 0 } else { n + 2 };
-    let h = count(rooms.len())
+    let noted = usize::from(you.note.is_some());
+    let h = count(rooms.len() + noted)
         .saturating_add(count(best.len()))
-        .saturating_add(count(others_rows(elsewhere.len())))
-        .saturating_add(10);
+        .saturating_add(8);
     let inner = panel(buf, area, h, " skid · lobby ");
-    // Rows besides the rooms': who you are, a gap, the make-a-room row
-    // and the key line, and for each block below a gap and its heading.
-    let spare = (inner.height as usize).saturating_sub(4 + rooms.len());
-    let elsewhere = &elsewhere[..elsewhere.len().min(spare.saturating_sub(2))];
-    let for_best = spare.saturating_sub(2 + others_rows(elsewhere.len()));
-    let best = &best[..best.len().min(for_best)];
-    let gap = others_rows(elsewhere.len()) + if best.is_empty() { 0 } else { best.len() + 2 };
+    // Rows besides the rooms': who you are (and the note), a gap, the
+    // make-a-room row and the key line, and for the board a gap and its
+    // heading.
+    let spare = (inner.height as usize).saturating_sub(4 + noted + rooms.len());
+    let best = &best[..best.len().min(spare.saturating_sub(2))];
+    let gap = if best.is_empty() { 0 } else { best.len() + 2 };
     // Rows for the list: the box less who you are, a blank, the best laps
     // and the key line.
-    let room_for = (inner.height as usize).saturating_sub(3 + gap).max(1);
+    let room_for = (inner.height as usize)
+        .saturating_sub(3 + noted + gap)
+        .max(1);
     // Row 0 makes a room, row `i` is room `i - 1`: only the rows in sight
     // are written out (a server may list hundreds of rooms to each of
     // hundreds of players), and how many are out of sight is said, above
@@ -123,7 +133,11 @@ pub fn lobby(
         0 => Piece::Gap,
         n => more(n, "↑"),
     };
-    let mut pieces = vec![column::line(you, THEME.you), above];
+    let mut pieces = vec![column::line(you.who.as_str(), THEME.you)];
+    if let Some(note) = you.note {
+        pieces.push(column::line(note, THEME.bad));
+    }
+    pieces.push(above);
     pieces.extend((first..last).map(|i| {
         let line = match i.checked_sub(1).map(|r| &rooms[r]) {
             None => "[ Make a room ]".to_string(),
@@ -136,17 +150,7 @@ pub fn lobby(
         pieces.push(more(total - last, "↓"));
     }
     if rooms.is_empty() && room_for > 1 {
-        let none = if elsewhere.is_empty() {
-            "  no rooms yet"
-        } else {
-            "  no rooms on this server yet"
-        };
-        pieces.push(column::line(none, THEME.dim));
-    }
-    if !elsewhere.is_empty() {
-        let heading = "ON OTHER SERVERS";
-        pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
-        pieces.extend((elsewhere.iter()).map(|l| column::line(format!("  {l}"), THEME.dim)));
+        pieces.push(column::line("  no rooms yet", THEME.dim));
     }
     if !best.is_empty() {
         pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
@@ -162,7 +166,7 @@ pub fn lobby(
 /// A room's row: number, track, model, players of slots, and whether it
 /// races or waits.
 pub fn room_line(room: &RoomLine) -> String {
-    format!(
+    let line = format!(
         "room {:<3} {:<10} {:<9} {}/{}  {}",
         room.id,
         tail(&room.track, 10),
@@ -170,7 +174,11 @@ pub fn room_line(room: &RoomLine) -> String {
         room.players.min(room.slots),
         room.slots,
         if room.racing { "racing" } else { "waiting" }
-    )
+    );
+    match &room.on {
+        Some(host) => format!("{line}  · {host}"),
+        None => line,
+    }
 }
 
 /// `text` in at most `cols` columns: whole if it fits, else its end after
@@ -293,6 +301,7 @@ mod tests {
                 players: 1,
                 slots: 8,
                 racing: false,
+                on: None,
             })
             .collect()
     }
@@ -302,7 +311,11 @@ mod tests {
         let mut buf = Buffer::empty(area);
         let mut board = vec!["BEST LAPS".to_string()];
         board.extend_from_slice(best);
-        lobby(&mut buf, area, "you are x", rooms, row, &board, &[]);
+        let you = You {
+            who: "you are x".into(),
+            note: None,
+        };
+        lobby(&mut buf, area, &you, rooms, row, &board);
         crate::ui::buffer_text(&buf)
     }
 

@@ -140,10 +140,18 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
     pieces.extend([Piece::Gap, Piece::Line(sum, bold(THEME.good))]);
     if let Some(m) = v.medals() {
         let best = best.is_finite().then_some(best);
-        pieces.push(Piece::Line(
-            super::medals::earned(m, best),
-            bold(THEME.accent),
-        ));
+        // A best lap the steering aid steered earns none, as its banner
+        // said (`Record::aided`): the log's best, if it is this race's.
+        let dt = v.race.world.dt;
+        let aided = (v.seat.log.best.as_ref()).is_some_and(|b| {
+            b.aided && best.is_some_and(|t| (b.ticks as f64 * dt - t).abs() < dt / 2.0)
+        });
+        let earned = if aided {
+            "NO MEDAL  ·  AIDED".to_string()
+        } else {
+            super::medals::earned(m, best)
+        };
+        pieces.push(Piece::Line(earned, bold(THEME.accent)));
     }
     // A record that could not be kept is not shown as kept.
     if let Some(why) = &v.seat.unsaved {

@@ -56,6 +56,7 @@ pub fn ann_on_pocket(
         identity: Some("SHA256:ann".into()),
         size: (80, 24),
         color: true,
+        room: None,
         out,
     };
     hub.apply(join, start);
@@ -74,6 +75,7 @@ pub fn guest(
         identity: None,
         size: (80, 24),
         color: true,
+        room: None,
         out,
     }
 }
@@ -205,6 +207,7 @@ impl TwoOnHub {
         let input = serve::hub::ToHub::Input {
             id,
             events: vec![ev],
+            bytes: Vec::new(),
             at,
         };
         self.hub.apply(input, at);

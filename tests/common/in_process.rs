@@ -37,6 +37,7 @@ pub fn options(dir: PathBuf) -> Options {
         hz: 120,
         fps: 30,
         keys_at_once: true,
+        peer: None,
     }
 }
 

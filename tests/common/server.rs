@@ -99,6 +99,13 @@ pub struct Log {
 }
 
 impl Log {
+    /// Reads the lines that come until none has for `gap`.
+    pub fn read_for(&mut self, gap: std::time::Duration) {
+        while let Ok(line) = self.lines.recv_timeout(gap) {
+            self.seen.push(line);
+        }
+    }
+
     /// Reads lines until the lines seen satisfy `done`; fails the test,
     /// showing them, if they do not within `secs`.
     pub fn wait_until(&mut self, done: impl Fn(&[String]) -> bool, secs: f64) {

@@ -151,6 +151,9 @@ pub struct Listed {
     pub seats: u32,
     /// Whether a race runs in it.
     pub racing: bool,
+    /// The address its server takes other servers' relays at (`--peer`),
+    /// if it takes them.
+    pub peer: Option<String>,
 }
 
 /// How long a server's rooms are listed after its last heartbeat: a
@@ -162,21 +165,24 @@ const ROOMS_KEPT_MS: i64 = 60_000;
 /// The rows of [`sql::ROOMS_ELSEWHERE`] as listed rooms (a model this
 /// build does not know is left out).
 fn listed(
-    rows: impl IntoIterator<Item = (String, i64, String, String, i64, i64, i64)>,
+    rows: impl IntoIterator<Item = (String, i64, String, String, i64, i64, i64, String)>,
 ) -> Vec<Listed> {
     let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     rows.into_iter()
-        .filter_map(|(server, room, track, model, players, seats, racing)| {
-            Some(Listed {
-                server,
-                room: to_u32(room),
-                track,
-                model: model.parse().ok()?,
-                players: to_u32(players),
-                seats: to_u32(seats),
-                racing: racing != 0,
-            })
-        })
+        .filter_map(
+            |(server, room, track, model, players, seats, racing, peer)| {
+                Some(Listed {
+                    server,
+                    room: to_u32(room),
+                    track,
+                    model: model.parse().ok()?,
+                    players: to_u32(players),
+                    seats: to_u32(seats),
+                    racing: racing != 0,
+                    peer: (!peer.is_empty()).then_some(peer),
+                })
+            },
+        )
         .collect()
 }
 

@@ -54,16 +54,25 @@ pub const ROOMS: &str = "
         seats BIGINT NOT NULL,
         racing BIGINT NOT NULL,
         beat BIGINT NOT NULL,
+        peer TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (server, room)
     )";
+/// Where another server reaches a room's server to relay a player to it
+/// (`--peer`; empty: it takes no relays), added to a rooms' table made
+/// before it.
+pub const ROOMS_PEER: &str = "ALTER TABLE rooms ADD COLUMN peer TEXT NOT NULL DEFAULT ''";
+pub const ROOMS_PEER_PG: &str =
+    "ALTER TABLE rooms ADD COLUMN IF NOT EXISTS peer TEXT NOT NULL DEFAULT ''";
+pub const ROOMS_HAS_PEER: &str =
+    "SELECT COUNT(*) FROM pragma_table_info('rooms') WHERE name = 'peer'";
 /// A server's own rooms taken out, and those of servers long silent.
 pub const ROOMS_CLEAR: &str = "DELETE FROM rooms WHERE server = $1 OR beat < $2";
 pub const ROOM_PUT: &str = "
-    INSERT INTO rooms (server, room, track, model, players, seats, racing, beat)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    INSERT INTO rooms (server, room, track, model, players, seats, racing, beat, peer)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 /// The rooms of every other server heard from since `$2`.
 pub const ROOMS_ELSEWHERE: &str = "
-    SELECT server, room, track, model, players, seats, racing FROM rooms
+    SELECT server, room, track, model, players, seats, racing, peer FROM rooms
     WHERE server <> $1 AND beat >= $2 ORDER BY server, room";
 
 /// A lap kept only if it beats its driver's own for its key.

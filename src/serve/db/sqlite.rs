@@ -109,6 +109,10 @@ impl Sqlite {
         // The rooms' table: live state, made where missing (it is no
         // part of the versioned schema, see [`sql::ROOMS`]).
         tx.execute_batch(sql::ROOMS).map_err(fail)?;
+        let peer: i64 = (tx.query_row(sql::ROOMS_HAS_PEER, [], |r| r.get(0))).map_err(fail)?;
+        if peer == 0 {
+            tx.execute_batch(sql::ROOMS_PEER).map_err(fail)?;
+        }
         let aided: i64 = (tx.query_row(sql::LAPS_HAS_AIDED, [], |r| r.get(0))).map_err(fail)?;
         if aided == 0 {
             tx.execute_batch(sql::LAPS_AIDED).map_err(fail)?;
@@ -351,7 +355,8 @@ impl Database for Sqlite {
                     r.players,
                     r.seats,
                     i64::from(r.racing),
-                    now_ms
+                    now_ms,
+                    r.peer.as_deref().unwrap_or("")
                 ],
             )
             .map_err(fail)?;
@@ -374,6 +379,7 @@ impl Database for Sqlite {
                     r.get(4)?,
                     r.get(5)?,
                     r.get(6)?,
+                    r.get(7)?,
                 ))
             })
             .map_err(fail)?;

@@ -136,8 +136,12 @@ impl Hub {
             urgent,
             freed: AtomicBool::new(false),
         };
-        let players: Vec<(PlayerId, &mut Player)> =
-            self.players.iter_mut().map(|(&id, p)| (id, p)).collect();
+        // A player relayed to another server's room has their screen, and
+        // idle time, drawn and kept there.
+        let players: Vec<(PlayerId, &mut Player)> = (self.players.iter_mut())
+            .filter(|(_, p)| !p.relayed_away())
+            .map(|(&id, p)| (id, p))
+            .collect();
         let gone: Vec<Gone> = (players.into_par_iter())
             .filter_map(|(id, p)| p.frame(id, now, &shared))
             .collect();
@@ -151,6 +155,11 @@ impl Hub {
 }
 
 impl Player {
+    /// Whether their screen is another server's to draw: relayed there.
+    fn relayed_away(&self) -> bool {
+        matches!(&self.link, super::Link::To(relay) if relay.up)
+    }
+
     /// Whether a key of theirs waits to be drawn, and may be now: at most
     /// one such frame each [`MIN_FRAME_GAP`].
     fn urgent_due(&self, now: Instant) -> bool {
@@ -232,6 +241,7 @@ impl Player {
                 elsewhere: hub.elsewhere,
                 identity: self.identity.as_deref(),
                 idle_left: self.idle_shown,
+                note: self.note.as_deref(),
             };
             self.frames
                 .frame(|buf, area, before| view.draw(buf, area, before))

@@ -92,15 +92,19 @@ impl Hub {
     /// q or Ctrl-C: out of a room to the lobby; in the lobby, goodbye.
     fn quit(&mut self, id: PlayerId) {
         match self.players.get(&id).map(|p| p.place) {
-            Some(Place::Room(_)) => self.leave_room(id),
+            Some(Place::Room(_)) => self.back_to_lobby(id),
             Some(Place::Lobby { .. }) => self.drop_player(id, Some("bye")),
             None => {}
         }
     }
 
     fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
-        // Row 0 makes a room; the rooms follow in the order they were made.
-        let rows = self.rooms.len() + 1;
+        // Row 0 makes a room; this server's rooms follow in the order they
+        // were made, then the other servers'.
+        let rows = self.rooms.len() + self.keeper.elsewhere.len() + 1;
+        if let Some(p) = self.players.get_mut(&id) {
+            p.note = None;
+        }
         let name = || {
             self.players
                 .get(&id)
@@ -121,6 +125,9 @@ impl Hub {
                 eprintln!("skid serve: room {r} made by player {id}");
                 self.lobby_changed();
                 Place::Room(r)
+            }
+            Command::Enter if row > self.rooms.len() => {
+                return self.relay_to(id, row - 1 - self.rooms.len());
             }
             Command::Enter => {
                 let name = name();
@@ -149,7 +156,7 @@ impl Hub {
             if seated && p.is_some_and(|p| !p.session.leave()) {
                 return;
             }
-            return self.leave_room(id);
+            return self.back_to_lobby(id);
         }
         let Some(room) = self.rooms.get_mut(&r) else {
             return;

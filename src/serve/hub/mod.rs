@@ -35,6 +35,7 @@ use crate::session::Session;
 
 mod frames;
 mod idle;
+mod relays;
 
 pub use idle::warning as idle_warning;
 mod input;
@@ -45,7 +46,9 @@ use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
 pub use super::offered::Offered;
+use super::relay::{Relay, Relays, ToRelay};
 use super::room::{Place, PlayerId, Room, Shown};
+use ratatui::crossterm::event::Event;
 
 /// How the hub runs.
 #[derive(Debug, Clone)]
@@ -89,6 +92,36 @@ pub struct Player {
     urgent: bool,
     /// When their last frame drawn for a key was.
     urgent_at: Option<Instant>,
+    /// Whether they are relayed to or from another server.
+    link: Link,
+    /// A line for them in the lobby (why a relay ended), until their
+    /// next key there.
+    pub note: Option<String>,
+}
+
+/// A player's link to the other servers sharing the database.
+enum Link {
+    /// None: a player of this server, in its lobby or its rooms.
+    Home,
+    /// Relayed to a room on another server (or on their way there): this
+    /// hub only passes their bytes on.
+    To(Relay),
+    /// Relayed here by another server, into a room: leaving it ends their
+    /// session ([`LEFT_ROOM`]); there is no lobby here for them.
+    Here,
+}
+
+/// Why a relayed player's session ends when they leave the room: their
+/// own server takes them back to its lobby without a word.
+pub const LEFT_ROOM: &str = "left the room";
+
+/// What this server publishes its rooms under for the others sharing its
+/// database: its name (host and listen address) and where it takes their
+/// relays, if it does (`--peer`).
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub name: String,
+    pub peer: Option<String>,
 }
 
 /// Every player and room.
@@ -113,8 +146,11 @@ pub struct Hub {
     /// nothing), and the rooms it published last (none before the first
     /// time: even no rooms are published, which starts the reading of
     /// the others').
-    pub server: Option<String>,
+    pub server: Option<Published>,
     published: Option<Vec<Listed>>,
+    /// How its players are relayed to the other servers' rooms (none: a
+    /// server alone).
+    pub relays: Option<Relays>,
 }
 
 impl Hub {
@@ -133,6 +169,7 @@ impl Hub {
             turns: 0,
             server: None,
             published: None,
+            relays: None,
         }
     }
 
@@ -144,7 +181,8 @@ impl Hub {
             .map(|room| {
                 let t = &room.offered(&self.tracks).choice;
                 Listed {
-                    server: server.clone(),
+                    server: server.name.clone(),
+                    peer: server.peer.clone(),
                     room: room.id,
                     track: t.name.clone(),
                     model: room.menu.model,
@@ -155,7 +193,7 @@ impl Hub {
             })
             .collect();
         if self.published.as_ref() != Some(&rooms) {
-            self.keeper.publish(server, rooms.clone());
+            self.keeper.publish(&server.name, rooms.clone());
             self.published = Some(rooms);
         }
     }
@@ -174,13 +212,16 @@ impl Hub {
                 identity,
                 size,
                 color,
+                room,
                 out,
             } => {
                 let sink = Sink::default();
                 let (frames, _) = Frames::new(sink.clone(), to_size(size));
                 let taken = |n: &str| self.players.values().any(|p| looks_like(&p.name, n));
                 let name = unique_name(&name, taken);
-                eprintln!("skid serve: {name} (player {id}) joined the lobby");
+                let Some(place) = self.joining(id, &name, room, &out) else {
+                    return true;
+                };
                 self.players.insert(
                     id,
                     Player {
@@ -190,7 +231,7 @@ impl Hub {
                             color,
                             ..Session::new(size)
                         },
-                        place: Place::Lobby { row: 0 },
+                        place,
                         out,
                         frames,
                         resized: false,
@@ -200,25 +241,24 @@ impl Hub {
                         idle_shown: None,
                         urgent: false,
                         urgent_at: None,
+                        link: match room {
+                            Some(_) => Link::Here,
+                            None => Link::Home,
+                        },
+                        note: None,
                     },
                 );
             }
-            ToHub::Input { id, events, at } => {
-                for ev in events {
-                    self.input(id, ev, at);
-                }
-            }
-            ToHub::Resize { id, size } => {
-                // Only noted: the buffers are made again at the player's
-                // next frame, once however many resizes came meanwhile
-                // (a client can send them by the thousand).
-                if let Some(p) = self.players.get_mut(&id) {
-                    p.session.size = size;
-                    p.resized = true;
-                    p.session.dirty = true;
-                }
-            }
+            ToHub::Input {
+                id,
+                events,
+                bytes,
+                at,
+            } => self.typed(id, events, bytes, at),
+            ToHub::Resize { id, size } => self.resized(id, size),
             ToHub::Leave { id } => self.drop_player(id, None),
+            ToHub::RelayUp { id, frames } => self.relay_up(id, frames),
+            ToHub::RelayEnded { id, why } => self.relay_ended(id, why, now),
             ToHub::Shutdown => {
                 let ids: Vec<PlayerId> = self.players.keys().copied().collect();
                 for id in ids {
@@ -228,6 +268,65 @@ impl Hub {
             }
         }
         true
+    }
+
+    /// Where player `id`, named `name`, joining begins: this lobby, or
+    /// relayed by another server, room `room`, which is gone if none
+    /// (they are told so through `out`).
+    fn joining(
+        &mut self,
+        id: PlayerId,
+        name: &str,
+        room: Option<u32>,
+        out: &Sender<Out>,
+    ) -> Option<Place> {
+        let Some(r) = room else {
+            eprintln!("skid serve: {name} (player {id}) joined the lobby");
+            return Some(Place::Lobby { row: 0 });
+        };
+        let Some(there) = self.rooms.get_mut(&r) else {
+            eprintln!("skid serve: {name} (player {id}) relayed here: room {r} is gone");
+            let _ = out.try_send(Out::Close(format!("room {r} is gone")));
+            return None;
+        };
+        there.members.push((id, name.to_string()));
+        eprintln!("skid serve: {name} (player {id}) relayed into room {r}");
+        self.lobby_changed();
+        Some(Place::Room(r))
+    }
+
+    /// Key events from player `id`, read from `bytes`: theirs to act on,
+    /// or, relayed to another server's room, the bytes passed on there
+    /// (dropped while the relay is on its way).
+    fn typed(&mut self, id: PlayerId, events: Vec<Event>, bytes: Vec<u8>, at: Instant) {
+        if let Some(Player {
+            link: Link::To(relay),
+            ..
+        }) = self.players.get_mut(&id)
+        {
+            if relay.up {
+                let _ = relay.to.send(ToRelay::Bytes(bytes));
+            }
+            return;
+        }
+        for ev in events {
+            self.input(id, ev, at);
+        }
+    }
+
+    /// Player `id`'s terminal is now `size`: only noted, the buffers are
+    /// made again at their next frame, once however many resizes came
+    /// meanwhile (a client can send them by the thousand); a relay is
+    /// told.
+    fn resized(&mut self, id: PlayerId, size: (u16, u16)) {
+        if let Some(p) = self.players.get_mut(&id) {
+            p.session.size = size;
+            p.resized = true;
+            p.session.dirty = true;
+            if let Link::To(relay) = &p.link {
+                let _ = relay.to.send(ToRelay::Resize(size));
+            }
+        }
     }
 
     /// Takes a player off the server: out of their room, and their
@@ -250,6 +349,19 @@ impl Hub {
             }
         }
         self.lobby_changed();
+    }
+
+    /// Takes `id` out of their room to the lobby, or, relayed here by
+    /// another server, off this one (back to that server's lobby).
+    fn back_to_lobby(&mut self, id: PlayerId) {
+        self.leave_room(id);
+        if self
+            .players
+            .get(&id)
+            .is_some_and(|p| matches!(p.link, Link::Here))
+        {
+            self.drop_player(id, Some(LEFT_ROOM));
+        }
     }
 
     /// Takes `id` out of the room they are in, if any.
@@ -352,6 +464,9 @@ impl Hub {
                 for (m, _) in room.members {
                     if let Some(p) = self.players.get_mut(&m) {
                         p.place = Place::Lobby { row: 0 };
+                        if matches!(p.link, Link::Here) {
+                            self.drop_player(m, Some("the room failed"));
+                        }
                     }
                 }
             }

@@ -17,6 +17,7 @@ impl Postgres {
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
                 .await?;
             tx.batch_execute(sql::ROOMS).await?;
+            tx.batch_execute(sql::ROOMS_PEER_PG).await?;
             tx.commit().await
         })?;
         self.rooms_table = true;
@@ -40,7 +41,8 @@ impl Postgres {
                 let n = |v: u32| i64::from(v);
                 let racing = i64::from(r.racing);
                 let (model, beat) = (r.model.name(), now_ms);
-                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 8] = [
+                let peer = r.peer.as_deref().unwrap_or("");
+                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 9] = [
                     &server,
                     &n(r.room),
                     &r.track,
@@ -49,6 +51,7 @@ impl Postgres {
                     &n(r.seats),
                     &racing,
                     &beat,
+                    &peer,
                 ];
                 tx.execute(&put, &at).await?;
             }
@@ -72,6 +75,7 @@ impl Postgres {
                 r.get(4),
                 r.get(5),
                 r.get(6),
+                r.get(7),
             )
         })))
     }

@@ -1,0 +1,235 @@
+//! A player relayed to a room on another server sharing the database
+//! (docs/SERVE.md, "One lobby across servers").
+//!
+//! The room's server owns the room and runs its race; the player's own
+//! server only carries bytes. It logs in to the room's server at its
+//! `--peer` address as an SSH client, with the host key the servers share
+//! (each checks the other's against its own: a server without that key
+//! can neither take nor make relays), and opens a session for the player
+//! as their terminal would: a pty of their size, `NO_COLOR` if they set
+//! it, and, trusted only from a server, who they are (`SKID_IDENTITY`)
+//! and the room they join (`SKID_ROOM`), their name as the user. Then
+//! the player's bytes go one way as they typed them and the frames come
+//! back as they were drawn, each through the SSH channel's flow control.
+//!
+//! The room's server ends the session when the player leaves the room
+//! (exit status 0) or for a reason it writes on the session's standard
+//! error (shutting down, idle, the room gone): the player is back in
+//! their own lobby, told why. A room's server that dies (its connection
+//! ends, or three keepalives go unanswered) does the same. A player who
+//! leaves drops the relay, whose connection closes, and the room's
+//! server sees them go.
+
+use std::sync::Arc;
+use std::sync::mpsc::Sender as HubSender;
+use std::time::Duration;
+
+use russh::client::{self, Handle};
+use russh::keys::{PrivateKey, PrivateKeyWithHashAlg, PublicKey, PublicKeyOrCertificate};
+use russh::{ChannelMsg, Disconnect};
+use tokio::runtime::Handle as Runtime;
+use tokio::sync::{mpsc, oneshot};
+
+use super::messages::{Out, ToHub};
+use super::room::PlayerId;
+
+/// The environment variable a relay names the player's key by.
+pub const IDENTITY_VAR: &str = "SKID_IDENTITY";
+/// The environment variable a relay names the room it joins by.
+pub const ROOM_VAR: &str = "SKID_ROOM";
+
+/// How long a relay has to reach the room's server and be let in.
+pub const CONNECT_SECONDS: u64 = 5;
+
+/// What a relay needs of its server: where to run, the key it logs in
+/// with, and the hub to tell when it is up and when it ends.
+#[derive(Clone)]
+pub struct Relays {
+    pub runtime: Runtime,
+    pub key: Arc<PrivateKey>,
+    pub hub: HubSender<ToHub>,
+}
+
+/// Who is relayed where.
+pub struct Ask {
+    pub id: PlayerId,
+    pub name: String,
+    pub identity: Option<String>,
+    pub size: (u16, u16),
+    pub color: bool,
+    /// The room's server's `--peer` address.
+    pub peer: String,
+    pub room: u32,
+}
+
+/// What the player's server passes on to a relay.
+#[derive(Debug)]
+pub enum ToRelay {
+    /// Bytes the player typed.
+    Bytes(Vec<u8>),
+    /// Their terminal's new size.
+    Resize((u16, u16)),
+}
+
+/// A relay under way, as the hub holds it: dropped, it ends.
+pub struct Relay {
+    pub to: mpsc::UnboundedSender<ToRelay>,
+    /// Whether it is up (the hub draws nothing of the player's then).
+    pub up: bool,
+    /// Where to, for the log: `room 3 on host/addr`.
+    pub whereto: String,
+}
+
+impl Relays {
+    /// Starts relaying `ask`'s player on the runtime; the hub hears
+    /// `RelayUp` once the room's server let them in, and `RelayEnded`
+    /// when it ends, however it ends.
+    pub fn start(&self, ask: Ask, whereto: String) -> Relay {
+        let (to, from_hub) = mpsc::unbounded_channel();
+        let (key, hub) = (self.key.clone(), self.hub.clone());
+        self.runtime.spawn(async move {
+            let id = ask.id;
+            let why = run(ask, key, hub.clone(), from_hub).await;
+            let _ = hub.send(ToHub::RelayEnded { id, why });
+        });
+        Relay {
+            to,
+            up: false,
+            whereto,
+        }
+    }
+}
+
+/// Checks the room's server's key against the key this server has: the
+/// servers of one game share it.
+struct Peer {
+    key: PublicKey,
+}
+
+impl client::Handler for Peer {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(matches!(key, PublicKeyOrCertificate::PublicKey { key, .. }
+            if key.key_data() == self.key.key_data()))
+    }
+}
+
+/// The relay from login to end: none if the player only left the room,
+/// else why it ended, for their lobby.
+async fn run(
+    ask: Ask,
+    key: Arc<PrivateKey>,
+    hub: HubSender<ToHub>,
+    mut from_hub: mpsc::UnboundedReceiver<ToRelay>,
+) -> Option<String> {
+    let within = Duration::from_secs(CONNECT_SECONDS);
+    let opened = tokio::time::timeout(within, open(&ask, key)).await;
+    let (handle, channel) = match opened {
+        Ok(Ok(both)) => both,
+        Ok(Err(why)) => return Some(format!("could not join: {why}")),
+        Err(_) => return Some("could not join: its server did not answer".into()),
+    };
+    let (frames, given) = oneshot::channel();
+    let _ = hub.send(ToHub::RelayUp { id: ask.id, frames });
+    let Ok(out) = given.await else {
+        // The player went meanwhile.
+        return None;
+    };
+    let (mut read, write) = channel.split();
+    let mut said = String::new();
+    let mut status = None;
+    let ended = loop {
+        tokio::select! {
+            msg = read.wait() => match msg {
+                Some(ChannelMsg::Data { data }) => {
+                    if out.send(Out::Frame(data.to_vec())).await.is_err() {
+                        break None;
+                    }
+                }
+                Some(ChannelMsg::ExtendedData { data, ext: 1 }) => {
+                    said.push_str(&String::from_utf8_lossy(&data));
+                }
+                Some(ChannelMsg::ExitStatus { exit_status }) => status = Some(exit_status),
+                Some(ChannelMsg::Close) | None => break Some(()),
+                Some(_) => {}
+            },
+            typed = from_hub.recv() => match typed {
+                Some(ToRelay::Bytes(bytes)) => {
+                    if write.data_bytes(bytes).await.is_err() {
+                        break Some(());
+                    }
+                }
+                Some(ToRelay::Resize((w, h))) => {
+                    let _ = write.window_change(w.into(), h.into(), 0, 0).await;
+                }
+                // The player left: the relay's connection goes with them.
+                None => break None,
+            },
+        }
+    };
+    let _ = tokio::time::timeout(
+        Duration::from_secs(1),
+        handle.disconnect(Disconnect::ByApplication, "", ""),
+    )
+    .await;
+    ended?;
+    let said = said.trim();
+    match status {
+        Some(0) => None,
+        _ if !said.is_empty() => Some(said.to_string()),
+        _ => Some("its server went away".into()),
+    }
+}
+
+/// Logs in to the room's server as the player's server and opens the
+/// player's session there.
+async fn open(
+    ask: &Ask,
+    key: Arc<PrivateKey>,
+) -> Result<(Handle<Peer>, russh::Channel<client::Msg>), String> {
+    let config = Arc::new(client::Config {
+        // A room's server that stops answering is found by keepalives.
+        keepalive_interval: Some(Duration::from_secs(5)),
+        keepalive_max: 3,
+        inactivity_timeout: None,
+        nodelay: true,
+        window_size: 256 * 1024,
+        ..Default::default()
+    });
+    let peer = Peer {
+        key: key.public_key().clone(),
+    };
+    let text = |e: russh::Error| e.to_string();
+    let mut handle = (client::connect(config, ask.peer.as_str(), peer).await).map_err(text)?;
+    let signed = PrivateKeyWithHashAlg::new(key, None);
+    let auth = (handle.authenticate_publickey(&ask.name, signed).await).map_err(text)?;
+    if !auth.success() {
+        return Err("its server refused this one's key".into());
+    }
+    let channel = handle.channel_open_session().await.map_err(text)?;
+    if !ask.color {
+        channel
+            .set_env(false, "NO_COLOR", "1")
+            .await
+            .map_err(text)?;
+    }
+    if let Some(identity) = &ask.identity {
+        (channel
+            .set_env(false, IDENTITY_VAR, identity.as_str())
+            .await)
+            .map_err(text)?;
+    }
+    let room = ask.room.to_string();
+    channel.set_env(false, ROOM_VAR, room).await.map_err(text)?;
+    let (w, h) = ask.size;
+    (channel
+        .request_pty(false, "xterm-256color", w.into(), h.into(), 0, 0, &[])
+        .await)
+        .map_err(text)?;
+    channel.request_shell(true).await.map_err(text)?;
+    Ok((handle, channel))
+}

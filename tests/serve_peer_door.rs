@@ -1,0 +1,84 @@
+//! The door for other servers' relays (`--peer`): it lets in the servers'
+//! shared host key only, and only from there is who a player is and the
+//! room they join taken on a server's word; the players' own door takes
+//! neither.
+#![cfg(feature = "serve")]
+
+#[path = "common/in_process.rs"]
+mod in_process;
+#[path = "common/ssh.rs"]
+mod ssh;
+
+use std::sync::Arc;
+
+use russh::client;
+use russh::keys::PrivateKeyWithHashAlg;
+use skid::serve;
+
+/// A server with a door for relays; its host key.
+async fn server(name: &str) -> (serve::Server, russh::keys::PrivateKey) {
+    let dir = in_process::temp_dir(name);
+    let mut opts = in_process::options(dir.clone());
+    opts.peer = Some("127.0.0.1:0".parse().unwrap());
+    let srv = serve::start(opts).await.unwrap();
+    let key = serve::host_key(&dir).unwrap();
+    (srv, key)
+}
+
+/// Whether `key` logs in as ann at `addr`.
+async fn key_let_in(addr: std::net::SocketAddr, key: russh::keys::PrivateKey) -> bool {
+    let config = Arc::new(client::Config::default());
+    let mut h = client::connect(config, addr, ssh::Trust).await.unwrap();
+    let key = PrivateKeyWithHashAlg::new(Arc::new(key), None);
+    h.authenticate_publickey("ann", key)
+        .await
+        .unwrap()
+        .success()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_servers_key_opens_the_door_for_relays() {
+    let (srv, host) = server("peer-door").await;
+    let peer = srv.peer.expect("a door for relays");
+    // A player's own key, or none, does not open it.
+    assert!(!key_let_in(peer, ssh::key(7)).await);
+    let config = Arc::new(client::Config::default());
+    let mut h = client::connect(config, peer, ssh::Trust).await.unwrap();
+    let guest = h
+        .authenticate_keyboard_interactive_start("ann", None)
+        .await
+        .unwrap();
+    assert!(
+        !matches!(guest, client::KeyboardInteractiveAuthResponse::Success),
+        "a guest let in at the door for relays"
+    );
+    // The servers' key does; a session naming no room is refused.
+    assert!(key_let_in(peer, host.clone()).await);
+    let handle = ssh::login_with(peer, "ann", Some(host.clone())).await;
+    let p = ssh::open(handle, (80, 24), &[]).await;
+    p.wait_closed(5.0).await;
+    assert!(p.raw_text().contains("no room named"), "{}", p.raw_text());
+    // Naming a room that is not there: closed, saying so (on standard
+    // error, for the relay; nothing on the screen).
+    let handle = ssh::login_with(peer, "ann", Some(host)).await;
+    let p = ssh::open(handle, (80, 24), &[("SKID_ROOM", "9")]).await;
+    p.wait_closed(5.0).await;
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_door_takes_no_room_or_key_on_a_clients_word() {
+    let (srv, _) = server("player-door").await;
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("PLAYERS 1/", 5.0).await;
+    // Ben names Ann's room and a key he does not hold: both refused, he
+    // is a guest in the lobby.
+    let env = [("SKID_ROOM", "1"), ("SKID_IDENTITY", "SHA256:not-his")];
+    let ben = ssh::join_as(srv.addr, "ben", (80, 24), None, &env).await;
+    let lobby = ben.wait_for("you are ben", 5.0).await;
+    assert!(lobby.contains("a guest"), "{lobby}");
+    assert_eq!(*ben.replies.lock().unwrap(), [false, false, true, true]);
+    assert!(!ann.text().contains("ben"), "{}", ann.text());
+    srv.shutdown().await;
+}

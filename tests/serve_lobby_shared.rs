@@ -208,6 +208,29 @@ fn the_lobby_lists_the_rooms_on_the_other_servers() {
     }
 }
 
+/// A room on a server that takes no relays (no `--peer`, or an older
+/// build) is listed but cannot be joined: Enter on it says so under the
+/// player's name, and their next key there takes the line away.
+#[test]
+fn a_room_whose_server_takes_no_relays_says_so() {
+    use ratatui::crossterm::event::KeyCode;
+    let dir = temp("no-relays");
+    let mut b = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
+    b.hub.keeper.elsewhere = vec![room("host-a/10.0.0.1:22", 3, 1, false)];
+    b.press(2, KeyCode::Down, 0);
+    b.press(2, KeyCode::Enter, 0);
+    b.frames(4);
+    let lobby = b.screens[1].screen().contents();
+    let said = "room 3 on host-a: its server takes no relays";
+    assert!(lobby.contains(said), "{lobby}");
+    assert!(lobby.contains("› room 3"), "{lobby}");
+    b.press(2, KeyCode::Up, 8);
+    b.frames(8);
+    let lobby = b.screens[1].screen().contents();
+    assert!(!lobby.contains("takes no relays"), "{lobby}");
+    assert!(lobby.contains("› [ Make a room ]"), "{lobby}");
+}
+
 /// Servers starting at once on a new database both make the rooms'
 /// table, and neither fails for it (PostgreSQL's `CREATE TABLE IF NOT
 /// EXISTS` alone lets two at once collide, which took the boards

@@ -63,6 +63,9 @@ async fn only_the_servers_key_opens_the_door_for_relays() {
     let handle = ssh::login_with(peer, "ann", Some(host)).await;
     let p = ssh::open(handle, (80, 24), &[("SKID_ROOM", "9")]).await;
     p.wait_closed(5.0).await;
+    let said = String::from_utf8_lossy(&p.stderr.lock().unwrap()).into_owned();
+    assert_eq!(said, "room 9 is gone");
+    assert!(!p.raw_text().contains("room 9"), "{}", p.raw_text());
     srv.shutdown().await;
 }
 
@@ -80,5 +83,91 @@ async fn the_players_door_takes_no_room_or_key_on_a_clients_word() {
     assert!(lobby.contains("a guest"), "{lobby}");
     assert_eq!(*ben.replies.lock().unwrap(), [false, false, true, true]);
     assert!(!ann.text().contains("ben"), "{}", ann.text());
+    srv.shutdown().await;
+}
+
+/// The next message a relay gave its hub, within 5 s.
+async fn told(hub: &std::sync::mpsc::Receiver<serve::hub::ToHub>) -> serve::hub::ToHub {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        if let Ok(msg) = hub.try_recv() {
+            return msg;
+        }
+        assert!(std::time::Instant::now() < end, "the relay said nothing");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// A relay as a player's server starts it, straight: the room's server
+/// checked by its key, the player seated in the room, their bytes there
+/// and its frames back, and each way it can end said in a few words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_seats_its_player_and_says_how_it_ended() {
+    use serve::hub::{Out, ToHub};
+    use serve::relay::{Ask, Relays, ToRelay};
+    let (srv, host) = server("relay").await;
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let (to_hub, hub) = std::sync::mpsc::channel();
+    let relays = |key| Relays {
+        runtime: tokio::runtime::Handle::current(),
+        key: Arc::new(key),
+        hub: to_hub.clone(),
+    };
+    let ask = |peer: std::net::SocketAddr| Ask {
+        id: 7,
+        name: "ben".into(),
+        identity: Some("SHA256:ben".into()),
+        size: (80, 24),
+        color: false,
+        peer: peer.to_string(),
+        room: 1,
+    };
+    let peer = srv.peer.unwrap();
+    let ended = |msg| match msg {
+        ToHub::RelayEnded { id: 7, why } => why,
+        _ => panic!("not an end"),
+    };
+    // Another key than the room's server's: refused, before any login.
+    let _r = relays(ssh::key(9)).start(ask(peer), "room 1".into());
+    let why = ended(told(&hub).await);
+    assert_eq!(why.as_deref(), Some("its server has another host key"));
+    // Nobody there.
+    let gone = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let nobody = gone.local_addr().unwrap();
+    drop(gone);
+    let _r = relays(host.clone()).start(ask(nobody), "room 1".into());
+    let why = ended(told(&hub).await);
+    assert_eq!(why.as_deref(), Some("its server cannot be reached"));
+    // The servers' key: Ben in Ann's room, frames back, q out of it.
+    let relay = relays(host).start(ask(peer), "room 1".into());
+    let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
+        panic!("not up");
+    };
+    let (out, mut back) = tokio::sync::mpsc::channel(1);
+    frames.send(out).unwrap();
+    ann.wait_for("ben", 5.0).await;
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !screen.screen().contents().contains("waiting for the host") {
+        assert!(
+            std::time::Instant::now() < end,
+            "{}",
+            screen.screen().contents()
+        );
+        if let Ok(Some(Out::Frame(bytes))) =
+            tokio::time::timeout(std::time::Duration::from_millis(100), back.recv()).await
+        {
+            screen.process(&bytes);
+        }
+    }
+    relay.to.send(ToRelay::Bytes(b"q".to_vec())).unwrap();
+    let left = ended(told(&hub).await);
+    assert_eq!(left, None, "only left the room");
+    let room = ann
+        .wait_until(|s| !s.contains("ben"), 5.0, "ben gone")
+        .await;
+    assert!(room.contains("PLAYERS 1/"), "{room}");
     srv.shutdown().await;
 }

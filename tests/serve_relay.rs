@@ -174,17 +174,7 @@ async fn race_to_results(who: &ssh::Player, secs: f64) -> String {
 
 #[test]
 fn a_player_on_one_server_races_in_a_room_on_the_other() {
-    // The database is made and dropped outside the players' runtime (its
-    // client blocks on a runtime of its own).
-    let Some(db) = postgres_db::database("relay") else {
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(two_servers(&db.url));
+    postgres_db::on_runtime("relay", |db| async move { two_servers(&db).await });
 }
 
 async fn two_servers(db: &str) {
@@ -260,17 +250,9 @@ async fn two_servers(db: &str) {
 /// again, nobody's held by a relay whose player is gone.
 #[test]
 fn the_rooms_server_sees_a_relayed_player_go() {
-    let Some(db) = postgres_db::database("relay_gone") else {
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    postgres_db::on_runtime("relay_gone", |db| async move {
         let dirs = [temp("gone-a"), temp("gone-b")];
-        let [(_a, a_at, mut a_log), (mut b, b_at, _)] = two_on(&db.url, &dirs, false);
+        let [(_a, a_at, mut a_log), (mut b, b_at, _)] = two_on(&db, &dirs, false);
         let ann = ssh::in_lobby(a_at, "ann").await;
         ann.send(ENTER).await;
         ann.wait_for("PLAYERS 1/4", 5.0).await;

@@ -47,17 +47,9 @@ fn serve(dir: &Path, database: &str, track: &Path) -> (server::Server, SocketAdd
 
 #[test]
 fn a_lap_on_one_server_is_on_the_other_servers_board_within_a_second() {
-    // The database is made and dropped outside the clients' runtime (its
-    // client blocks on a runtime of its own).
-    let Some(db) = postgres_db::database("shared") else {
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(race_on_one_board_on_the_other(&db.url));
+    postgres_db::on_runtime("shared", |db| async move {
+        race_on_one_board_on_the_other(&db).await;
+    });
 }
 
 async fn race_on_one_board_on_the_other(database: &str) {

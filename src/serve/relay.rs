@@ -130,13 +130,21 @@ async fn run(
     let opened = tokio::time::timeout(within, open(&ask, key)).await;
     let (handle, channel) = match opened {
         Ok(Ok(both)) => both,
-        Ok(Err(why)) => return Some(format!("could not join: {why}")),
-        Err(_) => return Some("could not join: its server did not answer".into()),
+        Ok(Err(failed)) => {
+            // The operator's to read in full; the player's in a line.
+            eprintln!(
+                "skid serve: relay of player {} to {}: {}",
+                ask.id, ask.peer, failed.detail
+            );
+            return Some(failed.why.into());
+        }
+        Err(_) => return Some("its server did not answer".into()),
     };
     let (frames, given) = oneshot::channel();
     let _ = hub.send(ToHub::RelayUp { id: ask.id, frames });
     let Ok(out) = given.await else {
         // The player went meanwhile.
+        hang_up(&handle).await;
         return None;
     };
     let (mut read, write) = channel.split();
@@ -171,11 +179,7 @@ async fn run(
             },
         }
     };
-    let _ = tokio::time::timeout(
-        Duration::from_secs(1),
-        handle.disconnect(Disconnect::ByApplication, "", ""),
-    )
-    .await;
+    hang_up(&handle).await;
     ended?;
     let said = said.trim();
     match status {
@@ -185,12 +189,25 @@ async fn run(
     }
 }
 
+/// Ends the relay's connection, waiting a second at the most.
+async fn hang_up(handle: &Handle<Peer>) {
+    let bye = handle.disconnect(Disconnect::ByApplication, "", "");
+    let _ = tokio::time::timeout(Duration::from_secs(1), bye).await;
+}
+
+/// Why a relay could not open: a few words for the player, and what
+/// failed for the log.
+struct Failed {
+    why: &'static str,
+    detail: String,
+}
+
 /// Logs in to the room's server as the player's server and opens the
 /// player's session there.
 async fn open(
     ask: &Ask,
     key: Arc<PrivateKey>,
-) -> Result<(Handle<Peer>, russh::Channel<client::Msg>), String> {
+) -> Result<(Handle<Peer>, russh::Channel<client::Msg>), Failed> {
     let config = Arc::new(client::Config {
         // A room's server that stops answering is found by keepalives.
         keepalive_interval: Some(Duration::from_secs(5)),
@@ -203,12 +220,29 @@ async fn open(
     let peer = Peer {
         key: key.public_key().clone(),
     };
-    let text = |e: russh::Error| e.to_string();
-    let mut handle = (client::connect(config, ask.peer.as_str(), peer).await).map_err(text)?;
+    let text = |e: russh::Error| Failed {
+        why: "could not join",
+        detail: e.to_string(),
+    };
+    let connected = client::connect(config, ask.peer.as_str(), peer).await;
+    let mut handle = connected.map_err(|e| match e {
+        russh::Error::UnknownKey => Failed {
+            why: "its server has another host key",
+            detail: "its host key is not this server's (servers that relay share one)".into(),
+        },
+        russh::Error::IO(e) => Failed {
+            why: "its server cannot be reached",
+            detail: e.to_string(),
+        },
+        e => text(e),
+    })?;
     let signed = PrivateKeyWithHashAlg::new(key, None);
     let auth = (handle.authenticate_publickey(&ask.name, signed).await).map_err(text)?;
     if !auth.success() {
-        return Err("its server refused this one's key".into());
+        return Err(Failed {
+            why: "its server refused this one",
+            detail: "the host key was refused at its --peer address".into(),
+        });
     }
     let channel = handle.channel_open_session().await.map_err(text)?;
     if !ask.color {

@@ -64,6 +64,22 @@ pub fn database(tag: &str) -> Option<TestDb> {
     Some(TestDb { url, base, name })
 }
 
+/// Runs `test` with the address of a fresh database for `tag` on a tokio
+/// runtime of two threads; the database is made and dropped outside it
+/// (PostgreSQL's blocking client runs a runtime of its own). Skipped as
+/// [`database`] says.
+pub fn on_runtime<F: std::future::Future<Output = ()>>(tag: &str, test: impl FnOnce(String) -> F) {
+    let Some(db) = database(tag) else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(test(db.url.clone()));
+}
+
 impl TestDb {
     /// Ends every other connection to the database (the server's side
     /// of a lost connection).

@@ -39,6 +39,8 @@ pub struct Player {
     pub screen: Arc<Mutex<vt100::Parser>>,
     /// Every byte the server sent.
     pub raw: Arc<Mutex<Vec<u8>>>,
+    /// What it sent on the session's standard error.
+    pub stderr: Arc<Mutex<Vec<u8>>>,
     /// The server's replies to the channel's requests, in order: whether
     /// each succeeded.
     pub replies: Arc<Mutex<Vec<bool>>>,
@@ -156,15 +158,20 @@ pub async fn open(handle: Handle<Trust>, size: (u16, u16), env: &[(&str, &str)])
     let (mut read, write) = ch.split();
     let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(size.1), nz(size.0), 0)));
     let raw = Arc::new(Mutex::new(Vec::new()));
+    let stderr = Arc::new(Mutex::new(Vec::new()));
     let closed = Arc::new(AtomicBool::new(false));
     let replies = Arc::new(Mutex::new(Vec::new()));
     let (s, r, c, y) = (screen.clone(), raw.clone(), closed.clone(), replies.clone());
+    let e = stderr.clone();
     tokio::spawn(async move {
         while let Some(msg) = read.wait().await {
             match msg {
                 ChannelMsg::Data { data } => {
                     s.lock().unwrap().process(&data);
                     r.lock().unwrap().extend_from_slice(&data);
+                }
+                ChannelMsg::ExtendedData { data, ext: 1 } => {
+                    e.lock().unwrap().extend_from_slice(&data);
                 }
                 ChannelMsg::Success => y.lock().unwrap().push(true),
                 ChannelMsg::Failure => y.lock().unwrap().push(false),
@@ -179,6 +186,7 @@ pub async fn open(handle: Handle<Trust>, size: (u16, u16), env: &[(&str, &str)])
         write,
         screen,
         raw,
+        stderr,
         replies,
         closed,
     }

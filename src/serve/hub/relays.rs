@@ -25,9 +25,7 @@ impl Hub {
         let host = listed.server.split('/').next().unwrap_or(&listed.server);
         let whereto = format!("room {} on {host}", listed.room);
         let (Some(relays), Some(peer)) = (&self.relays, listed.peer) else {
-            p.note = Some(format!(
-                "{whereto} cannot be joined from here: its server takes no relays"
-            ));
+            p.note = Some(format!("{whereto}: its server takes no relays"));
             return;
         };
         let ask = Ask {

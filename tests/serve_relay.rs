@@ -202,8 +202,9 @@ async fn two_servers(db: &str) {
     one_lap_of_kinematic(&ann).await;
     race_together(&ann, &ben).await;
     both_boards_show_both_laps(&ann, &ben).await;
-    // Ben back in Ann's room, racing; the room's server is killed: Ben
-    // is back in his own lobby, told why.
+    // Ben back in Ann's room, racing; when he leaves her race he is back
+    // without a word; watching it, the room's server is killed: he is
+    // back in his own lobby, told why.
     ben.send(b"q").await;
     ben.wait_for("you are ben", 5.0).await;
     ben.send(DOWN).await;
@@ -217,6 +218,19 @@ async fn two_servers(db: &str) {
     ben.wait_for("waiting for the host", 5.0).await;
     ann.send(ENTER).await;
     ben.wait_for("POS", 5.0).await;
+    // Leaving the race under way (q asks, q leaves): back without a word,
+    // however many frames are on their way.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    ben.send(b"q").await;
+    ben.wait_for("leave the race?", 2.0).await;
+    ben.send(b"q").await;
+    let lobby = ben.wait_for("you are ben", 5.0).await;
+    assert!(!lobby.contains("room 1 on "), "{lobby}");
+    // Back in to watch it; then its server is killed.
+    ben.send(DOWN).await;
+    ben.wait_for("› room 1", 2.0).await;
+    ben.send(ENTER).await;
+    ben.wait_for("v next car", 5.0).await;
     let (room_server, own_log) = if a == 0 {
         (&mut one, &mut two_log)
     } else {

@@ -95,12 +95,14 @@ pub const MIN_FRAME_GAP: Duration = Duration::from_micros(16_667);
 const PUBLISH_TURNS: u64 = 8;
 
 impl Hub {
-    /// Draws and sends each player's frame whose screen changed and whose
-    /// turn it is, on every core, and disconnects idle players and
-    /// players whose connection is gone; every [`PUBLISH_TURNS`] turns,
+    /// Sends the last words still waiting (`leaving::Closing`), then draws
+    /// and sends each player's frame whose screen changed and whose turn
+    /// it is, on every core, and disconnects idle players and players
+    /// whose connection is gone; every [`PUBLISH_TURNS`] turns,
     /// publishes the rooms if they changed (a race ended, a player left)
     /// where nothing said so at once.
     pub fn frames(&mut self, now: Instant) {
+        self.closing.retry(now);
         self.draw_frames(now, false);
         self.turns += 1;
         if self.turns.is_multiple_of(PUBLISH_TURNS) {

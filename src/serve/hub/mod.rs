@@ -35,6 +35,7 @@ use crate::session::Session;
 
 mod frames;
 mod idle;
+mod leaving;
 mod relays;
 
 pub use idle::warning as idle_warning;
@@ -151,6 +152,8 @@ pub struct Hub {
     /// How its players are relayed to the other servers' rooms (none: a
     /// server alone).
     pub relays: Option<Relays>,
+    /// Players' last words still to send.
+    closing: leaving::Closing,
 }
 
 impl Hub {
@@ -170,6 +173,7 @@ impl Hub {
             server: None,
             published: None,
             relays: None,
+            closing: leaving::Closing::default(),
         }
     }
 
@@ -264,6 +268,7 @@ impl Hub {
                 for id in ids {
                     self.drop_player(id, Some("server shutting down"));
                 }
+                self.last_words();
                 return false;
             }
         }
@@ -327,57 +332,6 @@ impl Hub {
                 let _ = relay.to.send(ToRelay::Resize(size));
             }
         }
-    }
-
-    /// Takes a player off the server: out of their room, and their
-    /// connection closed with `why` if given.
-    pub fn drop_player(&mut self, id: PlayerId, why: Option<&str>) {
-        self.leave_room(id);
-        if let Some(p) = self.players.remove(&id) {
-            if let Some(why) = why {
-                let _ = p.out.try_send(Out::Close(why.to_string()));
-            }
-            // Why, for the operator: quit, idle, shutting down; none
-            // when the connection went.
-            match why {
-                Some(why) => eprintln!("skid serve: {} (player {id}) left ({why})", p.name),
-                None => eprintln!("skid serve: {} (player {id}) left", p.name),
-            }
-            if frames::huge(p.frames.size()) {
-                drop(p);
-                frames::give_back_memory();
-            }
-        }
-        self.lobby_changed();
-    }
-
-    /// Takes `id` out of their room to the lobby, or, relayed here by
-    /// another server, off this one (back to that server's lobby).
-    fn back_to_lobby(&mut self, id: PlayerId) {
-        self.leave_room(id);
-        if self
-            .players
-            .get(&id)
-            .is_some_and(|p| matches!(p.link, Link::Here))
-        {
-            self.drop_player(id, Some(LEFT_ROOM));
-        }
-    }
-
-    /// Takes `id` out of the room they are in, if any.
-    fn leave_room(&mut self, id: PlayerId) {
-        let Some(p) = self.players.get_mut(&id) else {
-            return;
-        };
-        let Place::Room(r) = p.place else { return };
-        p.place = Place::Lobby { row: 0 };
-        p.session.leaving = false;
-        if let Some(room) = self.rooms.get_mut(&r)
-            && room.leave(id)
-        {
-            self.rooms.remove(&r);
-        }
-        self.lobby_changed();
     }
 
     /// Something the lobby lists changed: every lobby screen is redrawn.

@@ -162,7 +162,7 @@ fn a_hub_publishes_its_rooms_as_they_change() {
 }
 
 /// Two servers on one database: a room made on one is listed in the
-/// other's lobby, under the other servers' heading with where it is,
+/// other's lobby, among its rooms with the host it is on,
 /// and goes from it when that room's server stops.
 #[test]
 fn the_lobby_lists_the_rooms_on_the_other_servers() {

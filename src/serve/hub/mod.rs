@@ -36,7 +36,11 @@ use crate::session::Session;
 mod frames;
 mod idle;
 mod leaving;
+mod player;
 mod relays;
+
+use player::Link;
+pub use player::Player;
 
 pub use idle::warning as idle_warning;
 mod input;
@@ -47,7 +51,7 @@ use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
 pub use super::offered::Offered;
-use super::relay::{Relay, Relays, ToRelay};
+use super::relay::{Relays, ToRelay};
 use super::room::{Place, PlayerId, Room, Shown};
 use ratatui::crossterm::event::Event;
 
@@ -64,52 +68,6 @@ pub struct Settings {
     /// ([`Hub::urgent_frames`]); else at the frame clock's next turn, as
     /// before (kept for the benchmark's before and after).
     pub keys_at_once: bool,
-}
-
-/// One connected player.
-pub struct Player {
-    pub name: String,
-    pub identity: Option<String>,
-    /// The person at this screen, as local play has one: help, screen
-    /// size, and keys held outside a race (where the terminal's repeat is
-    /// learned, carried into the player's seat).
-    pub session: Session,
-    pub place: Place,
-    out: Sender<Out>,
-    /// Where their frames are drawn, into `sink`.
-    frames: Frames<Sink>,
-    /// Whether the terminal was resized (to any size, its own too) since
-    /// `frames` were made: they are made again, and drawn whole, at the
-    /// player's next frame.
-    resized: bool,
-    sink: Sink,
-    last_key: Instant,
-    clear: bool,
-    /// The seconds left before an idle player is cut off, as their screen
-    /// shows them (`idle`).
-    idle_shown: Option<u64>,
-    /// A key came since their last frame: it is drawn as soon as the
-    /// next physics step has applied it ([`Hub::urgent_frames`]).
-    urgent: bool,
-    /// When their last frame drawn for a key was.
-    urgent_at: Option<Instant>,
-    /// Whether they are relayed to or from another server.
-    link: Link,
-    /// A line for them in the lobby (why a relay ended), until their
-    /// next key there.
-    pub note: Option<String>,
-}
-
-/// A player's link to the other servers sharing the database.
-enum Link {
-    /// None: a player of this server, in its lobby or its rooms.
-    Home,
-    /// Relayed to a room on another server (or on their way there): this
-    /// hub only passes their bytes on.
-    To(Relay),
-    /// Relayed here by another server, into a room: leaving it ends their
-    /// session ([`LEFT_ROOM`]); there is no lobby here for them.
-    Here,
 }
 
 /// Why a relayed player's session ends when they leave the room: their

@@ -301,8 +301,7 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
 }
 
 /// The other servers' rooms `elsewhere` as the lobby lists them, each
-/// with the host of the server it is on (its name less the address,
-/// which says nothing to a player and would not fit).
+/// with the host of the server it is on ([`Listed::host`]).
 fn elsewhere_rows(elsewhere: &[Listed]) -> impl Iterator<Item = lobby::RoomLine> + '_ {
     elsewhere.iter().map(|l| lobby::RoomLine {
         id: l.room,
@@ -311,6 +310,6 @@ fn elsewhere_rows(elsewhere: &[Listed]) -> impl Iterator<Item = lobby::RoomLine>
         players: l.players as usize,
         slots: l.seats as usize,
         racing: l.racing,
-        on: Some(l.server.split('/').next().unwrap_or(&l.server).to_string()),
+        on: Some(l.host().to_string()),
     })
 }

@@ -156,6 +156,14 @@ pub struct Listed {
     pub peer: Option<String>,
 }
 
+impl Listed {
+    /// The host of its server: its name less the address, which says
+    /// nothing to a player and would not fit.
+    pub fn host(&self) -> &str {
+        self.server.split('/').next().unwrap_or(&self.server)
+    }
+}
+
 /// How long a server's rooms are listed after its last heartbeat: a
 /// server that died has its rooms gone from every lobby by then.
 pub const ROOMS_FRESH_MS: i64 = 3_000;

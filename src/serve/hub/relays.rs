@@ -22,8 +22,7 @@ impl Hub {
         let Some(p) = self.players.get_mut(&id) else {
             return;
         };
-        let host = listed.server.split('/').next().unwrap_or(&listed.server);
-        let whereto = format!("room {} on {host}", listed.room);
+        let whereto = format!("room {} on {}", listed.room, listed.host());
         let (Some(relays), Some(peer)) = (&self.relays, listed.peer) else {
             p.note = Some(format!("{whereto}: its server takes no relays"));
             return;

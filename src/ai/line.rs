@@ -67,6 +67,10 @@ pub fn race_line(track: &Track) -> Line {
     Line::new(track, a_lat, a_brake, top)
 }
 
+/// How many points ahead of a car the speed it holds is planned
+/// ([`Line::target`]).
+pub const LEAD: usize = 2;
+
 /// A closed racing line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -164,6 +168,12 @@ impl Line {
             Some(i) if self.points[i].distance(p) < 8.0 => i,
             _ => self.near.nearest(&self.points, p),
         }
+    }
+
+    /// The speed a driver at point `i` holds now: the one planned
+    /// [`LEAD`] points on, m/s.
+    pub fn target(&self, i: usize) -> f64 {
+        self.speeds[(i + LEAD) % self.speeds.len()]
     }
 
     /// The point `ahead` metres further along the line from point `i`.

@@ -26,6 +26,7 @@
 //!
 //! `skill` (0.5 to 1) scales the cornering and braking the line assumes.
 
+pub mod aid;
 mod aim;
 mod cost;
 mod gates;
@@ -78,6 +79,38 @@ fn limits(spec: &CarSpec, kind: ModelKind, skill: f64) -> (f64, f64, f64) {
         ModelKind::Tire => (6.0, 5.0, spec.tire.max_forward_speed * 0.95),
     };
     (a_lat * skill, a_brake * skill, top)
+}
+
+/// The throttle and brake that hold `car` to `target` m/s, as the
+/// computer drives: full throttle below it, braking harder the further
+/// past it, a little throttle about it; and lifting when the rear steps
+/// out, as a driver would (where grip is tires': `arcade` slides the same
+/// at any throttle). The steering aid holds a car to its pace by the same
+/// rule (`race::aid`).
+pub fn pedals(car: &Car, target: f64) -> (f64, f64) {
+    let speed = car.state.body.vel.length();
+    let (mut throttle, brake) = if speed < target - 0.5 {
+        (1.0, 0.0)
+    } else if speed > target + 0.5 {
+        (0.0, ((speed - target) / 5.0).clamp(0.2, 1.0))
+    } else {
+        (0.4, 0.0)
+    };
+    if matches!(car.kind, ModelKind::Dynamic | ModelKind::Tire)
+        && car.telemetry().slip_rear.abs() > 5.0
+        && speed > 3.0
+    {
+        throttle = 0.0;
+    }
+    (throttle, brake)
+}
+
+/// `line` (the track's racing line) with the speeds `spec` driven as
+/// `kind` at `skill` can hold along it: the line a computer driver of that
+/// car follows.
+pub fn for_car(line: &Line, track: &Track, spec: &CarSpec, kind: ModelKind, skill: f64) -> Line {
+    let (a_lat, a_brake, top) = limits(spec, kind, skill);
+    line.respeed(track, a_lat, a_brake, top)
 }
 
 /// Whether `aim` lies inside the circle `car` turns on at full lock
@@ -173,8 +206,7 @@ impl Driver {
         kind: ModelKind,
         skill: f64,
     ) -> Driver {
-        let (a_lat, a_brake, top) = limits(spec, kind, skill);
-        Driver::on(line.respeed(track, a_lat, a_brake, top), track)
+        Driver::on(for_car(line, track, spec, kind, skill), track)
     }
 
     fn on(line: Line, track: &Track) -> Driver {
@@ -285,27 +317,12 @@ impl Driver {
         let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         let mut steer = steer_towards(car, to);
 
-        let n = self.line.points.len();
         let target = back
             .map_or(f64::INFINITY, |(_, v)| v)
-            .min(self.line.speeds[(self.at + 2) % n] * self.pace);
-        let (mut throttle, mut brake) = if speed < target - 0.5 {
-            (1.0, 0.0)
-        } else if speed > target + 0.5 {
-            (0.0, ((speed - target) / 5.0).clamp(0.2, 1.0))
-        } else {
-            (0.4, 0.0)
-        };
+            .min(self.line.target(self.at) * self.pace);
+        let (mut throttle, mut brake) = pedals(car, target);
         if alpha.abs() > 1.0 {
             throttle *= 0.5;
-        }
-        // The rear stepping out: lift, as a driver would (where grip is
-        // tires': `arcade` slides the same at any throttle).
-        if matches!(car.kind, ModelKind::Dynamic | ModelKind::Tire)
-            && car.telemetry().slip_rear.abs() > 5.0
-            && speed > 3.0
-        {
-            throttle = 0.0;
         }
 
         if let Some((aim, _)) = back

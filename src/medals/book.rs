@@ -22,7 +22,7 @@ use crate::track::Track;
 
 /// What a cached table was worked out by: the game's version and the
 /// medal rule's own number (raise it when the driver or margins change).
-pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/3");
+pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/4");
 
 /// The most the cache file may hold (a hundred thousand tables fit).
 const MAX_FILE: u64 = 16 << 20;
@@ -46,6 +46,9 @@ struct Entry {
     /// The paces of gold, silver and bronze (`Medals::paces`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     paces: Option<[f64; 3]>,
+    /// The steering aid's pace (`Medals::aid`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    aid: Option<f64>,
     rule: String,
 }
 
@@ -108,9 +111,10 @@ impl Book {
             let paces = e
                 .paces
                 .filter(|p| p.iter().all(|v| v.is_finite() && *v > 0.0));
+            let aid = e.aid.filter(|v| v.is_finite() && *v > 0.0);
             known.insert(
                 (e.track_id, e.model, e.car_id),
-                medals.map(|author| Medals { author, paces }),
+                medals.map(|author| Medals { author, paces, aid }),
             );
         }
         Book {
@@ -192,6 +196,7 @@ impl Book {
                 car_id: car_id.clone(),
                 author: m.map(|m| m.author),
                 paces: m.and_then(|m| m.paces),
+                aid: m.and_then(|m| m.aid),
                 rule: RULE.into(),
             })
             .collect();

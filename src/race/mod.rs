@@ -113,6 +113,9 @@ pub struct Race {
     /// with ([`Race::started_with`]): none until known
     /// ([`crate::medals::book`]).
     pub medals: Option<Medals>,
+    /// The speeds the steering aid holds each car it steers to, for each
+    /// car and pace met so far ([`aid::Pace`]).
+    aid_paces: Vec<aid::Pace>,
 }
 
 impl Race {
@@ -160,6 +163,7 @@ impl Race {
             started_with,
             finishers: Vec::new(),
             medals: None,
+            aid_paces: Vec::new(),
             world,
         }
     }
@@ -222,6 +226,31 @@ impl Race {
     /// or a guess until they are known.
     fn rival_pace(&self) -> f64 {
         (self.medals.as_ref()).map_or_else(|| guessed_pace(self.rivals), |m| m.pace(self.rivals))
+    }
+
+    /// The pace at which the steering aid drives `car` ([`aid::pace`]).
+    fn aid_pace(&self, car: &Car) -> f64 {
+        aid::pace(self.medals_for(car))
+    }
+
+    /// Works out the aid's speeds for each car a person's seat may have
+    /// steered by the aid this tick, where not known yet or its pace
+    /// changed (the medals became known).
+    fn pace_aid(&mut self) {
+        for seat in self.seats.values().filter(|s| s.wants_aid()) {
+            let Some(e) = self.world.car(seat.car) else {
+                continue;
+            };
+            let pace = self.aid_pace(&e.car);
+            let known = self.aid_paces.iter().position(|p| p.is_for(&e.car));
+            if known.is_none_or(|i| self.aid_paces[i].pace != pace) {
+                let new = aid::Pace::new(&self.line, &self.world.track, &e.car, pace);
+                match known {
+                    Some(i) => self.aid_paces[i] = new,
+                    None => self.aid_paces.push(new),
+                }
+            }
+        }
     }
 
     /// The medals for `car` as it is now, if known: none for a car
@@ -418,6 +447,7 @@ impl Race {
             }
             Phase::Running => {}
         }
+        self.pace_aid();
         for seat in self.seats.values_mut().filter(|s| s.is_person()) {
             // A car that finished is parked by a driver (`finishing`).
             let done = self.finishers.iter().any(|&(c, _)| c == seat.car);
@@ -428,9 +458,10 @@ impl Race {
             {
                 // Worked out only for a seat it may steer (a server runs
                 // this for every person, every tick).
-                let aid = (seat.wants_aid())
-                    .then(|| aid::of(&self.line, e.along, &e.car))
+                let pace = (seat.wants_aid())
+                    .then(|| self.aid_paces.iter().find(|p| p.is_for(&e.car)))
                     .flatten();
+                let aid = pace.map(|p| (&self.line, e.along, p));
                 e.source = Source::Seat(seat.controls(&e.car, now, aid));
             }
         }

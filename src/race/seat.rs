@@ -279,7 +279,7 @@ impl Seat {
         &mut self,
         car: &Car,
         now: f64,
-        aid: Option<super::aid::Aiding>,
+        aid: Option<(&Line, usize, &super::aid::Pace)>,
     ) -> Controls {
         let held = &mut self.held;
         let kind = car.kind;
@@ -317,10 +317,11 @@ impl Seat {
             },
         );
         let on = |a| f64::from(u8::from(held.is_held(a, now)));
+        let keys = held.share(Action::Right, now) - held.share(Action::Left, now);
         let mut c = Controls {
             throttle: on(Action::Throttle),
             brake: on(Action::Brake),
-            steer: held.share(Action::Right, now) - held.share(Action::Left, now),
+            steer: keys,
             shift: self.pending.shift.take(),
             manual: self.pending.manual.take(),
             respawn: std::mem::take(&mut self.pending.respawn),
@@ -341,17 +342,17 @@ impl Seat {
                 c.steer = keyboard_steer(car, c.steer, assist);
             }
         }
-        let aid = aid.filter(|_| self.wants_aid());
-        self.aid = match (self.aid, aid) {
+        // The aid steers for a point beside the line where the keys
+        // steer ([`super::aid::of`]).
+        let aid = (aid.filter(|_| self.wants_aid()))
+            .and_then(|(line, at, pace)| super::aid::of(line, at, car, pace, keys));
+        self.aid = match (self.aid, aid.and_then(|a| a.steer)) {
             (Aid::Off, _) => Aid::Off,
             (_, None) => Aid::On,
             (_, Some(_)) => Aid::Steering,
         };
         if let Some(aid) = aid {
-            c.steer = super::aid::with_keys(c.steer, aid.steer);
-            if aid.lift {
-                c.throttle = 0.0;
-            }
+            c = aid.with(c);
         }
         c
     }

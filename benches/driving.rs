@@ -4,8 +4,10 @@
 //! * A person who knows nothing of skid's key rules (the test suite's
 //!   `common::person`) drives each model on `pocket` and `grandprix`
 //!   through a terminal's bytes, with key releases (kitty) and with
-//!   presses and autorepeat only (500 ms, then every 33 ms): their best
-//!   lap of 5 (`pocket`) or 2 (`grandprix`). `strafe` is left out: its
+//!   presses and autorepeat only (500 ms, then every 33 ms), the
+//!   steering aid off (the keys' own rules; the aid holds a lap to about
+//!   the silver time: `--bench aid`): their best lap of 5 (`pocket`) or
+//!   2 (`grandprix`). `strafe` is left out: its
 //!   keys turn the view, which this person does not drive.
 //!   Then the mean ratio over four orderings of the person's presses
 //!   at three repeat delays, the measure a rule is kept by.
@@ -48,14 +50,21 @@ fn presses_alone() {
             if model == ModelKind::Strafe {
                 continue;
             }
-            let exact =
-                person::best_lap(track, laps, model, keyboard::Keyboard::kitty(0.5, 0.033), 1);
+            let exact = person::best_lap(
+                track,
+                laps,
+                model,
+                keyboard::Keyboard::kitty(0.5, 0.033),
+                1,
+                true,
+            );
             let tmux = person::best_lap(
                 track,
                 laps,
                 model,
                 keyboard::Keyboard::press_only(0.5, 0.033),
                 1,
+                false,
             );
             let ratio = match (exact, tmux) {
                 (Some(e), Some(t)) => format!("{:.2}", t / e),
@@ -178,8 +187,8 @@ fn presses_alone_mean() {
                         .map(|seed| {
                             let kitty = keyboard::Keyboard::kitty(delay, 0.033);
                             let tmux = keyboard::Keyboard::press_only(delay, 0.033);
-                            let e = person::best_lap(track, laps, model, kitty, seed)?;
-                            let t = person::best_lap(track, laps, model, tmux, seed)?;
+                            let e = person::best_lap(track, laps, model, kitty, seed, true)?;
+                            let t = person::best_lap(track, laps, model, tmux, seed, false)?;
                             Some(t / e)
                         })
                         .collect();

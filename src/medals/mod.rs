@@ -185,7 +185,13 @@ const AID_OVER: f64 = 1.025;
 /// off walls), so at the same pace it can lap faster (up to a quarter on
 /// some generated tracks in `arcade`): its pace is its own. A pace it
 /// cannot lap at is kept (the race's limit ends such a race).
-fn aid_pace(track: &Track, line: &Line, spec: &CarSpec, kind: ModelKind, medals: &Medals) -> f64 {
+pub fn aid_pace(
+    track: &Track,
+    line: &Line,
+    spec: &CarSpec,
+    kind: ModelKind,
+    medals: &Medals,
+) -> f64 {
     let want = medals.time(Medal::Silver) * AID_OVER;
     let mut pace = medals.pace(Medal::Silver);
     for _ in 0..AID_TRIES {

@@ -9,12 +9,14 @@
 //! * [`seat`]: one car's place in the race, and a person's keys to it;
 //! * `follow`: which car each screen follows;
 //! * `rivals`: the computer cars put on the grid;
+//! * [`said`]: what a seat's keys and aid say back for a moment;
 //! * [`skids`]: where its tires slid;
 //! * [`view`]: a seat reading its race, for the screen.
 
 pub mod aid;
 mod follow;
 mod rivals;
+pub mod said;
 pub mod seat;
 pub mod setup;
 pub mod skids;
@@ -277,7 +279,7 @@ impl Race {
     /// seat driving `car`; returns whether `cmd` was one.
     pub fn seat_command(&mut self, car: CarId, cmd: crate::keys::Command) -> bool {
         match (self.seats.get_mut(&car), self.world.car(car)) {
-            (Some(seat), Some(e)) => seat.command(cmd, &e.car),
+            (Some(seat), Some(e)) => seat.command(cmd, &e.car, self.world.tick),
             _ => false,
         }
     }

@@ -6,6 +6,7 @@
 //! keep laps for whoever watches them; a seat reading its race is a
 //! [`super::view::SeatView`].
 
+use super::said::Said;
 use super::skids::Skids;
 use crate::ai::Line;
 use crate::camera::Camera;
@@ -172,6 +173,11 @@ pub struct Seat {
     /// The steering aid, where the keyboard sends no releases
     /// ([`super::aid`]; `t` turns it off and on).
     pub aid: Aid,
+    /// What the seat said back last, and the tick it said it at
+    /// ([`Said`]).
+    pub said: Option<(Said, u64)>,
+    /// Whether the aid has said what it does in this race.
+    aid_told: bool,
     /// The panel's figures, none before the first tick.
     pub readout: Option<Readout>,
     /// Why this seat's new record is not kept yet (a save that failed: a
@@ -202,6 +208,8 @@ impl Seat {
             kept: Kept::default(),
             last: Controls::default(),
             aid: Aid::On,
+            said: None,
+            aid_told: false,
             readout: None,
             unsaved: None,
         }
@@ -223,15 +231,29 @@ impl Seat {
     /// Applies one of a seat's own commands to it and its car `car`:
     /// gears, the gearbox, autostrafe, the ghost, back to the last mark.
     /// Returns whether `cmd` was one.
-    pub fn command(&mut self, cmd: crate::keys::Command, car: &Car) -> bool {
+    pub fn command(&mut self, cmd: crate::keys::Command, car: &Car, tick: u64) -> bool {
         use crate::keys::Command;
         match cmd {
+            Command::ToggleGhost if self.their_ghost.is_none() && self.log.best.is_none() => {
+                self.said = Some((Said::NoGhost, tick));
+            }
+            Command::ToggleAid if self.held.explicit() => {
+                self.said = Some((Said::AidNotNeeded, tick));
+            }
+            Command::ToggleAid => {
+                self.aid = self.aid.toggled();
+                let said = if self.aid == Aid::Off {
+                    Said::AidOff
+                } else {
+                    Said::AidOn
+                };
+                self.said = Some((said, tick));
+            }
             Command::ToggleManual => self.pending.manual = Some(!car.state.drive.manual),
             Command::ShiftUp => self.pending.shift = Some(Shift::Up),
             Command::ShiftDown => self.pending.shift = Some(Shift::Down),
             Command::ToggleAutostrafe => self.autostrafe = !self.autostrafe,
             Command::ToggleGhost => self.show_ghost = !self.show_ghost,
-            Command::ToggleAid => self.aid = self.aid.toggled(),
             Command::Respawn => {
                 self.pending.respawn = true;
                 self.held.release_all();
@@ -246,6 +268,13 @@ impl Seat {
     /// after the one already asked for (m m m switches three times).
     pub fn switch_model(&mut self, car: &Car) {
         self.pending.model = Some(self.pending.model.unwrap_or(car.kind).next());
+    }
+
+    /// The steering aid as the panel shows it: none for a replay, a
+    /// computer car or a keyboard that sends releases (it is not for
+    /// them).
+    pub fn aid_shown(&self) -> Option<Aid> {
+        (self.driver == Sitter::Keys && !self.held.explicit()).then_some(self.aid)
     }
 
     /// Whether this seat's car replays a script (it then takes no keys and
@@ -382,6 +411,9 @@ impl Seat {
         };
         if self.aid == Aid::Steering {
             self.log.steered_by_aid();
+            if !std::mem::replace(&mut self.aid_told, true) {
+                self.said = Some((Said::AidStarts, world.tick));
+            }
         }
         self.log.after_step(world.tick, &c, pose, sample, event);
         let fresh = |r: &Readout| tenths(r.tick, world.dt) == tenths(world.tick, world.dt);

@@ -10,6 +10,7 @@ use crate::physics::{Car, ModelKind};
 use crate::timing::{GHOST_EVERY, Lap, Laps};
 use crate::world::{CarId, Entrant};
 
+use super::said::Said;
 use super::seat::{Readout, Seat};
 use super::{Phase, Race};
 
@@ -158,6 +159,14 @@ impl<'a> SeatView<'a> {
         (self.seat.missed)
             .filter(|&(_, at)| self.since(at) < 3.0)
             .map(|(n, _)| n)
+    }
+
+    /// What the seat said back (a key's answer, the aid's first word),
+    /// while it shows ([`Said::seconds`]).
+    pub fn said(&self) -> Option<Said> {
+        (self.seat.said)
+            .filter(|&(said, at)| self.since(at) < said.seconds())
+            .map(|(said, _)| said)
     }
 
     /// For four seconds after a lap: its time, and its difference to the

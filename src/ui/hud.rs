@@ -13,6 +13,7 @@ use super::theme::THEME;
 use crate::damage::Damage;
 use crate::input::Action;
 use crate::physics::ModelKind;
+use crate::race::seat::Aid;
 use crate::race::{SeatView, Standing};
 
 /// `m:ss.cc`, or dashes for no time.
@@ -84,8 +85,9 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
 /// What the game read on the latest tick, as the player's keys: `GAS`,
 /// `BRK`, `<` or `>` to steer, `HB` (or `HOP` in `strafe`, with `S<` and
 /// `S>` to strafe); a `*` marks a control kept on without its key
-/// (`crate::input`); `AID` while the steering aid steers
-/// (`crate::race::aid`).
+/// (`crate::input`); where the keyboard sends no releases, the steering
+/// aid (`crate::race::aid`): `AID` while it steers, `aid` while it is on
+/// and lets go (at a crawl, reversing), `aid off` once `t` turned it off.
 pub fn input_line(v: SeatView<'_>) -> String {
     let c = &v.seat.last;
     let k = &v.seat.kept;
@@ -111,8 +113,11 @@ pub fn input_line(v: SeatView<'_>) -> String {
         let name = if c.jump { "HOP" } else { "HB" };
         parts.push(format!("{name}{}", mark(k.has(Action::Space))));
     }
-    if v.seat.aid == crate::race::seat::Aid::Steering {
-        parts.push("AID".into());
+    match v.seat.aid_shown() {
+        Some(Aid::Steering) => parts.push("AID".into()),
+        Some(Aid::On) => parts.push("aid".into()),
+        Some(Aid::Off) => parts.push("aid off".into()),
+        None => {}
     }
     format!("INPUT {}", parts.join(" "))
 }

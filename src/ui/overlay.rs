@@ -11,6 +11,7 @@ use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
 use crate::layout::MIN_SIZE;
+use crate::race::said::Said;
 use crate::race::{Phase, SeatView};
 
 /// Lines in a bordered box centred in `area`; the box.
@@ -65,7 +66,7 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 /// What the race says over the track now: the lights, a lap's time and
 /// delta (and NEW RECORD, and the medal it earned; or MODEL SWITCHED, a
 /// lap that counts for neither; NOT SAVED on a record the disk refused),
-/// a missed checkpoint, WRONG WAY.
+/// a missed checkpoint, WRONG WAY, and what a key just said.
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
@@ -131,7 +132,27 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
             Style::new().fg(THEME.bad).add_modifier(Modifier::BOLD),
         ));
     }
+    if let Some(said) = v.said() {
+        let style = Style::new().fg(THEME.accent);
+        lines.extend(said_lines(said).iter().map(|l| (l.to_string(), style)));
+    }
     lines
+}
+
+/// A seat's answer in words ([`Said`]), a line of at most 36 characters
+/// each, to fit beside the car at 80x24.
+fn said_lines(said: Said) -> &'static [&'static str] {
+    match said {
+        Said::AidStarts => &[
+            "STEERING AID ON: it steers the line",
+            "at the Medium rival's pace",
+            "A D move across   t turns it off",
+        ],
+        Said::AidOff => &["STEERING AID OFF   t turns it on"],
+        Said::AidOn => &["STEERING AID ON   t turns it off"],
+        Said::AidNotNeeded => &["no aid: your keys send releases"],
+        Said::NoGhost => &["no ghost yet: finish a lap first"],
+    }
 }
 
 /// Whether the car is in the upper half of the view (overlays then go to

@@ -184,13 +184,15 @@ const LAP_LIMIT: f64 = 300.0;
 /// A person's run of `laps` laps of the bundled `track` in `model` on
 /// `keys`: the best lap's seconds, or None if the laps were not done in
 /// [`LAP_LIMIT`] seconds each. The person's simultaneous presses are
-/// ordered from `seed`.
+/// ordered from `seed`. With `aid` false, the steering aid is turned off
+/// first (`t`): the keys' own reading.
 pub fn best_lap(
     track: &str,
     laps: usize,
     model: skid::physics::ModelKind,
     keys: super::keyboard::Keyboard,
     seed: u64,
+    aid: bool,
 ) -> Option<f64> {
     let mut p = Player::racing(
         skid::app::Options {
@@ -204,6 +206,9 @@ pub fn best_lap(
         },
         keys,
     );
+    if !aid {
+        p = p.without_aid();
+    }
     let race = p.app.race.as_ref().unwrap();
     let spec = race.world.cars[0].car.spec();
     let mut person = Person::new(Driver::new(&race.world.track, spec, model, 0.9), seed);

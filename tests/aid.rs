@@ -197,6 +197,28 @@ fn an_aided_lap_is_saved_and_listed_as_aided() {
     assert!(loaded.records[0].aided);
     // Medal times are for laps steered by hand: an aided lap earns none.
     assert_eq!(loaded.records[0].medal, None);
+    // Nor does the title menu give it one from its time.
+    let mut menu = skid::app::App::new(Options {
+        track: Some(("pocket".into(), bundled("pocket"))),
+        model: Some(ModelKind::Kinematic),
+        hz: 120,
+        records: Some(store.clone()),
+        background: false,
+        ..Options::default()
+    });
+    menu.resize(80, 24);
+    let title = skid::ui::buffer_text(&common::drawn(&menu));
+    let line = title
+        .lines()
+        .find(|l| l.contains("record "))
+        .unwrap_or_default();
+    assert!(
+        line.contains("aided") && !line.contains("author ·"),
+        "{title}"
+    );
+    for medal in ["author", "gold", "silver", "bronze"] {
+        assert!(!line.contains(&format!(" {medal}  ·")), "{line}");
+    }
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
         .args(["records", "--data-dir", dir.to_str().unwrap()])
         .output()
@@ -302,4 +324,71 @@ fn w_alone_is_no_faster_than_the_medium_rival_on_generated_tracks() {
     }
     eprintln!("{tried} generated tracks and models with a flying lap");
     assert!(tried >= 20, "only {tried} laps to compare");
+}
+
+/// The screen's text at the player's next look.
+fn screen_text(p: &Player) -> String {
+    skid::ui::buffer_text(&common::drawn(&p.app))
+}
+
+/// Issue 60: the aid says what it does when it first steers, `t` answers
+/// both ways, and the panel shows the aid's state at any speed; on a
+/// keyboard with releases `t` says the aid is not for it; `g` with no
+/// lap yet says there is no ghost.
+#[test]
+fn the_aid_and_its_key_say_what_they_did() {
+    let t = KeyCode::Char('t');
+    let mut keys = Keyboard::press_only(0.5, 0.033);
+    keys.down(KeyCode::Char('w'), -1.0);
+    // Taps, let go before they repeat.
+    keys.hold(KeyCode::Char('g'), 0.5, 0.6);
+    keys.hold(t, 4.0, 4.1);
+    keys.hold(t, 8.0, 8.1);
+    let mut p = Player::racing(
+        Options {
+            track: Some(("pocket".into(), bundled("pocket"))),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            ..Options::default()
+        },
+        keys,
+    );
+    p.app.resize(80, 24);
+    p.run_to(1.0);
+    let text = screen_text(&p);
+    assert!(text.contains("no ghost yet"), "{text}");
+    p.run_to(2.0);
+    let text = screen_text(&p);
+    assert!(
+        text.contains("STEERING AID ON: it steers the line"),
+        "{text}"
+    );
+    assert!(text.contains("INPUT") && text.contains(" AID"), "{text}");
+    p.run_to(4.5);
+    let text = screen_text(&p);
+    assert!(
+        text.contains("STEERING AID OFF") && text.contains("aid off"),
+        "{text}"
+    );
+    p.run_to(8.5);
+    let text = screen_text(&p);
+    assert!(text.contains("STEERING AID ON   t turns it off"), "{text}");
+    // With releases: not for this keyboard, and nothing changes.
+    let mut keys = Keyboard::kitty(0.5, 0.033);
+    keys.hold(KeyCode::Char('w'), -1.0, 0.5);
+    keys.hold(t, 1.0, 1.1);
+    let mut p = Player::racing(
+        Options {
+            track: Some(("pocket".into(), bundled("pocket"))),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            ..Options::default()
+        },
+        keys,
+    );
+    p.app.resize(80, 24);
+    p.run_to(1.5);
+    let text = screen_text(&p);
+    assert!(text.contains("no aid: your keys send releases"), "{text}");
+    assert!(!text.to_lowercase().contains("aid off"), "{text}");
 }

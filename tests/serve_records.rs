@@ -374,3 +374,34 @@ fn a_lap_the_server_cannot_keep_says_so_until_it_is_kept() {
     assert_eq!(kept, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 60: `skid records --data-dir DIR` on a server's data directory
+/// found "no records" although `DIR/skid.db` held laps. It says where
+/// they are and how to list them, and that command lists them.
+#[test]
+fn records_of_a_servers_data_directory_point_to_its_database() {
+    let dir = std::env::temp_dir().join(format!("skid-serve-listing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    bobs_lap_on_pocket(&dir);
+    let skid = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = skid(&["records", "--data-dir", dir.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let db = dir.join("skid.db");
+    let db = db.to_str().unwrap();
+    assert!(
+        err.contains(&format!("skid records --database {db}")),
+        "{err}"
+    );
+    let out = skid(&["records", "--database", db]);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("0:19.50") && listed.contains("bob"),
+        "{listed}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

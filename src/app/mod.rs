@@ -98,6 +98,9 @@ pub struct App {
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
+    /// Whether that record was driven with the steering aid (it earns
+    /// no medal, `Record::aided`).
+    pub menu_aided: bool,
     /// The medal tables known and being worked out.
     medal_book: Book,
     /// The medals of the menu's selection, and the medal the record
@@ -172,6 +175,7 @@ impl App {
             rivals: opts.rivals,
             notices: Vec::new(),
             menu_best: None,
+            menu_aided: false,
             races: 0,
             line: None,
             background: opts.background,

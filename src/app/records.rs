@@ -55,6 +55,7 @@ impl App {
             Err(_) => None,
         };
         self.menu_best = found.as_ref().map(|r| r.time);
+        self.menu_aided = found.as_ref().is_some_and(|r| r.aided);
         self.menu_medals = (lookup, found.and_then(|r| r.medal));
     }
 

@@ -113,6 +113,12 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
             id.is_some(),
             &diag::printable(&store.dir.display().to_string()),
         );
+        // A server's data directory keeps its laps in a database.
+        let db = store.dir.join("skid.db");
+        if db.is_file() {
+            let db = diag::printable(&db.display().to_string());
+            eprintln!("skid: {db} holds a server's laps: skid records --database {db}");
+        }
     }
     Ok(())
 }

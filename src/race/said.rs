@@ -19,7 +19,34 @@ pub enum Said {
     NoGhost,
 }
 
+/// What a seat has said lately, each with the tick it was said at: at
+/// most one of each kind (a newer `t` answer replaces the last).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sayings(Vec<(Said, u64)>);
+
+impl Sayings {
+    /// Says `said` from tick `at` on.
+    pub fn say(&mut self, said: Said, at: u64) {
+        self.0.retain(|(s, _)| s.kind() != said.kind());
+        self.0.push((said, at));
+    }
+
+    /// Each saying with its tick, the oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (Said, u64)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
 impl Said {
+    /// Which sayings replace one another: `t`'s answers do.
+    fn kind(self) -> u8 {
+        match self {
+            Said::AidStarts => 0,
+            Said::AidOff | Said::AidOn | Said::AidNotNeeded => 1,
+            Said::NoGhost => 2,
+        }
+    }
+
     /// How long it shows, seconds of race time.
     pub fn seconds(self) -> f64 {
         match self {

@@ -6,7 +6,7 @@
 //! keep laps for whoever watches them; a seat reading its race is a
 //! [`super::view::SeatView`].
 
-use super::said::Said;
+use super::said::{Said, Sayings};
 use super::skids::Skids;
 use crate::ai::Line;
 use crate::camera::Camera;
@@ -173,9 +173,8 @@ pub struct Seat {
     /// The steering aid, where the keyboard sends no releases
     /// ([`super::aid`]; `t` turns it off and on).
     pub aid: Aid,
-    /// What the seat said back last, and the tick it said it at
-    /// ([`Said`]).
-    pub said: Option<(Said, u64)>,
+    /// What the seat said back lately ([`Said`]).
+    pub said: Sayings,
     /// Whether the aid has said what it does in this race.
     aid_told: bool,
     /// The panel's figures, none before the first tick.
@@ -208,7 +207,7 @@ impl Seat {
             kept: Kept::default(),
             last: Controls::default(),
             aid: Aid::On,
-            said: None,
+            said: Sayings::default(),
             aid_told: false,
             readout: None,
             unsaved: None,
@@ -235,10 +234,10 @@ impl Seat {
         use crate::keys::Command;
         match cmd {
             Command::ToggleGhost if self.their_ghost.is_none() && self.log.best.is_none() => {
-                self.said = Some((Said::NoGhost, tick));
+                self.said.say(Said::NoGhost, tick);
             }
             Command::ToggleAid if self.held.explicit() => {
-                self.said = Some((Said::AidNotNeeded, tick));
+                self.said.say(Said::AidNotNeeded, tick);
             }
             Command::ToggleAid => {
                 self.aid = self.aid.toggled();
@@ -247,7 +246,7 @@ impl Seat {
                 } else {
                     Said::AidOn
                 };
-                self.said = Some((said, tick));
+                self.said.say(said, tick);
             }
             Command::ToggleManual => self.pending.manual = Some(!car.state.drive.manual),
             Command::ShiftUp => self.pending.shift = Some(Shift::Up),
@@ -272,9 +271,11 @@ impl Seat {
 
     /// The steering aid as the panel shows it: none for a replay, a
     /// computer car or a keyboard that sends releases (it is not for
-    /// them).
+    /// them), nor while it is on but has not steered yet in this race
+    /// (a keyboard not heard from may send releases).
     pub fn aid_shown(&self) -> Option<Aid> {
-        (self.driver == Sitter::Keys && !self.held.explicit()).then_some(self.aid)
+        let shown = self.aid != Aid::On || self.aid_told;
+        (self.driver == Sitter::Keys && !self.held.explicit() && shown).then_some(self.aid)
     }
 
     /// Whether this seat's car replays a script (it then takes no keys and
@@ -412,7 +413,7 @@ impl Seat {
         if self.aid == Aid::Steering {
             self.log.steered_by_aid();
             if !std::mem::replace(&mut self.aid_told, true) {
-                self.said = Some((Said::AidStarts, world.tick));
+                self.said.say(Said::AidStarts, world.tick);
             }
         }
         self.log.after_step(world.tick, &c, pose, sample, event);

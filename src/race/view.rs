@@ -162,9 +162,9 @@ impl<'a> SeatView<'a> {
     }
 
     /// What the seat said back (a key's answer, the aid's first word),
-    /// while it shows ([`Said::seconds`]).
-    pub fn said(&self) -> Option<Said> {
-        (self.seat.said)
+    /// each while it shows ([`Said::seconds`]), the oldest first.
+    pub fn said(&self) -> impl Iterator<Item = Said> + '_ {
+        (self.seat.said.iter())
             .filter(|&(said, at)| self.since(at) < said.seconds())
             .map(|(said, _)| said)
     }

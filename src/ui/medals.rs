@@ -17,11 +17,18 @@ pub fn targets(lookup: Lookup) -> String {
     }
 }
 
-/// The record (with the medal it earned) and the author time:
+/// The record (with the medal it earned, or `aided`: a lap the
+/// steering aid drove earns none) and the author time:
 /// `record 0:20.13 gold  ·  author 0:18.53`.
-pub fn record(best: Option<f64>, kept: Option<Medal>, medals: Option<Medals>) -> String {
+pub fn record(
+    best: Option<f64>,
+    kept: Option<Medal>,
+    medals: Option<Medals>,
+    aided: bool,
+) -> String {
     let medal = kept.or_else(|| medals.zip(best).and_then(|(m, t)| m.earned(t)));
     let record = match (best, medal) {
+        (Some(t), _) if aided => format!("record {} {}", clock(Some(t)), crate::race::aid::AIDED),
         (Some(t), Some(m)) => format!("record {} {m}", clock(Some(t))),
         (Some(t), None) => format!("record {}", clock(Some(t))),
         (None, _) => "no record yet".into(),
@@ -63,10 +70,15 @@ mod tests {
             "gold 0:21.40  silver 0:26.00  bronze 0:37.10"
         );
         assert_eq!(
-            record(Some(20.13), None, Some(m)),
+            record(Some(20.13), None, Some(m), false),
             "record 0:20.13 gold  ·  author 0:18.53"
         );
-        assert_eq!(record(None, None, None), "no record yet");
+        // A lap the steering aid drove earns no medal, whatever its time.
+        assert_eq!(
+            record(Some(12.08), None, Some(m), true),
+            "record 0:12.08 aided  ·  author 0:18.53"
+        );
+        assert_eq!(record(None, None, None, false), "no record yet");
         assert_eq!(earned(m, Some(25.0)), "SILVER MEDAL  ·  gold 0:21.40 next");
         assert_eq!(earned(m, Some(50.0)), "NO MEDAL  ·  bronze 0:37.10 next");
         assert_eq!(earned(m, Some(18.0)), "AUTHOR MEDAL");

@@ -86,7 +86,7 @@ fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
     let (lookup, kept) = app.menu_medals;
     // Laps at another physics rate are no records (`race::standard_rate`).
     let record = if crate::timing::standard_rate(1.0 / f64::from(app.hz)) {
-        super::medals::record(app.menu_best, kept, lookup.medals())
+        super::medals::record(app.menu_best, kept, lookup.medals(), app.menu_aided)
     } else {
         format!("at --hz {}: laps set no record, no medal", app.hz)
     };

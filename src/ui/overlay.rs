@@ -132,8 +132,8 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
             Style::new().fg(THEME.bad).add_modifier(Modifier::BOLD),
         ));
     }
-    if let Some(said) = v.said() {
-        let style = Style::new().fg(THEME.accent);
+    let style = Style::new().fg(THEME.accent);
+    for said in v.said() {
         lines.extend(said_lines(said).iter().map(|l| (l.to_string(), style)));
     }
     lines

@@ -141,20 +141,23 @@ fn w_alone_keeps_to_the_road_with_the_aid_and_not_without() {
 }
 
 /// Generated tracks: rectangles of road ringed by grass, of every size
-/// and width the generator draws.
+/// and width the generator draws, each with its seed and map, from the
+/// first 24 seeds.
+fn ringed() -> Vec<(u64, String, Raceable)> {
+    (0..24)
+        .filter_map(|seed| {
+            let map = common::maps::grass_ringed(seed)?;
+            let track = skid::track::parse("ringed", map.as_bytes()).unwrap();
+            let track = raceable(track, "ringed").ok()?;
+            Some((seed, map, track))
+        })
+        .collect()
+}
+
 #[test]
 fn w_alone_keeps_to_the_road_round_generated_tracks() {
     let mut tried = 0;
-    for seed in 0..24 {
-        let Some(map) = common::maps::grass_ringed(seed) else {
-            continue;
-        };
-        let Ok(track) = raceable(
-            skid::track::parse("ringed", map.as_bytes()).unwrap(),
-            "ringed",
-        ) else {
-            continue;
-        };
+    for (seed, map, track) in ringed() {
         let (laps, _) = on_w_alone(
             track,
             ModelKind::Kinematic,
@@ -301,16 +304,7 @@ fn w_alone_is_no_faster_than_the_medium_rival_on_every_bundled_track() {
 #[test]
 fn w_alone_is_no_faster_than_the_medium_rival_on_generated_tracks() {
     let mut tried = 0;
-    for seed in 0..24 {
-        let Some(map) = common::maps::grass_ringed(seed) else {
-            continue;
-        };
-        let Ok(track) = raceable(
-            skid::track::parse("ringed", map.as_bytes()).unwrap(),
-            "ringed",
-        ) else {
-            continue;
-        };
+    for (seed, map, track) in ringed() {
         for model in [ModelKind::Arcade, ModelKind::Kinematic] {
             let (silver, best) = w_alone_against_silver(track.clone(), model);
             if let Some(best) = best {
@@ -324,6 +318,21 @@ fn w_alone_is_no_faster_than_the_medium_rival_on_generated_tracks() {
     }
     eprintln!("{tried} generated tracks and models with a flying lap");
     assert!(tried >= 20, "only {tried} laps to compare");
+}
+
+/// A race on `pocket` in `arcade` on `keys`, at 80x24.
+fn arcade_on_pocket(keys: Keyboard) -> Player {
+    let mut p = Player::racing(
+        Options {
+            track: Some(("pocket".into(), bundled("pocket"))),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            ..Options::default()
+        },
+        keys,
+    );
+    p.app.resize(80, 24);
+    p
 }
 
 /// The screen's text at the player's next look.
@@ -344,16 +353,7 @@ fn the_aid_and_its_key_say_what_they_did() {
     keys.hold(KeyCode::Char('g'), 0.5, 0.6);
     keys.hold(t, 4.0, 4.1);
     keys.hold(t, 8.0, 8.1);
-    let mut p = Player::racing(
-        Options {
-            track: Some(("pocket".into(), bundled("pocket"))),
-            model: Some(ModelKind::Arcade),
-            hz: 120,
-            ..Options::default()
-        },
-        keys,
-    );
-    p.app.resize(80, 24);
+    let mut p = arcade_on_pocket(keys);
     p.run_to(1.0);
     let text = screen_text(&p);
     assert!(text.contains("no ghost yet"), "{text}");
@@ -377,16 +377,7 @@ fn the_aid_and_its_key_say_what_they_did() {
     let mut keys = Keyboard::kitty(0.5, 0.033);
     keys.hold(KeyCode::Char('w'), -1.0, 0.5);
     keys.hold(t, 1.0, 1.1);
-    let mut p = Player::racing(
-        Options {
-            track: Some(("pocket".into(), bundled("pocket"))),
-            model: Some(ModelKind::Arcade),
-            hz: 120,
-            ..Options::default()
-        },
-        keys,
-    );
-    p.app.resize(80, 24);
+    let mut p = arcade_on_pocket(keys);
     p.run_to(1.5);
     let text = screen_text(&p);
     assert!(text.contains("no aid: your keys send releases"), "{text}");

@@ -216,8 +216,7 @@ pub fn aided_lap(
     kind: ModelKind,
     pace: f64,
 ) -> Option<f64> {
-    let mut world = World::new(track.clone(), spec.clone(), kind, DEFAULT_HZ);
-    world.laps = LAPS as u32;
+    let mut world = alone(track, spec, kind);
     let guide = Pace::new(line, track, &world.car(FIRST)?.car, pace);
     laps_of(&mut world, |e| {
         e.along = line.nearest(e.car.state.body.pos, e.along);
@@ -255,10 +254,17 @@ pub fn flying_lap(
     pace: f64,
 ) -> Option<f64> {
     let driver = Driver::along(line, track, spec, kind, 1.0).paced(pace);
-    let mut world = World::new(track.clone(), spec.clone(), kind, DEFAULT_HZ);
-    world.laps = LAPS as u32;
+    let mut world = alone(track, spec, kind);
     world.car_mut(FIRST)?.source = Source::Driver(Box::new(driver));
     laps_of(&mut world, |_| {})
+}
+
+/// `spec` driven as `kind` alone on `track`, at the default rate, for
+/// [`LAPS`] laps.
+fn alone(track: &Track, spec: &CarSpec, kind: ModelKind) -> World {
+    let mut world = World::new(track.clone(), spec.clone(), kind, DEFAULT_HZ);
+    world.laps = LAPS as u32;
+    world
 }
 
 /// The best of the [`LAPS`] laps the first car of `world` drives, its

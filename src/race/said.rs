@@ -25,9 +25,11 @@ pub enum Said {
 pub struct Sayings(Vec<(Said, u64)>);
 
 impl Sayings {
-    /// Says `said` from tick `at` on.
+    /// Says `said` from tick `at` on. An answer of `t` also ends the
+    /// aid's first word, which it may have just made untrue.
     pub fn say(&mut self, said: Said, at: u64) {
-        self.0.retain(|(s, _)| s.kind() != said.kind());
+        let of_aid = said.kind() == 1;
+        (self.0).retain(|(s, _)| s.kind() != said.kind() && !(of_aid && *s == Said::AidStarts));
         self.0.push((said, at));
     }
 
@@ -53,5 +55,28 @@ impl Said {
             Said::AidStarts => 6.0,
             _ => 2.5,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_answer_replaces_the_last_and_t_ends_the_aids_first_word() {
+        let mut said = Sayings::default();
+        said.say(Said::AidStarts, 1);
+        said.say(Said::NoGhost, 2);
+        said.say(Said::NoGhost, 3);
+        assert_eq!(
+            said.iter().collect::<Vec<_>>(),
+            [(Said::AidStarts, 1), (Said::NoGhost, 3)]
+        );
+        said.say(Said::AidOff, 4);
+        said.say(Said::AidOn, 5);
+        assert_eq!(
+            said.iter().collect::<Vec<_>>(),
+            [(Said::NoGhost, 3), (Said::AidOn, 5)]
+        );
     }
 }

@@ -343,9 +343,9 @@ fn screen_text(p: &Player) -> String {
 /// Issue 60: the aid says what it does when it first steers, `t` answers
 /// both ways, and the panel shows the aid's state at any speed; on a
 /// keyboard with releases `t` says the aid is not for it; `g` with no
-/// lap yet says there is no ghost.
+/// lap yet says there is no ghost, `v` while racing why it does nothing.
 #[test]
-fn the_aid_and_its_key_say_what_they_did() {
+fn the_aid_and_the_keys_say_what_they_did() {
     let t = KeyCode::Char('t');
     let mut keys = Keyboard::press_only(0.5, 0.033);
     keys.down(KeyCode::Char('w'), -1.0);
@@ -353,6 +353,7 @@ fn the_aid_and_its_key_say_what_they_did() {
     keys.hold(KeyCode::Char('g'), 0.5, 0.6);
     keys.hold(t, 4.0, 4.1);
     keys.hold(t, 8.0, 8.1);
+    keys.hold(KeyCode::Char('v'), 11.0, 11.1);
     let mut p = arcade_on_pocket(keys);
     p.run_to(1.0);
     let text = screen_text(&p);
@@ -373,6 +374,12 @@ fn the_aid_and_its_key_say_what_they_did() {
     p.run_to(8.5);
     let text = screen_text(&p);
     assert!(text.contains("STEERING AID ON   t turns it off"), "{text}");
+    p.run_to(11.5);
+    let text = screen_text(&p);
+    assert!(
+        text.contains("v follows other cars once you finish"),
+        "{text}"
+    );
     // With releases: not for this keyboard, and nothing changes.
     let mut keys = Keyboard::kitty(0.5, 0.033);
     keys.hold(KeyCode::Char('w'), -1.0, 0.5);

@@ -433,7 +433,7 @@ impl App {
             (Screen::Results, Command::Enter | Command::Back) => self.back_to_menu(),
             (Screen::Results, Command::Restart) => self.start_race(),
             (Screen::Results, Command::NextCar) => {
-                if let Some(race) = &self.race {
+                if let Some(race) = &mut self.race {
                     race.watch_next(Some(LOCAL), &mut self.session);
                 }
             }
@@ -486,6 +486,7 @@ impl App {
             }
             Command::Restart => self.start_race(),
             Command::SwitchModel => seat.switch_model(car),
+            Command::NextCar => race.watch_next(Some(LOCAL), &mut self.session),
             Command::Enter if self.paused => self.paused = false,
             _ => {}
         }

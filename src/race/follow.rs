@@ -3,6 +3,7 @@
 //! chose, the next one at `v`.
 
 use super::Race;
+use super::said::Said;
 use crate::camera::Camera;
 use crate::session::Session;
 use crate::world::CarId;
@@ -35,15 +36,26 @@ impl Race {
 
     /// `v` from the person at `session`, driving `mine` if any: once they
     /// are done (or if they have no car), the camera follows the next
-    /// other car, then their own choice again.
-    pub fn watch_next(&self, mine: Option<CarId>, session: &mut Session) {
-        if mine.is_some_and(|c| !self.over() && !self.finished(c)) {
-            return;
-        }
+    /// other car, then their own choice again. Where it cannot, their
+    /// seat says why ([`Said`]): they are still racing, or there is no
+    /// other car.
+    pub fn watch_next(&mut self, mine: Option<CarId>, session: &mut Session) {
+        let racing = mine.is_some_and(|c| !self.over() && !self.finished(c));
         let cars: Vec<CarId> = (self.seats.keys().copied())
             .filter(|&c| Some(c) != mine)
             .collect();
-        session.next_car(&cars);
+        let why = if racing {
+            Said::StillRacing
+        } else if cars.is_empty() {
+            Said::NoOtherCar
+        } else {
+            session.next_car(&cars);
+            return;
+        };
+        let tick = self.world.tick;
+        if let Some(seat) = mine.and_then(|c| self.seats.get_mut(&c)) {
+            seat.said.say(why, tick);
+        }
     }
 
     /// Moves the camera of the person at `session` (driving `mine`, if

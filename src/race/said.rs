@@ -17,6 +17,10 @@ pub enum Said {
     AidNotNeeded,
     /// `g` with no lap to show as a ghost yet.
     NoGhost,
+    /// `v` while still racing: it follows other cars once done.
+    StillRacing,
+    /// `v` with no other car in the race to follow.
+    NoOtherCar,
 }
 
 /// What a seat has said lately, each with the tick it was said at: at
@@ -46,6 +50,7 @@ impl Said {
             Said::AidStarts => 0,
             Said::AidOff | Said::AidOn | Said::AidNotNeeded => 1,
             Said::NoGhost => 2,
+            Said::StillRacing | Said::NoOtherCar => 3,
         }
     }
 

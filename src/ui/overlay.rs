@@ -152,6 +152,8 @@ fn said_lines(said: Said) -> &'static [&'static str] {
         Said::AidOn => &["STEERING AID ON   t turns it off"],
         Said::AidNotNeeded => &["no aid: your keys send releases"],
         Said::NoGhost => &["no ghost yet: finish a lap first"],
+        Said::StillRacing => &["v follows other cars once you finish"],
+        Said::NoOtherCar => &["no other car to follow"],
     }
 }
 

@@ -118,6 +118,10 @@ pub struct Race {
     /// The speeds the steering aid holds each car it steers to, for each
     /// car and pace met so far ([`aid::Pace`]).
     aid_paces: Vec<aid::Pace>,
+    /// Whether the steering aid may steer in this race (the menu's Aid,
+    /// a room's host's choice): off, `t` says so and every lap is
+    /// unaided.
+    pub aid_allowed: bool,
 }
 
 impl Race {
@@ -166,6 +170,7 @@ impl Race {
             finishers: Vec::new(),
             medals: None,
             aid_paces: Vec::new(),
+            aid_allowed: true,
             world,
         }
     }
@@ -191,6 +196,7 @@ impl Race {
         let record = people.first().and_then(|p| p.record.clone());
         let mut race = Race::on_line(world, setup.laps, replay, record, line);
         race.door = door;
+        race.aid_allowed = setup.aid;
         for (slot, p) in people.iter().enumerate().skip(1) {
             let (pos, heading) = track.start_pose(slot);
             let car = Car::new(setup.spec.clone(), setup.model, pos, heading);
@@ -239,6 +245,9 @@ impl Race {
     /// steered by the aid this tick, where not known yet or its pace
     /// changed (the medals became known).
     fn pace_aid(&mut self) {
+        if !self.aid_allowed {
+            return;
+        }
         for seat in self.seats.values().filter(|s| s.wants_aid()) {
             let Some(e) = self.world.car(seat.car) else {
                 continue;
@@ -278,8 +287,15 @@ impl Race {
     /// Applies one of a seat's own commands ([`Seat::command`]) to the
     /// seat driving `car`; returns whether `cmd` was one.
     pub fn seat_command(&mut self, car: CarId, cmd: crate::keys::Command) -> bool {
+        let tick = self.world.tick;
+        if cmd == crate::keys::Command::ToggleAid && !self.aid_allowed {
+            if let Some(seat) = self.seats.get_mut(&car) {
+                seat.said.say(said::Said::AidNotAllowed, tick);
+            }
+            return true;
+        }
         match (self.seats.get_mut(&car), self.world.car(car)) {
-            (Some(seat), Some(e)) => seat.command(cmd, &e.car, self.world.tick),
+            (Some(seat), Some(e)) => seat.command(cmd, &e.car, tick),
             _ => false,
         }
     }
@@ -460,7 +476,7 @@ impl Race {
             {
                 // Worked out only for a seat it may steer (a server runs
                 // this for every person, every tick).
-                let pace = (seat.wants_aid())
+                let pace = (self.aid_allowed && seat.wants_aid())
                     .then(|| self.aid_paces.iter().find(|p| p.is_for(&e.car)))
                     .flatten();
                 let aid = pace.map(|p| (&self.line, e.along, p));

@@ -15,6 +15,8 @@ pub enum Said {
     AidOn,
     /// `t` where the keyboard sends key releases: the aid is not for it.
     AidNotNeeded,
+    /// `t` in a race whose aid is off (a room's host's choice).
+    AidNotAllowed,
     /// `g` with no lap to show as a ghost yet.
     NoGhost,
     /// `v` while still racing: it follows other cars once done.
@@ -48,7 +50,7 @@ impl Said {
     fn kind(self) -> u8 {
         match self {
             Said::AidStarts => 0,
-            Said::AidOff | Said::AidOn | Said::AidNotNeeded => 1,
+            Said::AidOff | Said::AidOn | Said::AidNotNeeded | Said::AidNotAllowed => 1,
             Said::NoGhost => 2,
             Said::StillRacing | Said::NoOtherCar => 3,
         }

@@ -32,6 +32,9 @@ pub struct Setup<'a> {
     pub spec: CarSpec,
     pub laps: u32,
     pub opponents: usize,
+    /// Whether the steering aid may steer in the race (`race::aid`):
+    /// the menu's choice, a room's host's on a server.
+    pub aid: bool,
     /// Whether the laps are the track's own.
     own_laps: bool,
 }
@@ -54,9 +57,9 @@ impl Setup<'_> {
         )
     }
 
-    /// The menu's five rows as a selector shows them: each row, its label
+    /// The menu's six rows as a selector shows them: each row, its label
     /// and its value.
-    pub fn rows(&self) -> [(Row, &'static str, String); 5] {
+    pub fn rows(&self) -> [(Row, &'static str, String); 6] {
         let t = &self.track;
         let laps = if self.own_laps {
             format!("{} (track's own)", self.laps)
@@ -73,8 +76,14 @@ impl Setup<'_> {
             (Row::Car, "Car", self.car.clone()),
             (Row::Laps, "Laps", laps),
             (Row::Rivals, "Rivals", self.opponents.to_string()),
+            (Row::Aid, "Aid", aid_choice(self.aid).into()),
         ]
     }
+}
+
+/// The Aid row's value: whether the steering aid may steer.
+pub fn aid_choice(allowed: bool) -> &'static str {
+    if allowed { "allowed" } else { "off" }
 }
 
 /// What the title menu has selected.
@@ -90,6 +99,9 @@ pub struct Menu {
     pub laps: u32,
     /// Computer cars, 0 to 7.
     pub opponents: usize,
+    /// Whether the steering aid may steer (`race::aid`): off, nobody's
+    /// keys are helped and every lap is unaided.
+    pub aid: bool,
 }
 
 /// The title menu's rows, top to bottom: the menu's keys move through
@@ -101,16 +113,18 @@ pub enum Row {
     Car,
     Laps,
     Rivals,
+    Aid,
     Start,
 }
 
 impl Row {
-    pub const ALL: [Row; 6] = [
+    pub const ALL: [Row; 7] = [
         Row::Track,
         Row::Model,
         Row::Car,
         Row::Laps,
         Row::Rivals,
+        Row::Aid,
         Row::Start,
     ];
 
@@ -158,6 +172,7 @@ impl Menu {
                 self.laps = if laps == own { 0 } else { laps };
             }
             Row::Rivals => self.opponents = step(self.opponents, d, MAX_CARS - 1),
+            Row::Aid => self.aid = !self.aid,
             Row::Start => {}
         }
         true
@@ -175,6 +190,7 @@ impl Menu {
             car: 0,
             laps: 0,
             opponents: 0,
+            aid: true,
         }
     }
 
@@ -199,6 +215,7 @@ impl Menu {
             spec,
             laps,
             opponents: self.opponents,
+            aid: self.aid,
             own_laps: self.laps == 0,
         }
     }

@@ -294,6 +294,7 @@ fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby:
                 players: room.members.len(),
                 slots: Room::slots(&t.track),
                 racing: room.running.is_some(),
+                aid: room.menu.aid,
                 on: None,
             }
         })
@@ -310,6 +311,7 @@ fn elsewhere_rows(elsewhere: &[Listed]) -> impl Iterator<Item = lobby::RoomLine>
         players: l.players as usize,
         slots: l.seats as usize,
         racing: l.racing,
+        aid: true,
         on: Some(l.host().to_string()),
     })
 }

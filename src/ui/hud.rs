@@ -87,7 +87,8 @@ pub fn standing_line(v: SeatView<'_>, place: usize, s: &Standing) -> String {
 /// `S>` to strafe); a `*` marks a control kept on without its key
 /// (`crate::input`); where the keyboard sends no releases, the steering
 /// aid (`crate::race::aid`): `AID` while it steers, `aid` while it is on
-/// and lets go (at a crawl, reversing), `aid off` once `t` turned it off.
+/// and lets go (at a crawl, reversing), `aid off` once `t` turned it off;
+/// nothing in a race whose aid is off.
 pub fn input_line(v: SeatView<'_>) -> String {
     let c = &v.seat.last;
     let k = &v.seat.kept;
@@ -113,7 +114,7 @@ pub fn input_line(v: SeatView<'_>) -> String {
         let name = if c.jump { "HOP" } else { "HB" };
         parts.push(format!("{name}{}", mark(k.has(Action::Space))));
     }
-    match v.seat.aid_shown() {
+    match v.seat.aid_shown().filter(|_| v.race.aid_allowed) {
         Some(Aid::Steering) => parts.push("AID".into()),
         Some(Aid::On) => parts.push("aid".into()),
         Some(Aid::Off) => parts.push("aid off".into()),

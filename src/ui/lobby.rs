@@ -23,6 +23,9 @@ pub struct RoomLine {
     pub players: usize,
     pub slots: usize,
     pub racing: bool,
+    /// Whether the steering aid may steer in its races (its host's
+    /// choice; rooms on other servers: not known, shown as allowed).
+    pub aid: bool,
     /// The host of the server it is on, if another sharing the database.
     pub on: Option<String>,
 }
@@ -32,7 +35,7 @@ pub struct RoomLine {
 pub struct RoomScreen {
     pub id: u32,
     /// The race's settings as [`crate::race::Setup::rows`] gives them.
-    pub rows: [(Row, &'static str, String); 5],
+    pub rows: [(Row, &'static str, String); 6],
     /// The row the host's cursor is on.
     pub row: Row,
     pub slots: usize,
@@ -163,17 +166,18 @@ pub fn lobby(
     hint_line(buf, inner, "↑↓ choose  Enter join or make  ? help  q quit");
 }
 
-/// A room's row: number, track, model, players of slots, and whether it
-/// races or waits.
+/// A room's row: number, track, model, players of slots, whether it
+/// races or waits, and `no aid` where its host turned the aid off.
 pub fn room_line(room: &RoomLine) -> String {
     let line = format!(
-        "room {:<3} {:<10} {:<9} {}/{}  {}",
+        "room {:<3} {:<10} {:<9} {}/{}  {}{}",
         room.id,
         tail(&room.track, 10),
         room.model,
         room.players.min(room.slots),
         room.slots,
-        if room.racing { "racing" } else { "waiting" }
+        if room.racing { "racing" } else { "waiting" },
+        if room.aid { "" } else { "  no aid" }
     );
     match &room.on {
         Some(host) => format!("{line}  · {host}"),
@@ -238,9 +242,12 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         let (text, style) = selector::start(s.row == Row::Start);
         pieces.push(Piece::Line(text.into(), style));
     }
-    pieces.push(Piece::Gap);
-    // Racers of the seats; whoever is past them watches.
+    // Racers of the seats; whoever is past them watches. With a crowd
+    // watching, no gap above them: the board needs the line at 80x24.
     let racers = s.members.len().min(s.slots);
+    if s.members.len() <= racers {
+        pieces.push(Piece::Gap);
+    }
     let who = match s.members.len() - racers {
         0 => format!("PLAYERS {racers}/{}", s.slots),
         w => format!("PLAYERS {racers}/{}  +{w} watching", s.slots),
@@ -299,6 +306,7 @@ mod tests {
                 track: "oval".into(),
                 model: "arcade".into(),
                 players: 1,
+                aid: true,
                 slots: 8,
                 racing: false,
                 on: None,

@@ -151,6 +151,7 @@ fn said_lines(said: Said) -> &'static [&'static str] {
         Said::AidOff => &["STEERING AID OFF   t turns it on"],
         Said::AidOn => &["STEERING AID ON   t turns it off"],
         Said::AidNotNeeded => &["no aid: your keys send releases"],
+        Said::AidNotAllowed => &["the steering aid is off in this race"],
         Said::NoGhost => &["no ghost yet: finish a lap first"],
         Said::StillRacing => &["v follows other cars once you finish"],
         Said::NoOtherCar => &["no other car to follow"],

@@ -153,6 +153,9 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
         };
         pieces.push(Piece::Line(earned, bold(THEME.accent)));
     }
+    if !v.race.aid_allowed {
+        pieces.push(column::line("steering aid off in this race", THEME.dim));
+    }
     // A record that could not be kept is not shown as kept.
     if let Some(why) = &v.seat.unsaved {
         pieces.push(Piece::Line(

@@ -19,13 +19,6 @@ fn screen(two: &mut hub_sim::TwoOnHub, who: usize, tick: u64) -> String {
     two.screens[who].screen().contents()
 }
 
-/// Runs the hub from tick `from` to `to`, one physics tick a call.
-fn run(two: &mut hub_sim::TwoOnHub, from: u64, to: u64) {
-    for tick in from..to {
-        two.hub.tick(two.at(tick));
-    }
-}
-
 #[test]
 fn a_room_whose_host_turned_the_aid_off_races_without_it() {
     let mut two = hub_sim::TwoOnHub::new();
@@ -43,7 +36,7 @@ fn a_room_whose_host_turned_the_aid_off_races_without_it() {
     let countdown = 3 * 120 + 10;
     let mut tick = 2;
     while tick < countdown + 3 * 120 {
-        run(&mut two, tick, tick + 4);
+        two.run(tick, tick + 4);
         tick += 4;
         two.press(1, KeyCode::Char('w'), tick);
         let text = screen(&mut two, 0, tick);

@@ -199,6 +199,15 @@ impl TwoOnHub {
         self.start + Duration::from_micros(tick * 1_000_000 / 120)
     }
 
+    /// Runs the hub's ticks `from..to`: one physics step a call, as the
+    /// server's loop calls it at the physics rate (a test that ticks only
+    /// when it looks never leaves the countdown).
+    pub fn run(&mut self, from: u64, to: u64) {
+        for tick in from..to {
+            self.hub.tick(self.at(tick));
+        }
+    }
+
     /// Player `id` presses `code` at tick `tick`.
     pub fn press(&mut self, id: u64, code: ratatui::crossterm::event::KeyCode, tick: u64) {
         use ratatui::crossterm::event::{Event, KeyEvent};

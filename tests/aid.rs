@@ -383,3 +383,32 @@ fn the_aid_and_the_keys_say_what_they_did() {
     assert!(text.contains("no aid: your keys send releases"), "{text}");
     assert!(!text.to_lowercase().contains("aid off"), "{text}");
 }
+
+/// Issue 60: nothing in a race said how hard the rivals drive. Before the
+/// start, the race says it, as `--difficulty` names it; with no rivals,
+/// nothing.
+#[test]
+fn the_countdown_says_how_hard_the_rivals_drive() {
+    for (rivals, opponents, want) in [
+        (Medal::Bronze, 2, Some("RIVALS: EASY (bronze pace)")),
+        (Medal::Silver, 1, Some("RIVALS: MEDIUM (silver pace)")),
+        (Medal::Gold, 3, Some("RIVALS: HARD (gold pace)")),
+        (Medal::Silver, 0, None),
+    ] {
+        let mut app = skid::app::App::new(Options {
+            track: Some(("pocket".into(), bundled("pocket"))),
+            model: Some(ModelKind::Arcade),
+            hz: 120,
+            opponents,
+            rivals,
+            ..Options::default()
+        });
+        app.resize(80, 24);
+        app.start_race();
+        let text = skid::ui::buffer_text(&common::drawn(&app));
+        match want {
+            Some(w) => assert!(text.contains(w), "{w}:\n{text}"),
+            None => assert!(!text.contains("RIVALS:"), "{text}"),
+        }
+    }
+}

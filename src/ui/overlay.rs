@@ -11,6 +11,7 @@ use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
 use crate::layout::MIN_SIZE;
+use crate::medals::Medal;
 use crate::race::said::Said;
 use crate::race::{Phase, SeatView};
 
@@ -69,6 +70,14 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 /// a missed checkpoint, WRONG WAY, and what a key just said.
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
+    // Before the start, how hard the computer cars drive.
+    let computers = v.race.seats.values().filter(|s| !s.is_person()).count();
+    if matches!(v.race.phase, Phase::Countdown(_)) && computers > 0 {
+        lines.push((
+            format!("RIVALS: {}", rivals_level(v.race.rivals)),
+            Style::new().fg(THEME.accent),
+        ));
+    }
     if let (Phase::Countdown(_), Some((placed, asked))) = (v.race.phase, v.race.short_of) {
         lines.push((
             format!("ROOM FOR {placed} OF {asked} RIVALS"),
@@ -137,6 +146,16 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
         lines.extend(said_lines(said).iter().map(|l| (l.to_string(), style)));
     }
     lines
+}
+
+/// How hard rivals lapping in the time of `medal` drive, as the
+/// command line's `--difficulty` names it.
+fn rivals_level(medal: Medal) -> &'static str {
+    match medal {
+        Medal::Bronze => "EASY (bronze pace)",
+        Medal::Silver => "MEDIUM (silver pace)",
+        Medal::Gold | Medal::Author => "HARD (gold pace)",
+    }
 }
 
 /// A seat's answer in words ([`Said`]), a line of at most 36 characters

@@ -27,11 +27,12 @@ const CRAWL: f64 = 2.0;
 
 /// What the aid follows for one car along a race's racing line: the
 /// speeds it holds the car to, those a computer driver of the car plans
-/// ([`super::for_car`]) times `pace`, the pace at which the computer
-/// laps in the time of the Medium rivals' medal (`race::aid::RIVALS`); and at each point, the room beside
-/// the line on ground as good as the line's, to the left and right (up
-/// to [`SIDE`]), that the keys may move the car across. Worked out once
-/// for a car and pace, not every tick.
+/// ([`super::for_car`]) times `pace` (the aid's own, worked out with the
+/// medals so that W held alone laps a little over the Medium rival's
+/// time: `medals::Medals::aid`); and at each point, the room beside the
+/// line on ground as good as the line's, to the left and right (up to
+/// [`SIDE`]), that the keys may move the car across. Worked out once for
+/// a car and pace, not every tick.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pace {
     kind: ModelKind,

@@ -4,7 +4,7 @@
 //! reviewed again (CI never blesses).
 //!
 //! What each shows, to look for when a change re-blesses it:
-//! * `title_*`: the logo, the menu's five rows and Start, the selected
+//! * `title_*`: the logo, the menu's six rows and Start, the selected
 //!   model's one-line feel, the record (none in the tests) and the track's
 //!   outline in braille.
 //! * `countdown_80x24`, `start_lights_160x48`: the whole track, the car on
@@ -56,6 +56,14 @@
 //!   place of legend boxes over the lines; the positions live at the
 //!   player's finish (ENDS IN 30 s, YOU 1:29.41 FIN, the computer cars
 //!   still on lap 5, their gaps counted among themselves).
+//!
+//! Re-blessed 2026-12-06 for the room's host deciding the steering aid
+//! (issue 60): `title_80x24`, `title_160x48` and its colours gain the
+//! menu's Aid row, `◀ allowed ▶` (the default), under Rivals, in the
+//! rows' colour (`w`); the box is one row taller, so Start stays inside
+//! it and the hint below it is one row lower (one blank row fewer at
+//! the bottom). Nothing else moved: the outline, the notes and the
+//! medal times are the same.
 //!
 //! Re-blessed 2026-11-28: `results_positions_80x24`, the third rival
 //! 10 m behind the second where it was 12: rivals now drive at a medal's

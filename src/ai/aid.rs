@@ -32,15 +32,14 @@ const CRAWL: f64 = 2.0;
 /// time: `medals::Medals::aid`); and at each point, the room beside the
 /// line on ground as good as the line's, to the left and right (up to
 /// [`SIDE`]), that the keys may move the car across. Worked out once for
-/// a car and pace, not every tick.
+/// a car (and again if its pace changes), not every tick.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pace {
     kind: ModelKind,
     /// The car's preset's name (a race's cars differ by model and preset
     /// only: `m` switches both).
     car: String,
-    /// The share of the computer's speeds.
-    pub pace: f64,
+    /// The computer's speeds times the pace.
     speeds: Vec<f64>,
     /// Metres of room left and right of each point, for the car's centre.
     room: Vec<[f64; 2]>,
@@ -58,7 +57,6 @@ impl Pace {
         Pace {
             kind: car.kind,
             car: car.spec().name.clone(),
-            pace,
             speeds: planned.speeds.iter().map(|v| v * pace).collect(),
             room: (0..line.points.len())
                 .map(|i| room(line, track, i, half))
@@ -182,7 +180,6 @@ mod tests {
         Pace {
             kind: ModelKind::Kinematic,
             car: String::new(),
-            pace: 1.0,
             speeds: vec![speed; 400],
             room: vec![[SIDE; 2]; 400],
         }

@@ -219,6 +219,11 @@ impl Race {
     /// The medals `medals` of the race's model and car, as they become
     /// known (a car switched to another model or car has none).
     pub fn set_medals(&mut self, medals: Option<Medals>) {
+        // The aid's speeds were for the pace of the medals before (a
+        // guess without them). A room asks again while none are known.
+        if self.medals != medals {
+            self.aid_paces.clear();
+        }
         self.medals = medals;
         if self.medals.is_some() {
             let pace = self.rival_pace();
@@ -236,14 +241,10 @@ impl Race {
         (self.medals.as_ref()).map_or_else(|| guessed_pace(self.rivals), |m| m.pace(self.rivals))
     }
 
-    /// The pace at which the steering aid drives `car` ([`aid::pace`]).
-    fn aid_pace(&self, car: &Car) -> f64 {
-        aid::pace(self.medals_for(car))
-    }
-
     /// Works out the aid's speeds for each car a person's seat may have
-    /// steered by the aid this tick, where not known yet or its pace
-    /// changed (the medals became known).
+    /// steered by the aid this tick, where not known yet: for a car met
+    /// first (a seat's, or one `m` switched to), or since the medals came
+    /// ([`Race::set_medals`] forgets those of the guessed pace).
     fn pace_aid(&mut self) {
         if !self.aid_allowed {
             return;
@@ -252,14 +253,10 @@ impl Race {
             let Some(e) = self.world.car(seat.car) else {
                 continue;
             };
-            let pace = self.aid_pace(&e.car);
-            let known = self.aid_paces.iter().position(|p| p.is_for(&e.car));
-            if known.is_none_or(|i| self.aid_paces[i].pace != pace) {
+            if !self.aid_paces.iter().any(|p| p.is_for(&e.car)) {
+                let pace = aid::pace(self.medals_for(&e.car));
                 let new = aid::Pace::new(&self.line, &self.world.track, &e.car, pace);
-                match known {
-                    Some(i) => self.aid_paces[i] = new,
-                    None => self.aid_paces.push(new),
-                }
+                self.aid_paces.push(new);
             }
         }
     }

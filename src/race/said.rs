@@ -34,8 +34,10 @@ impl Sayings {
     /// Says `said` from tick `at` on. An answer of `t` also ends the
     /// aid's first word, which it may have just made untrue.
     pub fn say(&mut self, said: Said, at: u64) {
-        let of_aid = said.kind() == 1;
-        (self.0).retain(|(s, _)| s.kind() != said.kind() && !(of_aid && *s == Said::AidStarts));
+        let ends = |s: Said| {
+            s.kind() == said.kind() || (said.kind() == Kind::AidKey && s == Said::AidStarts)
+        };
+        self.0.retain(|&(s, _)| !ends(s));
         self.0.push((said, at));
     }
 
@@ -45,14 +47,22 @@ impl Sayings {
     }
 }
 
+/// What a saying answers: one of each shows at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    AidFirst,
+    AidKey,
+    GhostKey,
+    FollowKey,
+}
+
 impl Said {
-    /// Which sayings replace one another: `t`'s answers do.
-    fn kind(self) -> u8 {
+    fn kind(self) -> Kind {
         match self {
-            Said::AidStarts => 0,
-            Said::AidOff | Said::AidOn | Said::AidNotNeeded | Said::AidNotAllowed => 1,
-            Said::NoGhost => 2,
-            Said::StillRacing | Said::NoOtherCar => 3,
+            Said::AidStarts => Kind::AidFirst,
+            Said::AidOff | Said::AidOn | Said::AidNotNeeded | Said::AidNotAllowed => Kind::AidKey,
+            Said::NoGhost => Kind::GhostKey,
+            Said::StillRacing | Said::NoOtherCar => Kind::FollowKey,
         }
     }
 

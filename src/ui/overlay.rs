@@ -71,8 +71,8 @@ fn lights(v: SeatView<'_>) -> Option<Line> {
 fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     let mut lines: Vec<Line> = lights(v).into_iter().collect();
     // Before the start, how hard the computer cars drive.
-    let computers = v.race.seats.values().filter(|s| !s.is_person()).count();
-    if matches!(v.race.phase, Phase::Countdown(_)) && computers > 0 {
+    let countdown = matches!(v.race.phase, Phase::Countdown(_));
+    if countdown && v.race.seats.values().any(|s| !s.is_person()) {
         lines.push((
             format!("RIVALS: {}", rivals_level(v.race.rivals)),
             Style::new().fg(THEME.accent),

@@ -1,6 +1,7 @@
 //! The server's laps' database (`serve::db`, SQLite) with 100,000 laps
 //! stored (100 boards of 1,000 players each): a board read (the top ten,
-//! the count, and one player's place), and laps written in one
+//! the count, and one player's place), both boards of a key read as the
+//! records' thread reads them (the aided one empty), and laps written in one
 //! transaction as the records' thread batches them (the goal: 1,000 laps
 //! a second written while a board read stays under 1 ms, both on the one
 //! thread that owns the database).
@@ -56,7 +57,10 @@ fn bench(c: &mut Criterion) {
     let key = (format!("{:016x}", 42), ModelKind::Arcade, "c".to_string());
     let who = vec!["SHA256:player500".to_string()];
     c.bench_function("db/board of 1,000 among 100,000 laps", |b| {
-        b.iter(|| black_box(db.board(&key, 10, &who).unwrap()));
+        b.iter(|| black_box(db.board(&key, false, 10, &who).unwrap()));
+    });
+    c.bench_function("db/both boards of a key among 100,000 laps", |b| {
+        b.iter(|| black_box(db.boards_of(&key, 10, &who).unwrap()));
     });
     // 250 laps in one transaction: what a quarter second holds at 1,000
     // laps a second; every one a better lap, so every one is written.

@@ -1,5 +1,7 @@
 //! Records: the best lap per track, model and car, with its ghost, in the
-//! user's data directory (`--data-dir` overrides it).
+//! user's data directory (`--data-dir` overrides it); one for laps driven
+//! by hand and one for laps the steering aid steered, each on a board of
+//! its own (docs/DESIGN.md, "Records").
 //!
 //! * A track is identified by its content (the hash of its file), so an
 //!   edited track starts with no records.
@@ -74,7 +76,7 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub medal: Option<Medal>,
     /// Whether the steering aid steered any of the lap (`race::aid`):
-    /// every list and board marks it.
+    /// such laps are ranked on a board of their own, and marked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aided: bool,
 }
@@ -98,22 +100,31 @@ impl Record {
         }
     }
 
-    /// The record `log` holds anew, with its ghost: its best lap, if that
-    /// beat the record it raced against and is not kept yet
-    /// ([`LapLog::new_record`]), of `entrant`'s car on `track` at steps of
-    /// `dt`, with the medal it earns against `medals` (the car's, none
-    /// while unknown; asked for only when there is a new record). The one rule by which a lap becomes a record, for
-    /// local play, the server and `skid sim --save`.
+    /// The records `log` holds anew, with their ghosts: on each board,
+    /// its best lap if that beat the record it raced against there and is
+    /// not kept yet ([`LapLog::new_records`]), of `entrant`'s car on
+    /// `track` at steps of `dt`, with the medal it earns against `medals`
+    /// (the car's, none while unknown; asked for only when there is a new
+    /// record). The one rule by which a lap becomes a record, for local
+    /// play, the server and `skid sim --save`.
     pub fn new_in(
         log: &mut LapLog,
         track: &crate::track::Track,
         entrant: &crate::world::Entrant,
         dt: f64,
         medals: impl FnOnce() -> Option<Medals>,
-    ) -> Option<(Record, Vec<[f64; 3]>)> {
-        let best = log.new_record(entrant.finite, dt)?;
-        let record = Record::of(track, &entrant.car, dt, best).with_medals(medals());
-        Some((record, best.ghost.clone()))
+    ) -> Vec<(Record, Vec<[f64; 3]>)> {
+        let bests = log.new_records(entrant.finite, dt);
+        if bests.is_empty() {
+            return Vec::new();
+        }
+        let medals = medals();
+        (bests.into_iter())
+            .map(|best| {
+                let record = Record::of(track, &entrant.car, dt, best).with_medals(medals);
+                (record, best.ghost.clone())
+            })
+            .collect()
     }
 
     /// The record with the medal it earns against `medals`: none for a
@@ -141,21 +152,30 @@ impl Record {
     }
 
     /// What a record is the best of: the track's and the car's content,
-    /// and the model.
-    pub fn key(&self) -> (&str, ModelKind, &str) {
-        (&self.track_id, self.model, &self.car_id)
+    /// and the model; and its board (aided or not).
+    pub fn key(&self) -> (&str, ModelKind, &str, bool) {
+        (&self.track_id, self.model, &self.car_id, self.aided)
     }
 
     /// The ghost's file name: the car's name made safe for a file name,
     /// and a hash of the exact name, so that "my car" and "`my_car`" keep
-    /// ghosts of their own.
+    /// ghosts of their own; an aided record's ends `-aided`.
     fn ghost_file(&self) -> String {
         let legacy = self.legacy_ghost_file();
         let stem = legacy.strip_suffix(".csv").unwrap_or(&legacy);
-        format!(
-            "{stem}-{:08x}.csv",
-            crate::track::fnv1a(self.car.as_bytes()) as u32
-        )
+        let hash = crate::track::fnv1a(self.car.as_bytes()) as u32;
+        let board = if self.aided { "-aided" } else { "" };
+        format!("{stem}-{hash:08x}{board}.csv")
+    }
+
+    /// The file an aided record's ghost had while a key held one record
+    /// whatever its board: the unaided record's name now.
+    fn shared_ghost_file(&self) -> String {
+        Record {
+            aided: false,
+            ..self.clone()
+        }
+        .ghost_file()
     }
 
     /// The file name ghosts had before it carried the hash: still read.
@@ -313,37 +333,48 @@ impl Store {
         }
     }
 
-    /// The record and ghost for a track, model and car, if any.
+    /// The records and ghosts for a track, model and car: the unaided
+    /// board's first, then the aided board's, each if there is one.
     pub fn best(
         &self,
         track_id: &str,
         model: ModelKind,
         car: &str,
-    ) -> io::Result<(Option<(Record, Lap)>, Loaded)> {
+    ) -> io::Result<(Vec<(Record, Lap)>, Loaded)> {
         let loaded = self.load()?;
-        let found = loaded
-            .records
-            .iter()
-            .find(|r| r.key() == (track_id, model, car))
-            .cloned();
-        let best = match found {
-            Some(r) => {
-                let read = |name: String| {
-                    let path = self.dir.join("ghosts").join(name);
-                    crate::files::read_capped(&path, ghost_cap(r.ticks), false)
-                        .ok()
-                        .and_then(|b| String::from_utf8(b).ok())
-                };
-                let ghost = read(r.ghost_file())
-                    .or_else(|| read(r.legacy_ghost_file()))
-                    .map(|t| parse_ghost(&t))
-                    .unwrap_or_default();
-                let lap = r.lap(ghost);
-                Some((r, lap))
-            }
-            None => None,
-        };
+        let mut found: Vec<Record> = (loaded.records.iter())
+            .filter(|r| (&*r.track_id, r.model, &*r.car_id) == (track_id, model, car))
+            .cloned()
+            .collect();
+        found.sort_by_key(|r| r.aided);
+        let best = (found.iter())
+            .map(|r| (r.clone(), r.lap(self.ghost(r, &found))))
+            .collect();
         Ok((best, loaded))
+    }
+
+    /// A record's ghost, `records` being the table it is in (none if its
+    /// file is missing or unreadable). An aided record kept while a key
+    /// held one record whatever its board has its ghost under the
+    /// unaided name, while no unaided record took it
+    /// ([`Store::move_aided_ghost`]).
+    pub fn ghost(&self, r: &Record, records: &[Record]) -> Vec<[f64; 3]> {
+        let read = |name: String| {
+            let path = self.dir.join("ghosts").join(name);
+            crate::files::read_capped(&path, ghost_cap(r.ticks), false)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+        };
+        let mut names = vec![r.ghost_file()];
+        let unaided = |o: &Record| o.key() == (&*r.track_id, r.model, &*r.car_id, false);
+        if !r.aided || !records.iter().any(unaided) {
+            names.extend([r.shared_ghost_file(), r.legacy_ghost_file()]);
+        }
+        names.dedup();
+        (names.into_iter())
+            .find_map(read)
+            .map(|t| parse_ghost(&t))
+            .unwrap_or_default()
     }
 
     /// Saves a lap if it beats the record for its key; returns whether it
@@ -366,10 +397,14 @@ impl Store {
         match records.iter_mut().find(|r| r.key() == record.key()) {
             Some(old) if old.time <= record.time => return Ok((false, loaded)),
             Some(old) => *old = record.clone(),
-            None => records.push(record.clone()),
+            None => {
+                self.move_aided_ghost(records, &record)?;
+                records.push(record.clone());
+            }
         }
         records.sort_by(|a, b| {
-            (&a.track, a.model.name(), &a.car).cmp(&(&b.track, b.model.name(), &b.car))
+            let key = |r: &Record| (r.track.clone(), r.model.name(), r.car.clone(), r.aided);
+            key(a).cmp(&key(b))
         });
         write_atomic(
             &self.dir.join("ghosts").join(record.ghost_file()),
@@ -382,6 +417,34 @@ impl Store {
         let text = toml::to_string(&table).expect("records always serialise");
         write_atomic(&self.table_path(), text.as_bytes(), before_rename)?;
         Ok((true, loaded))
+    }
+}
+
+impl Store {
+    /// Before the first unaided record of a key is kept (`new`): the
+    /// ghost of an aided record kept while a key held one record whatever
+    /// its board, under the name the new record's ghost takes, moved to
+    /// the aided name. The caller holds the lock.
+    fn move_aided_ghost(&self, records: &[Record], new: &Record) -> io::Result<()> {
+        if new.aided {
+            return Ok(());
+        }
+        let (track, model, car, _) = new.key();
+        let Some(old) = records
+            .iter()
+            .find(|r| r.key() == (track, model, car, true))
+        else {
+            return Ok(());
+        };
+        let ghosts = self.dir.join("ghosts");
+        let aided = ghosts.join(old.ghost_file());
+        if fs::symlink_metadata(&aided).is_ok() {
+            return Ok(());
+        }
+        match fs::rename(ghosts.join(old.shared_ghost_file()), &aided) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
     }
 }
 

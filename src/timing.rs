@@ -167,12 +167,29 @@ struct Driven {
     aided: bool,
 }
 
+/// The best lap on one board of a race ([`LapLog::best_on`]): the
+/// record raced against, or a lap of this race that beat it.
+#[derive(Debug, Clone, Default)]
+struct Best {
+    lap: Option<Lap>,
+    /// Whether `lap` was set in this race and not kept yet (and so is
+    /// worth saving).
+    improved: bool,
+}
+
 /// Lap times, splits and ghosts as a race goes: the game and `skid sim`
 /// both feed it every step.
+///
+/// Laps the steering aid steered and laps driven by hand are ranked on
+/// boards of their own (docs/DESIGN.md, "Records"): the log keeps the
+/// best of each, and a lap is compared, and may become a record, only on
+/// its own board.
 #[derive(Debug, Clone, Default)]
 pub struct LapLog {
     /// Tick each completed lap ended at.
     pub ends: Vec<u64>,
+    /// Whether each completed lap was aided ([`Lap::aided`]), as `ends`.
+    pub aided: Vec<bool>,
     /// This lap's checkpoint ticks, from its start.
     pub splits: Vec<u64>,
     /// This lap's poses so far.
@@ -184,19 +201,22 @@ pub struct LapLog {
     last_pos: Option<[f64; 2]>,
     /// The lap just completed.
     pub last: Option<Lap>,
-    /// The best lap of this race, or the record it started with.
-    pub best: Option<Lap>,
-    /// Whether `best` was set in this race (and so is worth saving).
-    pub improved: bool,
+    /// The best lap on each board, unaided first.
+    bests: [Best; 2],
     /// How the lap in progress is being driven.
     driven: Driven,
+    /// Whether the lap in progress races on the aided board: once the
+    /// aid steered it, or until then if the lap before was aided and the
+    /// aid was not turned off since ([`LapLog::aid_off`]).
+    on_aided: bool,
     /// Whether the lap just completed (`last`) was such a lap.
     pub last_mixed: bool,
     /// The latest split's difference to the best lap's, in ticks; none
     /// from the start of a lap until its first checkpoint.
     pub split_delta: Option<i64>,
-    /// The lap just completed against the best lap before it, in ticks
-    /// (negative: a new best); none when there was no best to beat.
+    /// The lap just completed against the best lap before it on its
+    /// board, in ticks (negative: a new best); none when there was no
+    /// best to beat.
     pub lap_delta: Option<i64>,
 }
 
@@ -207,44 +227,104 @@ pub fn standard_rate(dt: f64) -> bool {
 }
 
 impl LapLog {
-    /// A log that races against a known best lap.
-    pub fn against(best: Option<Lap>) -> LapLog {
-        LapLog {
-            best,
-            ..LapLog::default()
+    /// A log that races against known best laps (each on its own board,
+    /// as [`Lap::aided`] says; a second on one board is ignored).
+    pub fn against(records: impl IntoIterator<Item = Lap>) -> LapLog {
+        let mut log = LapLog::default();
+        for lap in records {
+            log.record_found(lap);
         }
+        log
+    }
+
+    /// The best lap on the aided board (`aided`) or the unaided one: the
+    /// record raced against, or a lap of this race that beat it.
+    pub fn best_on(&self, aided: bool) -> Option<&Lap> {
+        self.bests[usize::from(aided)].lap.as_ref()
+    }
+
+    /// The best lap raced against now: the best on the board of the lap
+    /// in progress (its ghost, its splits).
+    pub fn best(&self) -> Option<&Lap> {
+        self.best_on(self.on_aided)
+    }
+
+    /// The best lap of this race on each board, unaided first: the laps
+    /// completed, each against the others on its board.
+    pub fn race_bests(&self, dt: f64) -> [Option<f64>; 2] {
+        let mut bests = [None::<f64>; 2];
+        let mut start = 0;
+        for (i, &end) in self.ends.iter().enumerate() {
+            let aided = self.aided.get(i).copied().unwrap_or(false);
+            let t = (end - start) as f64 * dt;
+            start = end;
+            let best = &mut bests[usize::from(aided)];
+            *best = Some(best.map_or(t, |b| b.min(t)));
+        }
+        bests
     }
 
     /// The record found after the race began (read while it counted
-    /// down): the best to beat from now, unless this race has already set
-    /// a better lap. A lap of this race it beats is no longer new.
+    /// down): the best to beat on its board from now, unless this race
+    /// has already set a better lap there. A lap of this race it beats is
+    /// no longer new.
     pub fn record_found(&mut self, record: Lap) {
-        if self.best.as_ref().is_none_or(|b| record.ticks <= b.ticks) {
-            self.best = Some(record);
-            self.improved = false;
+        let best = &mut self.bests[usize::from(record.aided)];
+        if best.lap.as_ref().is_none_or(|b| record.ticks <= b.ticks) {
+            best.lap = Some(record);
+            best.improved = false;
         }
     }
 
-    /// The one rule for which lap becomes a record: this run's best lap,
-    /// once, if it was set in this run (not the record it started with),
-    /// took some time, at the standard physics rate (`dt` a step; another
-    /// rate is another simulation, whose times the records' and medals'
-    /// do not compare with: [`standard_rate`]), and the car's state stayed
-    /// finite throughout (a run that ever went non-finite proves nothing).
-    /// A replay is not a lap driven now: its callers do not ask.
-    pub fn new_record(&mut self, finite: bool, dt: f64) -> Option<&Lap> {
-        if !(self.improved && finite && standard_rate(dt)) {
-            return None;
+    /// `lap`, as if this race had just set it: the best on its board,
+    /// and to be kept. For tests and tools that make a race's laps up.
+    pub fn set_best(&mut self, lap: Lap) {
+        let aided = lap.aided;
+        self.bests[usize::from(aided)] = Best {
+            lap: Some(lap),
+            improved: true,
+        };
+    }
+
+    /// The best lap on the board `aided` could not be kept: it is a new
+    /// record to keep again ([`LapLog::new_records`]).
+    pub fn unkept(&mut self, aided: bool) {
+        let best = &mut self.bests[usize::from(aided)];
+        best.improved = best.lap.is_some();
+    }
+
+    /// The one rule for which laps become records: on each board, this
+    /// run's best lap, once, if it was set in this run (not the record it
+    /// started with), took some time, at the standard physics rate (`dt`
+    /// a step; another rate is another simulation, whose times the
+    /// records' and medals' do not compare with: [`standard_rate`]), and
+    /// the car's state stayed finite throughout (a run that ever went
+    /// non-finite proves nothing). The unaided board's comes first. A
+    /// replay is not a lap driven now: its callers do not ask.
+    pub fn new_records(&mut self, finite: bool, dt: f64) -> Vec<&Lap> {
+        if !(finite && standard_rate(dt)) {
+            return Vec::new();
         }
-        let best = self.best.as_ref().filter(|b| b.ticks > 0)?;
-        self.improved = false;
-        Some(best)
+        (self.bests.iter_mut())
+            .filter(|b| b.improved && b.lap.as_ref().is_some_and(|l| l.ticks > 0))
+            .map(|b| {
+                b.improved = false;
+                b.lap.as_ref().expect("filtered")
+            })
+            .collect()
+    }
+
+    /// The aid was turned off: the lap in progress races on the board
+    /// it is on so far (the unaided one, if the aid has not steered it).
+    pub fn aid_off(&mut self) {
+        self.on_aided = self.driven.aided;
     }
 
     /// The steering aid steered the step about to be logged: the lap it
     /// is part of is marked aided.
     pub fn steered_by_aid(&mut self) {
         self.driven.aided = true;
+        self.on_aided = true;
     }
 
     pub fn lap_start(&self) -> u64 {
@@ -278,9 +358,7 @@ impl LapLog {
             Some(Event::Checkpoint(_)) => {
                 self.splits.push(into);
                 let i = self.splits.len() - 1;
-                self.split_delta = self
-                    .best
-                    .as_ref()
+                self.split_delta = (self.best())
                     .and_then(|b| b.splits.get(i))
                     .map(|&b| into as i64 - b as i64);
             }
@@ -295,13 +373,19 @@ impl LapLog {
                 self.distance = 0.0;
                 self.split_delta = None;
                 self.last_mixed = std::mem::take(&mut self.driven).mixed;
-                self.lap_delta = (self.best.as_ref())
+                // The next lap starts on this one's board.
+                self.on_aided = lap.aided;
+                let best = &mut self.bests[usize::from(lap.aided)];
+                self.lap_delta = (best.lap.as_ref())
                     .filter(|_| !self.last_mixed)
                     .map(|b| lap.ticks as i64 - b.ticks as i64);
-                if !self.last_mixed && self.best.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
-                    self.best = Some(lap.clone());
-                    self.improved = true;
+                if !self.last_mixed && best.lap.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
+                    *best = Best {
+                        lap: Some(lap.clone()),
+                        improved: true,
+                    };
                 }
+                self.aided.push(lap.aided);
                 self.last = Some(lap);
                 self.ends.push(tick);
             }
@@ -411,20 +495,62 @@ mod tests {
         // A switch mid-lap, then one in the step that ends the lap: both
         // laps listed, neither the best, no delta to show.
         lap(&mut log, 0, 600, Some(300));
-        assert!(log.last_mixed && log.best.is_none() && !log.improved);
+        assert!(log.last_mixed && log.best().is_none());
         lap(&mut log, 600, 500, Some(1100));
-        assert!(log.last_mixed && log.best.is_none() && log.lap_delta.is_none());
+        assert!(log.last_mixed && log.best().is_none() && log.lap_delta.is_none());
         assert_eq!(log.ends, [600, 1100]);
         // A lap in one model, slower than both: the best, and a record.
         lap(&mut log, 1100, 700, None);
-        assert!(!log.last_mixed && log.improved);
-        assert_eq!(log.best.as_ref().map(|b| b.ticks), Some(700));
+        assert!(!log.last_mixed);
+        assert_eq!(log.best().map(|b| b.ticks), Some(700));
         // At another physics rate, the same lap is no record.
-        assert!(log.clone().new_record(true, 1.0 / 30.0).is_none());
-        assert_eq!(
-            log.new_record(true, 1.0 / 120.0).map(|b| b.ticks),
-            Some(700)
-        );
+        assert!(log.clone().new_records(true, 1.0 / 30.0).is_empty());
+        let records = log.new_records(true, 1.0 / 120.0);
+        assert_eq!(records.iter().map(|b| b.ticks).collect::<Vec<_>>(), [700]);
+        assert!(log.new_records(true, 1.0 / 120.0).is_empty(), "once");
+    }
+
+    /// Drives laps of `ticks` each into `log`, the aid steering those
+    /// marked `true`.
+    fn laps(log: &mut LapLog, laps: &[(u64, bool)]) {
+        for &(ticks, aided) in laps {
+            let start = log.lap_start();
+            for t in start + 1..=start + ticks {
+                if aided {
+                    log.steered_by_aid();
+                }
+                let event = (t == start + ticks).then_some(Event::Lap);
+                log.after_step(t, &Controls::default(), [0.0; 3], || (0.0, 0.0), event);
+            }
+        }
+    }
+
+    #[test]
+    fn aided_and_unaided_laps_are_ranked_apart() {
+        let ticks = |laps: Vec<&Lap>| laps.iter().map(|l| (l.ticks, l.aided)).collect::<Vec<_>>();
+        // An unaided record of 900 ticks to beat; an aided lap of 500
+        // beats nothing on it, and sets the aided board's best.
+        let record = Lap {
+            ticks: 900,
+            ..Lap::default()
+        };
+        let mut log = LapLog::against([record]);
+        laps(&mut log, &[(500, true)]);
+        assert_eq!(log.lap_delta, None, "no aided lap to compare with");
+        assert_eq!(log.best_on(false).map(|l| l.ticks), Some(900));
+        assert_eq!(ticks(log.new_records(true, 1.0 / 120.0)), [(500, true)]);
+        // The next lap races the aided board (its ghost, its splits)
+        // until the aid is turned off before it steers.
+        assert_eq!(log.best().map(|l| l.ticks), Some(500));
+        log.aid_off();
+        assert_eq!(log.best().map(|l| l.ticks), Some(900));
+        // An unaided lap slower than the aided best, faster than the
+        // record: a record on its own board.
+        laps(&mut log, &[(800, false), (600, true)]);
+        assert_eq!(ticks(log.new_records(true, 1.0 / 120.0)), [(800, false)]);
+        assert_eq!(log.lap_delta, Some(100), "600 against the aided 500");
+        assert_eq!(log.race_bests(1.0), [Some(800.0), Some(500.0)]);
+        assert_eq!(log.aided, [true, false, true]);
     }
 
     #[test]

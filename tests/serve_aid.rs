@@ -57,7 +57,7 @@ fn a_room_whose_host_turned_the_aid_off_races_without_it() {
     assert!(two.race(120 * 120), "the race ends");
     let run = two.hub.rooms[&1].running.as_ref().unwrap();
     let seat = run.race.seats.values().next().unwrap();
-    let best = seat.log.best.as_ref().expect("a lap");
+    let best = seat.log.best().expect("a lap");
     assert!(!best.aided);
     let mut text = String::new();
     for k in 0..30 {

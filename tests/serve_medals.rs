@@ -60,18 +60,22 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     let run = hub.rooms.get_mut(&1).unwrap().running.as_mut().unwrap();
     let silver = medals.time(Medal::Silver);
     let seat = run.race.seats.get_mut(&skid::world::FIRST).unwrap();
-    seat.log.best = Some(Lap {
+    seat.log.set_best(Lap {
         ticks: (silver * 120.0).floor() as u64,
         ..Lap::default()
     });
-    seat.log.improved = true;
     hub.tick(at(tick + 1));
     // The room's board has it within a second (the records' thread reads
     // the database's changes every quarter second).
     let key = hub.rooms[&1].board.clone().expect("the room's board");
     let saved = Instant::now();
     let mut tick = tick + 1;
-    while hub.keeper.boards.get(&key).is_none_or(|b| b.top.is_empty()) {
+    while hub
+        .keeper
+        .boards
+        .get(&key)
+        .is_none_or(|b| b.unaided.top.is_empty())
+    {
         assert!(
             saved.elapsed() < Duration::from_secs(1),
             "the board did not change"
@@ -80,13 +84,16 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
         hub.tick(at(tick));
         std::thread::sleep(Duration::from_millis(5));
     }
-    let board = &hub.keeper.boards[&key];
+    let board = &hub.keeper.boards[&key].unaided;
     assert_eq!(board.top[0].name, "ann");
     assert_eq!(board.top[0].medal, Some(Medal::Silver));
     assert_eq!(board.places[0].0, 1, "ann's own place");
     drop(hub); // the records' thread writes what it was given, then ends
     let mut db = Sqlite::open(&dir.join("skid.db")).unwrap();
-    let (record, _) = db.best("SHA256:ann", &key).unwrap().expect("ann's record");
+    let (record, _) = db
+        .best("SHA256:ann", &key, false)
+        .unwrap()
+        .expect("ann's record");
     assert_eq!(record.medal, Some(Medal::Silver));
     let _ = std::fs::remove_dir_all(&dir);
 }

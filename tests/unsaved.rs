@@ -31,7 +31,7 @@ fn a_record_the_disk_refuses_says_not_saved_and_is_kept_on_leaving() {
     assert_eq!(p.app.screen, Screen::Results, "the lap was done");
     let track = p.app.race.as_ref().unwrap().world.track.content_id();
     let car = CarSpec::default_for(ModelKind::Arcade).content_id();
-    let kept = || store.best(&track, ModelKind::Arcade, &car).unwrap().0;
+    let kept = || store.best(&track, ModelKind::Arcade, &car).unwrap().0.pop();
     assert!(kept().is_none(), "the directory took nothing");
     let text = screen(&p);
     assert!(text.contains("NOT SAVED YET"), "{text}");

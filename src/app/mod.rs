@@ -98,9 +98,8 @@ pub struct App {
     /// The record lap time for the menu's track, model and car, seconds;
     /// read when the selection changes, not on every frame.
     pub menu_best: Option<f64>,
-    /// Whether that record was driven with the steering aid (it earns
-    /// no medal, `Record::aided`).
-    pub menu_aided: bool,
+    /// The record on the aided board (`Record::aided`), shown beside it.
+    pub menu_aided: Option<f64>,
     /// The medal tables known and being worked out.
     medal_book: Book,
     /// The medals of the menu's selection, and the medal the record
@@ -175,7 +174,7 @@ impl App {
             rivals: opts.rivals,
             notices: Vec::new(),
             menu_best: None,
-            menu_aided: false,
+            menu_aided: None,
             races: 0,
             line: None,
             background: opts.background,
@@ -238,10 +237,10 @@ impl App {
         // notices can be written meanwhile.
         let setup = self.menu.setup(&self.choices[self.menu.track], &self.cars);
         let store = self.records.as_ref();
-        let record = records::record_for(store, &setup, self.hz, &mut self.notices);
+        let records = records::records_for(store, &setup, self.hz, &mut self.notices);
         let you = Entry {
             name: None,
-            record,
+            records,
             held,
         };
         let mut race = Race::start(

@@ -5,32 +5,36 @@
 
 use super::{App, LOCAL, Setup};
 use crate::medals::{self, book::Lookup};
-use crate::records::{Loaded, Store};
+use crate::records::Store;
 use crate::timing::Lap;
 
-/// The record a race of `setup` at `hz` races against, read from `store`
-/// (none without one); a damaged table set aside, or a read that failed,
+/// The records a race of `setup` at `hz` races against (one a board),
+/// read from `store`; a damaged table set aside, or a read that failed,
 /// is said in `notices`.
-pub(super) fn record_for(
+pub(super) fn records_for(
     store: Option<&Store>,
     setup: &Setup,
     hz: u32,
     notices: &mut Vec<String>,
-) -> Option<Lap> {
-    let store = store?;
+) -> Vec<Lap> {
+    let Some(store) = store else {
+        return Vec::new();
+    };
     let id = setup.track.track.content_id();
     match store.best(&id, setup.model, &setup.spec.content_id()) {
         Ok((best, loaded)) => {
             notices.extend(loaded.notice());
             // A record set at another physics rate, in this race's ticks.
-            best.map(|(r, lap)| lap.at_rate(r.hz, hz))
+            (best.into_iter())
+                .map(|(r, lap)| lap.at_rate(r.hz, hz))
+                .collect()
         }
         Err(e) => {
             notices.push(format!(
                 "{}: cannot read the records: {e}",
                 store.dir.display()
             ));
-            None
+            Vec::new()
         }
     }
 }
@@ -47,26 +51,20 @@ impl App {
             self.menu_medals = (lookup, None);
             return;
         };
-        let found = match store.load() {
-            Ok(loaded) => {
-                self.notices.extend(loaded.notice());
-                (loaded.records.into_iter()).find(|r| r.key() == (&key.0, key.1, &key.2))
-            }
-            Err(_) => None,
-        };
-        self.menu_best = found.as_ref().map(|r| r.time);
-        self.menu_aided = found.as_ref().is_some_and(|r| r.aided);
-        self.menu_medals = (lookup, found.and_then(|r| r.medal));
-    }
-
-    pub(super) fn notice_damage(&mut self, loaded: &Loaded) {
+        let loaded = store.load().unwrap_or_default();
         self.notices.extend(loaded.notice());
+        let on =
+            |aided| (loaded.records.iter()).find(|r| r.key() == (&key.0, key.1, &key.2, aided));
+        let (unaided, aided) = (on(false), on(true));
+        self.menu_best = unaided.map(|r| r.time);
+        self.menu_aided = aided.map(|r| r.time);
+        self.menu_medals = (lookup, unaided.and_then(|r| r.medal));
     }
 
-    /// Saves the race's best lap if it beat the record and is not kept
-    /// yet: at each lap's end, and when the race is left (a save that
-    /// failed is tried again). A replay never sets records or ghosts: it
-    /// is not a lap driven now.
+    /// Saves the race's best lap on each board if it beat the record
+    /// there and is not kept yet: at each lap's end, and when the race is
+    /// left (a save that failed is tried again). A replay never sets
+    /// records or ghosts: it is not a lap driven now.
     pub(super) fn save_record(&mut self) {
         if self.replay.is_some() {
             return;
@@ -74,28 +72,28 @@ impl App {
         let (Some(store), Some(race)) = (&self.records, &mut self.race) else {
             return;
         };
-        let Some((record, ghost)) = race.new_record(LOCAL) else {
-            return;
-        };
-        let Some(seat) = race.seats.get_mut(&LOCAL) else {
-            return;
-        };
-        match store.save(record, &ghost) {
-            Ok((_, loaded)) => {
-                seat.unsaved = None;
-                self.notice_damage(&loaded);
-            }
-            Err(e) => {
-                // Not kept: said on the screen, and tried again (the
-                // race's best lap is still the one to keep).
-                let why = e.to_string();
-                if seat.unsaved.as_ref() != Some(&why) {
-                    let dir = store.dir.display();
-                    self.notices
-                        .push(format!("{dir}: cannot save the record: {why}"));
+        for (record, ghost) in race.new_records(LOCAL) {
+            let Some(seat) = race.seats.get_mut(&LOCAL) else {
+                return;
+            };
+            let aided = record.aided;
+            match store.save(record, &ghost) {
+                Ok((_, loaded)) => {
+                    seat.unsaved = None;
+                    self.notices.extend(loaded.notice());
                 }
-                seat.unsaved = Some(why);
-                seat.log.improved = true;
+                Err(e) => {
+                    // Not kept: said on the screen, and tried again (the
+                    // race's best lap is still the one to keep).
+                    let why = e.to_string();
+                    if seat.unsaved.as_ref() != Some(&why) {
+                        let dir = store.dir.display();
+                        self.notices
+                            .push(format!("{dir}: cannot save the record: {why}"));
+                    }
+                    seat.unsaved = Some(why);
+                    seat.log.unkept(aided);
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::medals::Medal;
 use crate::medals::book::{Book, key};
 use crate::physics::ModelKind;
+use crate::records::Record;
 use crate::track::bundled;
 use crate::ui;
 
@@ -88,10 +89,15 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     if let Some(notice) = loaded.notice() {
         eprintln!("skid: {notice}");
     }
-    let rows: Vec<Vec<String>> = loaded
-        .records
-        .iter()
+    let mut records: Vec<&Record> = (loaded.records.iter())
         .filter(|r| id.as_ref().is_none_or(|i| *i == r.track_id))
+        .collect();
+    // Each key's unaided record before its aided one.
+    records.sort_by(|a, b| {
+        let key = |r: &Record| (r.track.clone(), r.model.name(), r.car.clone(), r.aided);
+        key(a).cmp(&key(b))
+    });
+    let rows: Vec<Vec<String>> = (records.into_iter())
         .map(|r| {
             vec![
                 r.track.clone(),
@@ -99,12 +105,12 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
                 r.car.clone(),
                 crate::ui::hud::clock(Some(r.time)),
                 r.medal.map_or_else(|| "-".into(), |m| m.to_string()),
-                aid_column(r.aided),
+                board_column(r.aided),
             ]
         })
         .collect();
     table(
-        &["track", "model", "car", "best lap", "medal", "aid"],
+        &["track", "model", "car", "best lap", "medal", "board"],
         &rows,
         &[3],
     );
@@ -123,10 +129,15 @@ pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     Ok(())
 }
 
-/// The `aid` column of a listing: `aided` for a lap the steering aid
-/// steered (`race::aid`), `-` for another.
-fn aid_column(aided: bool) -> String {
-    if aided { crate::race::aid::AIDED } else { "-" }.to_string()
+/// The `board` column of a listing: `aided` for laps the steering aid
+/// steered (`race::aid`), `unaided` for the others, each ranked apart.
+fn board_column(aided: bool) -> String {
+    if aided {
+        crate::race::aid::AIDED
+    } else {
+        "unaided"
+    }
+    .to_string()
 }
 
 /// The bundled tracks, with the medal times for `model` and `car` (worked
@@ -180,26 +191,28 @@ pub(super) fn server_boards(url: &str, track: Option<&str>) -> Outcome {
         if id.as_ref().is_some_and(|i| *i != key.0) {
             continue;
         }
-        let board = db.board(&key, 10, &[]).map_err(fail)?;
-        for (place, e) in board.top.iter().enumerate() {
-            rows.push(vec![
-                track.clone(),
-                key.1.to_string(),
-                car.clone(),
-                format!("{}", place + 1),
-                e.name.clone(),
-                ui::hud::clock(Some(e.time)),
-                e.medal.map_or_else(|| "-".into(), |m| m.to_string()),
-                aid_column(e.aided),
-            ]);
+        let boards = db.boards_of(&key, 10, &[]).map_err(fail)?;
+        for (aided, board) in [(false, &boards.unaided), (true, &boards.aided)] {
+            for (place, e) in board.top.iter().enumerate() {
+                rows.push(vec![
+                    track.clone(),
+                    key.1.to_string(),
+                    car.clone(),
+                    board_column(aided),
+                    format!("{}", place + 1),
+                    e.name.clone(),
+                    ui::hud::clock(Some(e.time)),
+                    e.medal.map_or_else(|| "-".into(), |m| m.to_string()),
+                ]);
+            }
         }
     }
     table(
         &[
-            "track", "model", "car", "place", "name", "time", "medal", "aid",
+            "track", "model", "car", "board", "place", "name", "time", "medal",
         ],
         &rows,
-        &[3, 5],
+        &[4, 6],
     );
     if rows.is_empty() {
         none_kept(id.is_some(), "this database");

@@ -445,7 +445,8 @@ fn trace(sim: &mut World, log: &mut LapLog, over: impl Fn(&World) -> bool, every
     true
 }
 
-/// Saves the run's best lap in `store` if it is a new record, with the
+/// Saves the run's best laps in `store` if they are new records (one a
+/// board: `Record::new_in`), each with the
 /// medal it earns as the game would (the medals worked out now if the
 /// data directory does not know them yet).
 fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
@@ -456,18 +457,17 @@ fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
         let key = crate::medals::book::key(track, car.spec(), car.kind);
         book.ask(key, track, car.spec(), false).medals()
     };
-    let Some((record, ghost)) = Record::new_in(log, track, entrant, sim.dt, medals) else {
-        return Ok(());
-    };
-    let where_ = store.dir.display().to_string();
-    let (_, loaded) = store.save(record, &ghost).map_err(|e| {
-        Diagnostics::from(Diagnostic::file(
-            &where_,
-            format!("cannot save the record: {e}"),
-        ))
-    })?;
-    if let Some(notice) = loaded.notice() {
-        eprintln!("skid: {notice}");
+    for (record, ghost) in Record::new_in(log, track, entrant, sim.dt, medals) {
+        let where_ = store.dir.display().to_string();
+        let (_, loaded) = store.save(record, &ghost).map_err(|e| {
+            Diagnostics::from(Diagnostic::file(
+                &where_,
+                format!("cannot save the record: {e}"),
+            ))
+        })?;
+        if let Some(notice) = loaded.notice() {
+            eprintln!("skid: {notice}");
+        }
     }
     Ok(())
 }

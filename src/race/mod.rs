@@ -67,13 +67,14 @@ pub const LONGEST_RACE: f64 = 15.0 * 60.0;
 const AUTHOR_TIMES: f64 = 10.0;
 
 /// A person taking a seat when a race starts: their name on the others'
-/// screens (none in local play), the record they race against, and the
+/// screens (none in local play), the records they race against (one a
+/// board: [`crate::timing::LapLog::against`]), and the
 /// keys they hold (with their terminal's key repeat learned, which their
 /// seat goes on with; every key let go as the race starts).
 #[derive(Debug, Clone, Default)]
 pub struct Entry {
     pub name: Option<String>,
-    pub record: Option<Lap>,
+    pub records: Vec<Lap>,
     pub held: Held,
 }
 
@@ -129,7 +130,7 @@ impl Race {
     /// given, against the record `record` if any.
     pub fn new(world: World, laps: u32, replay: Option<&Script>, record: Option<Lap>) -> Race {
         let line = race_line(&world.track);
-        Race::on_line(world, laps, replay, record, line)
+        Race::on_line(world, laps, replay, record.into_iter().collect(), line)
     }
 
     /// [`Race::new`] on a racing line already computed for its track (the
@@ -138,7 +139,7 @@ impl Race {
         mut world: World,
         laps: u32,
         replay: Option<&Script>,
-        record: Option<Lap>,
+        records: Vec<Lap>,
         line: Line,
     ) -> Race {
         let countdown = (COUNTDOWN / world.dt).round() as u32;
@@ -150,7 +151,7 @@ impl Race {
             || (ModelKind::default(), CarSpec::default()),
             |e| (e.car.kind, e.car.spec().clone()),
         );
-        let mut seat = Seat::new(FIRST, record);
+        let mut seat = Seat::new(FIRST, records);
         if replay.is_some() {
             seat.driver = Sitter::Replay;
         }
@@ -193,14 +194,17 @@ impl Race {
     ) -> Race {
         let track = setup.track.track.track();
         let world = World::new(track.clone(), setup.spec.clone(), setup.model, hz);
-        let record = people.first().and_then(|p| p.record.clone());
-        let mut race = Race::on_line(world, setup.laps, replay, record, line);
+        let records = people
+            .first()
+            .map(|p| p.records.clone())
+            .unwrap_or_default();
+        let mut race = Race::on_line(world, setup.laps, replay, records, line);
         race.door = door;
         race.aid_allowed = setup.aid;
         for (slot, p) in people.iter().enumerate().skip(1) {
             let (pos, heading) = track.start_pose(slot);
             let car = Car::new(setup.spec.clone(), setup.model, pos, heading);
-            race.add_seat(car, p.record.clone());
+            race.add_seat(car, p.records.clone());
         }
         let seats = race.seats.values_mut();
         for ((e, p), seat) in race.world.cars.iter_mut().zip(people).zip(seats) {
@@ -270,13 +274,18 @@ impl Race {
             .flatten()
     }
 
-    /// The record car `car`'s seat holds anew, with its ghost, by the
-    /// one rule ([`Record::new_in`]) and against the medals for the car
-    /// as it is now; none for a car without a seat, or no new record.
-    pub fn new_record(&mut self, car: CarId) -> Option<(Record, Vec<[f64; 3]>)> {
-        let entrant = self.world.car(car)?;
+    /// The records car `car`'s seat holds anew (one a board), with their
+    /// ghosts, by the one rule ([`Record::new_in`]) and against the medals
+    /// for the car as it is now; none for a car without a seat, or no new
+    /// record.
+    pub fn new_records(&mut self, car: CarId) -> Vec<(Record, Vec<[f64; 3]>)> {
+        let Some(entrant) = self.world.car(car) else {
+            return Vec::new();
+        };
         let medals = self.medals_for(&entrant.car);
-        let seat = self.seats.get_mut(&car)?;
+        let Some(seat) = self.seats.get_mut(&car) else {
+            return Vec::new();
+        };
         let track = &self.world.track;
         Record::new_in(&mut seat.log, track, entrant, self.world.dt, || medals)
     }
@@ -298,10 +307,10 @@ impl Race {
     }
 
     /// Puts a person in the race: `car` enters the world driven by a new
-    /// seat's keys, against `record` if any; returns the car's id.
-    pub fn add_seat(&mut self, car: Car, record: Option<Lap>) -> CarId {
+    /// seat's keys, against `records` (one a board); returns the car's id.
+    pub fn add_seat(&mut self, car: Car, records: Vec<Lap>) -> CarId {
         let id = self.world.enter(car, Source::Seat(Controls::default()));
-        self.seats.insert(id, Seat::new(id, record));
+        self.seats.insert(id, Seat::new(id, records));
         id
     }
 

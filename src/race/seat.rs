@@ -188,13 +188,13 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// A seat driving car `car`, against the record `record` if any.
-    pub fn new(car: CarId, record: Option<Lap>) -> Seat {
+    /// A seat driving car `car`, against `records` (one a board).
+    pub fn new(car: CarId, records: Vec<Lap>) -> Seat {
         Seat {
             car,
             driver: Sitter::Keys,
             held: Held::new(),
-            log: LapLog::against(record),
+            log: LapLog::against(records),
             show_ghost: true,
             their_ghost: None,
             wrong_way: 0,
@@ -218,7 +218,7 @@ impl Seat {
     pub fn computer(car: CarId) -> Seat {
         Seat {
             driver: Sitter::Computer,
-            ..Seat::new(car, None)
+            ..Seat::new(car, Vec::new())
         }
     }
 
@@ -233,7 +233,7 @@ impl Seat {
     pub fn command(&mut self, cmd: crate::keys::Command, car: &Car, tick: u64) -> bool {
         use crate::keys::Command;
         match cmd {
-            Command::ToggleGhost if self.their_ghost.is_none() && self.log.best.is_none() => {
+            Command::ToggleGhost if self.their_ghost.is_none() && self.log.best().is_none() => {
                 self.said.say(Said::NoGhost, tick);
             }
             Command::ToggleAid if self.held.explicit() => {

@@ -124,7 +124,7 @@ impl<'a> SeatView<'a> {
     }
 
     pub fn best_time(&self) -> Option<f64> {
-        let best = self.seat.log.best.as_ref()?;
+        let best = self.seat.log.best()?;
         Some(best.ticks as f64 * self.race.world.dt)
     }
 
@@ -210,7 +210,7 @@ impl<'a> SeatView<'a> {
     pub fn ghost_pose(&self) -> Option<[f64; 3]> {
         let lap = match &self.seat.their_ghost {
             Some((_, lap)) => lap,
-            None => self.seat.log.best.as_ref()?,
+            None => self.seat.log.best()?,
         };
         let ghost = &lap.ghost;
         if !self.seat.show_ghost || self.race.phase != Phase::Running || ghost.is_empty() {

@@ -35,14 +35,14 @@ fn a_ghost_longer_than_its_lap_can_be_is_not_read() {
         .collect();
     s.save(r.clone(), &poses).unwrap();
     let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
-    assert_eq!(best.unwrap().1.ghost.len(), 601);
+    assert_eq!(best.into_iter().next().unwrap().1.ghost.len(), 601);
     // The same file grown to what a lap of hours would hold: the
     // record stands, raced without a ghost, and nothing large is read.
     let path = s.dir.join("ghosts").join(r.ghost_file());
     let line = "1.000,2.000,0.5000\n".repeat(200_000);
     fs::write(&path, line).unwrap();
     let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
-    let (record, lap) = best.unwrap();
+    let (record, lap) = best.into_iter().next().unwrap();
     assert_eq!(record.ticks, 2400);
     assert!(lap.ghost.is_empty());
     assert!(ghost_cap(2400) < 64 * 1024);
@@ -63,7 +63,11 @@ fn cars_whose_names_differ_only_in_punctuation_keep_their_own_ghosts() {
         let (best, _) = s
             .best("00ff", ModelKind::Arcade, &format!("{car}-id"))
             .unwrap();
-        assert_eq!(best.unwrap().1.ghost, [[x, 0.0, 0.0]], "{car}");
+        assert_eq!(
+            best.into_iter().next().unwrap().1.ghost,
+            [[x, 0.0, 0.0]],
+            "{car}"
+        );
     }
 }
 
@@ -79,7 +83,7 @@ fn a_ghost_saved_before_names_were_hashed_is_still_found() {
     )
     .unwrap();
     let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
-    assert_eq!(best.unwrap().1.ghost, [[3.0, 4.0, 0.5]]);
+    assert_eq!(best.into_iter().next().unwrap().1.ghost, [[3.0, 4.0, 0.5]]);
 }
 
 #[test]
@@ -90,13 +94,80 @@ fn a_better_lap_replaces_the_record_and_a_worse_one_does_not() {
     assert!(!s.save(record(ModelKind::Arcade, 21.0), &ghost).unwrap().0);
     assert!(s.save(record(ModelKind::Arcade, 19.5), &ghost).unwrap().0);
     let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
-    let (r, lap) = best.unwrap();
+    let (r, lap) = best.into_iter().next().unwrap();
     assert_eq!(r.time, 19.5);
     assert_eq!(lap.ghost, ghost);
     assert_eq!(
         s.best("00ff", ModelKind::Tire, "hatch-id").unwrap().0,
-        None,
+        [],
         "another model: no record"
+    );
+}
+
+/// The record's times and boards for the test's key, unaided first,
+/// with their ghosts' first x.
+fn kept(s: &Store) -> Vec<(f64, bool, Option<f64>)> {
+    let (best, _) = s.best("00ff", ModelKind::Arcade, "hatch-id").unwrap();
+    (best.iter())
+        .map(|(r, lap)| (r.time, r.aided, lap.ghost.first().map(|g| g[0])))
+        .collect()
+}
+
+#[test]
+fn an_aided_lap_never_replaces_an_unaided_record_and_each_keeps_its_ghost() {
+    let s = temp("boards");
+    let aided = |time| Record {
+        aided: true,
+        ..record(ModelKind::Arcade, time)
+    };
+    assert!(
+        s.save(record(ModelKind::Arcade, 30.0), &[[1.0; 3]])
+            .unwrap()
+            .0
+    );
+    // Faster, aided: a record of its own board, beside the other.
+    assert!(s.save(aided(20.0), &[[2.0; 3]]).unwrap().0);
+    assert_eq!(
+        kept(&s),
+        [(30.0, false, Some(1.0)), (20.0, true, Some(2.0))]
+    );
+    // Each board is beaten only on its own.
+    assert!(!s.save(aided(25.0), &[[3.0; 3]]).unwrap().0);
+    assert!(
+        s.save(record(ModelKind::Arcade, 28.0), &[[4.0; 3]])
+            .unwrap()
+            .0
+    );
+    assert_eq!(
+        kept(&s),
+        [(28.0, false, Some(4.0)), (20.0, true, Some(2.0))]
+    );
+    assert_eq!(s.load().unwrap().records.len(), 2);
+}
+
+#[test]
+fn an_aided_record_kept_before_the_boards_keeps_its_ghost() {
+    // As a version that kept one record a key left it: an aided record,
+    // its ghost under the one name there was.
+    let s = temp("old-aided");
+    let old = Record {
+        aided: true,
+        ..record(ModelKind::Arcade, 20.0)
+    };
+    s.save(old.clone(), &[[2.0; 3]]).unwrap();
+    let ghosts = s.dir.join("ghosts");
+    fs::rename(
+        ghosts.join(old.ghost_file()),
+        ghosts.join(old.shared_ghost_file()),
+    )
+    .unwrap();
+    assert_eq!(kept(&s), [(20.0, true, Some(2.0))], "read where it is");
+    // An unaided record takes that name; the aided ghost moves first.
+    s.save(record(ModelKind::Arcade, 30.0), &[[1.0; 3]])
+        .unwrap();
+    assert_eq!(
+        kept(&s),
+        [(30.0, false, Some(1.0)), (20.0, true, Some(2.0))]
     );
 }
 

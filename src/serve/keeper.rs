@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use super::db::{self, Board, Database, Listed};
+use super::db::{self, Boards, Database, Listed};
 use crate::models::ModelKind;
 use crate::records::{Record, Store};
 use crate::timing::Lap;
@@ -55,14 +55,14 @@ pub struct Best {
 /// save finds the lap saved).
 enum Job {
     Save(db::Lap),
-    /// A player's record to read, answered as [`Answer::Record`].
+    /// A player's records to read, answered as [`Answer::Record`].
     Read {
         identity: String,
         key: LapKey,
         hz: u32,
         ask: Ask,
     },
-    /// A board, with where the players `who` stand on it.
+    /// A key's boards, with where the players `who` stand on them.
     Board {
         key: LapKey,
         who: Vec<String>,
@@ -74,8 +74,8 @@ enum Job {
 
 /// What the records' thread says.
 enum Answer {
-    Record(Ask, Option<Lap>),
-    Board(LapKey, Board),
+    Record(Ask, Vec<Lap>),
+    Board(LapKey, Boards),
     /// The best lap on a track changed.
     Best(String, Best),
     /// These boards changed.
@@ -89,22 +89,32 @@ enum Answer {
     Elsewhere(Vec<Listed>),
 }
 
-/// Whose record a read is for: a player in a room's race (the room's
-/// count of races tells a restarted race from the one asked for), as the
-/// record to beat or, `ghost`, as the ghost they picked to race.
+/// Whose records a read is for: a player in a room's race (the room's
+/// count of races tells a restarted race from the one asked for), and
+/// what for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ask {
     pub room: u32,
     pub race: u64,
     pub player: u64,
-    pub ghost: bool,
+    pub wants: Wants,
+}
+
+/// What a read of a player's records is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wants {
+    /// Their records to beat, one on each board they have a lap on.
+    Records,
+    /// The ghost they picked to race, from the aided board or the
+    /// unaided one.
+    Ghost { aided: bool },
 }
 
 /// What the records' thread said since the last [`Keeper::poll`].
 #[derive(Debug, Default)]
 pub struct Polled {
-    /// Records read, with whom they are for.
-    pub records: Vec<(Ask, Option<Lap>)>,
+    /// Records read (none, one or one a board), with whom they are for.
+    pub records: Vec<(Ask, Vec<Lap>)>,
     /// Boards changed: whoever shows one asks for it again.
     pub changed: Vec<LapKey>,
     /// Whether a board, the lobby's best laps or the rooms on other
@@ -127,7 +137,7 @@ pub struct Keeper {
     /// The best lap by track content id.
     pub board: BTreeMap<String, Best>,
     /// The boards asked for, as last read.
-    pub boards: HashMap<LapKey, Board>,
+    pub boards: HashMap<LapKey, Boards>,
     /// Every board asked for: read again when the database is back.
     asked: HashSet<LapKey>,
     /// Whether the database answers (else the boards are offline).
@@ -138,6 +148,14 @@ pub struct Keeper {
     /// Why the database did not answer when the server started, for the
     /// log to say once the server has said where it listens.
     pub down_at_start: Option<String>,
+}
+
+impl Best {
+    /// Whether `record` goes above this best lap in the lobby: ranked
+    /// on the unaided board first, as [`db::Database::best_of_track`].
+    fn beaten_by(&self, record: &Record) -> bool {
+        (record.aided, record.time) < (self.aided, self.time)
+    }
 }
 
 impl Keeper {
@@ -202,9 +220,10 @@ impl Keeper {
         }
     }
 
-    /// Asks for the record lap (and ghost) of `identity` for a track,
-    /// model and car, at `hz`, for `ask`: read on the records' thread,
-    /// never the caller's, and answered through [`Keeper::poll`].
+    /// Asks for the record laps (and ghosts) of `identity` for a track,
+    /// model and car, at `hz`, for `ask` (which boards it says): read on
+    /// the records' thread, never the caller's, and answered through
+    /// [`Keeper::poll`].
     pub fn ask(&self, identity: &str, key: LapKey, hz: u32, ask: Ask) {
         let identity = identity.to_string();
         self.send(Job::Read {
@@ -215,8 +234,6 @@ impl Keeper {
         });
     }
 
-    /// Asks for the board of `key`, with where `who` (players' key
-    /// fingerprints) stand on it: in [`Keeper::boards`] once read.
     /// Publishes this server's rooms, `server` naming it, for the other
     /// servers' lobbies: written on the records' thread, and again at
     /// each heartbeat ([`work`]).
@@ -224,20 +241,19 @@ impl Keeper {
         self.send(Job::Publish(server.to_string(), rooms));
     }
 
+    /// Asks for the boards of `key`, with where `who` (players' key
+    /// fingerprints) stand on them: in [`Keeper::boards`] once read.
     pub fn ask_board(&mut self, key: LapKey, who: Vec<String>) {
         self.asked.insert(key.clone());
         self.send(Job::Board { key, who });
     }
 
-    /// A lap better than `identity`'s record, to keep (on the records'
-    /// thread): on the lobby's board at once if it is the best on its
-    /// track.
+    /// A lap better than `identity`'s record on its board, to keep (on
+    /// the records' thread): on the lobby's board at once if it is the
+    /// best on its track (an aided lap only where no lap was steered by
+    /// hand: [`Best::beaten_by`]).
     pub fn save(&mut self, identity: &str, name: &str, record: Record, ghost: Vec<[f64; 3]>) {
-        if self
-            .board
-            .get(&record.track_id)
-            .is_none_or(|b| record.time < b.time)
-        {
+        if (self.board.get(&record.track_id)).is_none_or(|b| b.beaten_by(&record)) {
             let best = Best {
                 time: record.time,
                 name: name.to_string(),
@@ -364,15 +380,12 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
         if let Some(notice) = loaded.notice() {
             eprintln!("skid serve: {notice}");
         }
-        for r in loaded.records {
-            let ghost = (store.best(&r.track_id, r.model, &r.car_id).ok())
-                .and_then(|(best, _)| best)
-                .map(|(_, lap)| lap.ghost)
-                .unwrap_or_default();
+        for r in &loaded.records {
+            let ghost = store.ghost(r, &loaded.records);
             laps.push(db::Lap {
                 identity: identity.clone(),
                 name: name.clone(),
-                record: r,
+                record: r.clone(),
                 ghost,
             });
         }

@@ -16,6 +16,7 @@ use crate::timing::Lap;
 use crate::track::Track;
 use crate::world::CarId;
 
+use super::db::{Boards, Spot};
 use super::keeper::{self, Keeper};
 use super::offered::Offered;
 
@@ -100,9 +101,9 @@ pub struct Room {
     pub board: Option<keeper::LapKey>,
     /// What `medals` and `board` were last brought up to date with.
     seen: Seen,
-    /// The ghost each member picked from the board: its place (none:
+    /// The ghost each member picked from the boards: its place (none:
     /// their own best lap's).
-    pub ghosts: BTreeMap<PlayerId, u64>,
+    pub ghosts: BTreeMap<PlayerId, Spot>,
     /// Whose ghost each driver of the race races, by name.
     ghost_names: BTreeMap<PlayerId, String>,
 }
@@ -149,9 +150,9 @@ impl Room {
     }
 
     /// `who` picks the next ghost: their own best lap's, then the laps
-    /// at the board's `places` in turn (`Board::ghost_places`), then their
+    /// at the boards' `places` in turn (`Boards::ghost_spots`), then their
     /// own again.
-    pub fn next_ghost(&mut self, who: PlayerId, places: &[u64]) {
+    pub fn next_ghost(&mut self, who: PlayerId, places: &[Spot]) {
         let next = match self.ghosts.get(&who) {
             None => places.first(),
             Some(now) => (places.iter()).skip_while(|p| *p != now).nth(1),
@@ -164,12 +165,13 @@ impl Room {
 
     /// The ghosts the race starting now asks for: each driver who picked
     /// a board's lap (not their own) gets its driver's name, and the
-    /// identity whose lap to read is returned with them.
+    /// identity whose lap to read, and from which board, are returned
+    /// with them.
     pub fn ghosts_asked(
         &mut self,
-        board: Option<&super::db::Board>,
+        board: Option<&Boards>,
         identity: impl Fn(PlayerId) -> Option<String>,
-    ) -> Vec<(PlayerId, String)> {
+    ) -> Vec<(PlayerId, String, bool)> {
         self.ghost_names.clear();
         let Some(run) = &self.running else {
             return Vec::new();
@@ -180,11 +182,11 @@ impl Room {
             let Some(e) = entry.filter(|_| run.seat_of(who).is_some()) else {
                 continue;
             };
-            if identity(who).as_deref() == Some(e.identity.as_str()) {
+            if identity(who).as_deref() == Some(e.identity.as_str()) && !place.aided {
                 continue; // their own lap: the best lap's ghost already
             }
             self.ghost_names.insert(who, e.name.clone());
-            asked.push((who, e.identity.clone()));
+            asked.push((who, e.identity.clone(), place.aided));
         }
         asked
     }
@@ -273,7 +275,7 @@ impl Room {
         let people: Vec<Entry> = (seated.iter())
             .map(|(who, name)| Entry {
                 name: Some(name.clone()),
-                record: None,
+                records: Vec::new(),
                 held: held(*who),
             })
             .collect();
@@ -345,7 +347,7 @@ impl Room {
         };
         run.race.tick(now);
         for (&who, &id) in &run.drivers {
-            if let Some((record, ghost)) = run.race.new_record(id) {
+            for (record, ghost) in run.race.new_records(id) {
                 laps.push((who, record, ghost));
             }
         }

@@ -14,7 +14,7 @@ use crate::damage::Damage;
 use crate::session::{Door, Session};
 use crate::ui::{self, lobby, overlay};
 
-use super::db::{Board, Listed};
+use super::db::{Board, Boards, Listed};
 use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
@@ -44,7 +44,7 @@ pub struct View<'a> {
     /// The best lap on each track, by its content id.
     pub board: &'a BTreeMap<String, Best>,
     /// The boards the rooms asked for.
-    pub boards: &'a HashMap<LapKey, Board>,
+    pub boards: &'a HashMap<LapKey, Boards>,
     /// Whether the database answers: the boards are offline while it
     /// does not (laps wait, and are kept).
     pub online: bool,
@@ -155,14 +155,16 @@ impl View<'_> {
         }
     }
 
-    /// The lobby's board, its heading first: the board of the room on
-    /// the cursor's `row` once it has been read (the viewer's place on it,
-    /// read for them while the cursor stays, and its best laps), else the
-    /// best lap on each offered track, if anyone has one.
+    /// The lobby's board, its heading first: the boards of the room on
+    /// the cursor's `row` once read (the viewer's place on each, read
+    /// for them while the cursor stays, and its best laps; the aided
+    /// board after the other, if it has laps), else the best lap on each
+    /// offered track, if anyone has one.
     fn lobby_board(&self, row: usize) -> Vec<String> {
         let room = row.checked_sub(1).and_then(|i| self.rooms.values().nth(i));
-        let board = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
-        if let Some((room, board)) = board.filter(|(_, b)| !b.top.is_empty()) {
+        let boards = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
+        let laps = |b: &Boards| !b.unaided.top.is_empty() || !b.aided.top.is_empty();
+        if let Some((room, boards)) = boards.filter(|(_, b)| laps(b)) {
             let offered = room.offered(self.tracks);
             let setup = room.menu.setup(&offered.choice, self.cars);
             let mut heading = format!(
@@ -173,8 +175,9 @@ impl View<'_> {
                 heading = format!("{heading}  ·  offline");
             }
             let mut lines = vec![heading];
-            lines.extend(self.place_on(board));
-            lines.extend(top_lines(board));
+            lines.extend(self.place_on(&boards.unaided));
+            lines.extend(top_lines(&boards.unaided));
+            lines.extend(self.aided_board(&boards.aided));
             return lines;
         }
         let best = (self.tracks.iter()).filter_map(|t| {
@@ -223,34 +226,52 @@ impl View<'_> {
         Some(format!("you {place} of {}, {time}", board.total))
     }
 
-    /// The server's board for a room's settings: a heading with the
+    /// The aided board's lines, after the other's (none while it holds
+    /// no lap): its heading with the viewer's place, then its best laps.
+    fn aided_board(&self, board: &Board) -> Vec<String> {
+        if board.top.is_empty() {
+            return Vec::new();
+        }
+        let heading = match self.place_on(board) {
+            Some(place) => format!("{AIDED_BOARD}  ·  {place}"),
+            None => AIDED_BOARD.to_string(),
+        };
+        std::iter::once(heading).chain(top_lines(board)).collect()
+    }
+
+    /// The server's boards for a room's settings: a heading with the
     /// viewer's place (a guest has none), whose ghost they race (g picks
-    /// another), then the best laps.
+    /// another), then the best laps; then the aided board's, if it has
+    /// any.
     fn room_board(&self, room: &Room) -> Vec<String> {
-        let Some(board) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
+        let Some(boards) = room.board.as_ref().and_then(|k| self.boards.get(k)) else {
             if self.online {
                 return Vec::new();
             }
             return vec![format!("BOARD  ·  {OFFLINE}")];
         };
+        let board = &boards.unaided;
         let you = match (self.place_on(board), self.identity) {
             (Some(place), _) => place,
             (None, Some(_)) => "no lap of yours yet".into(),
             (None, None) => "a guest's laps are not kept".into(),
         };
         let ghost = (room.ghosts.get(&self.id))
-            .and_then(|&p| Some((p, board.at(p)?)))
+            .and_then(|&spot| Some((spot, boards.at(spot)?)))
             .map_or_else(
                 || "ghost: your best lap  ·  g: race one of these".to_string(),
-                |(p, e)| {
-                    let just = if p as usize <= board.top.len() {
+                |(spot, e)| {
+                    let on = boards.on(spot.aided);
+                    let p = spot.place;
+                    let just = if p as usize <= on.top.len() {
                         ""
-                    } else if board.just_above(p, self.identity) {
+                    } else if on.just_above(p, self.identity) {
                         " (just above you)"
                     } else {
                         " (in this room)"
                     };
-                    format!("ghost: {p}. {}{just}  ·  g: the next", e.name)
+                    let aided = crate::race::aid::mark(spot.aided);
+                    format!("ghost: {p}. {}{aided}{just}  ·  g: the next", e.name)
                 },
             );
         let heading = if self.online {
@@ -263,9 +284,14 @@ impl View<'_> {
         if board.top.is_empty() {
             lines.push("nobody has a lap here yet".into());
         }
+        lines.extend(self.aided_board(&boards.aided));
         lines
     }
 }
+
+/// The aided board's heading: laps the steering aid steered, ranked
+/// apart from the others and always shown after them.
+const AIDED_BOARD: &str = "AIDED BOARD";
 
 /// What a board's heading says while the database does not answer.
 const OFFLINE: &str = "offline: laps wait for the database";

@@ -17,21 +17,27 @@ pub fn targets(lookup: Lookup) -> String {
     }
 }
 
-/// The record (with the medal it earned, or `aided`: a lap the
-/// steering aid drove earns none) and the author time:
-/// `record 0:20.13 gold  ·  author 0:18.53`.
+/// The record (with the medal it earned), the record on the aided
+/// board after it (a lap the steering aid drove earns none) and the
+/// author time: `record 0:20.13 gold  ·  aided 0:15.02  ·  author
+/// 0:18.53`; an aided record alone reads `record 0:15.02 aided`.
 pub fn record(
     best: Option<f64>,
     kept: Option<Medal>,
     medals: Option<Medals>,
-    aided: bool,
+    aided: Option<f64>,
 ) -> String {
     let medal = kept.or_else(|| medals.zip(best).and_then(|(m, t)| m.earned(t)));
-    let record = match (best, medal) {
-        (Some(t), _) if aided => format!("record {} {}", clock(Some(t)), crate::race::aid::AIDED),
-        (Some(t), Some(m)) => format!("record {} {m}", clock(Some(t))),
-        (Some(t), None) => format!("record {}", clock(Some(t))),
-        (None, _) => "no record yet".into(),
+    let mark = crate::race::aid::AIDED;
+    let record = match (best, medal, aided) {
+        (None, _, Some(a)) => format!("record {} {mark}", clock(Some(a))),
+        (None, _, None) => "no record yet".into(),
+        (Some(t), Some(m), _) => format!("record {} {m}", clock(Some(t))),
+        (Some(t), None, _) => format!("record {}", clock(Some(t))),
+    };
+    let record = match (best, aided) {
+        (Some(_), Some(a)) => format!("{record}  ·  {mark} {}", clock(Some(a))),
+        _ => record,
     };
     match medals {
         Some(m) => format!("{record}  ·  author {}", clock(Some(m.time(Medal::Author)))),
@@ -70,15 +76,20 @@ mod tests {
             "gold 0:21.40  silver 0:26.00  bronze 0:37.10"
         );
         assert_eq!(
-            record(Some(20.13), None, Some(m), false),
+            record(Some(20.13), None, Some(m), None),
             "record 0:20.13 gold  ·  author 0:18.53"
         );
         // A lap the steering aid drove earns no medal, whatever its time.
         assert_eq!(
-            record(Some(12.08), None, Some(m), true),
+            record(None, None, Some(m), Some(12.08)),
             "record 0:12.08 aided  ·  author 0:18.53"
         );
-        assert_eq!(record(None, None, None, false), "no record yet");
+        // Beside a record driven by hand, on its own board.
+        assert_eq!(
+            record(Some(20.13), None, Some(m), Some(12.08)),
+            "record 0:20.13 gold  ·  aided 0:12.08  ·  author 0:18.53"
+        );
+        assert_eq!(record(None, None, None, None), "no record yet");
         assert_eq!(earned(m, Some(25.0)), "SILVER MEDAL  ·  gold 0:21.40 next");
         assert_eq!(earned(m, Some(50.0)), "NO MEDAL  ·  bronze 0:37.10 next");
         assert_eq!(earned(m, Some(18.0)), "AUTHOR MEDAL");

@@ -218,7 +218,7 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
                 area,
                 "lap speed, km/h",
                 lap,
-                v.seat.log.best.as_ref(),
+                v.seat.log.best_on(lap.aided),
                 super::charts::Series::Speed,
                 color,
             );

@@ -51,7 +51,9 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
     } else {
         0
     };
-    let medal_row = u16::from(v.medals().is_some()) + 2 * u16::from(v.seat.unsaved.is_some());
+    let both = matches!(v.seat.log.race_bests(v.race.world.dt), [Some(_), Some(_)]);
+    let medal_row =
+        u16::from(v.medals().is_some()) + 2 * u16::from(v.seat.unsaved.is_some()) + u16::from(both);
     // A line saying so where no lap was completed.
     let rows = 9 + order_rows + medal_row + u16::from(times.is_empty());
     // The standings in what is left (always the player's own line), then
@@ -83,7 +85,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
 /// has its speed over all of `area`.
 fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: bool) {
     use super::charts::{self, Series};
-    let best = v.seat.log.best.as_ref();
+    let best = v.seat.log.best_on(lap.aided);
     let title = "speed, km/h";
     if v.car().kind == ModelKind::Kinematic {
         charts::draw(buf, area, title, lap, best, Series::Speed, color);
@@ -96,11 +98,14 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 }
 
 /// RESULTS, the track, model and car, then `shown` of the laps with
-/// their deltas to the best (or that none was completed), the best time
-/// and the race's total (dashes for a car that did not finish), and the
-/// medal the best earned.
+/// their deltas to the best on their board (an aided lap marked, and
+/// compared only with aided ones: docs/DESIGN.md, "Records"), or that
+/// none was completed; the best time (the best unaided lap's where there
+/// is one, and the aided best beside it) and the race's total (dashes for
+/// a car that did not finish), and the medal the best unaided lap earned.
 fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
-    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let bests = v.seat.log.race_bests(v.race.world.dt);
+    let aided = |i: usize| v.seat.log.aided.get(i).copied().unwrap_or(false);
     let car = v.car();
     let bold = |c| Style::new().fg(c).add_modifier(Modifier::BOLD);
     let title = format!(
@@ -116,13 +121,15 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
         Piece::Line("LAP   TIME      DELTA".into(), bold(THEME.text)),
     ];
     pieces.extend(times.iter().take(shown).enumerate().map(|(i, t)| {
+        let best = bests[usize::from(aided(i))].unwrap_or(*t);
         let d = if *t == best {
             "best".to_string()
         } else {
             delta(t - best)
         };
+        let mark = crate::race::aid::mark(aided(i));
         column::line(
-            format!("{:>3}   {:<9} {}", i + 1, clock(Some(*t)), d),
+            format!("{:>3}   {:<9} {d}{mark}", i + 1, clock(Some(*t))),
             THEME.text,
         )
     }));
@@ -132,24 +139,23 @@ fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>
     // A race's total only for a car that finished it (one that did not
     // showed the sum of its laps, 0:00.00 without one).
     let total = v.finished().then(|| times.iter().sum::<f64>());
-    let sum = format!(
-        "BEST  {}   TOTAL {}",
-        clock(best.is_finite().then_some(best)),
-        clock(total)
-    );
+    let [unaided, aided_best] = bests;
+    let best = match (unaided, aided_best) {
+        (None, Some(t)) => format!("{} {}", clock(Some(t)), crate::race::aid::AIDED),
+        (t, _) => clock(t),
+    };
+    let sum = format!("BEST  {best}   TOTAL {}", clock(total));
     pieces.extend([Piece::Gap, Piece::Line(sum, bold(THEME.good))]);
+    if let (Some(_), Some(t)) = (unaided, aided_best) {
+        let line = format!("BEST AIDED  {}", clock(Some(t)));
+        pieces.push(column::line(line, THEME.dim));
+    }
     if let Some(m) = v.medals() {
-        let best = best.is_finite().then_some(best);
-        // A best lap the steering aid steered earns none, as its banner
-        // said (`Record::aided`): the log's best, if it is this race's.
-        let dt = v.race.world.dt;
-        let aided = (v.seat.log.best.as_ref()).is_some_and(|b| {
-            b.aided && best.is_some_and(|t| (b.ticks as f64 * dt - t).abs() < dt / 2.0)
-        });
-        let earned = if aided {
+        // Only a lap steered by hand earns one (`Record::aided`).
+        let earned = if unaided.is_none() && aided_best.is_some() {
             "NO MEDAL  ·  AIDED".to_string()
         } else {
-            super::medals::earned(m, best)
+            super::medals::earned(m, unaided)
         };
         pieces.push(Piece::Line(earned, bold(THEME.accent)));
     }

@@ -1,8 +1,9 @@
 //! The server's laps in a database (docs/SERVE.md, "Records"): each keyed
-//! player's best lap per track, model and car with its ghost, the boards
-//! made of them, and a log of changes that every server sharing the
-//! database reads, so that a lap set through one shows on the others'
-//! boards.
+//! player's best lap per track, model and car with its ghost, on each of
+//! two boards (laps steered by hand, and laps the steering aid steered,
+//! ranked apart), the boards made of them, and a log of changes that
+//! every server sharing the database reads, so that a lap set through one
+//! shows on the others' boards.
 //!
 //! Two databases do this, each behind [`Database`]: SQLite ([`sqlite`]),
 //! the default, a file in the data directory with nothing to install, and
@@ -58,8 +59,8 @@ pub struct Entry {
     pub aided: bool,
 }
 
-/// A board: its best laps, how many there are, and where some players
-/// stand on it.
+/// A board (a key's laps, aided or not): its best laps, how many there
+/// are, and where some players stand on it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Board {
     /// The best laps, the best first (ties: who set it first).
@@ -119,6 +120,47 @@ impl Board {
     pub fn just_above(&self, place: u64, identity: Option<&str>) -> bool {
         self.place_of(identity)
             .is_some_and(|(p, _)| *p == place + 1)
+    }
+}
+
+/// A key's two boards: laps steered by hand, and laps the steering aid
+/// steered, ranked apart, so that an aided lap never stands above an
+/// unaided one (wherever both are shown, the unaided board comes first).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Boards {
+    pub unaided: Board,
+    pub aided: Board,
+}
+
+/// A place on one of a key's boards (from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spot {
+    pub aided: bool,
+    pub place: u64,
+}
+
+impl Boards {
+    /// The aided board (`aided`) or the unaided one.
+    pub fn on(&self, aided: bool) -> &Board {
+        if aided { &self.aided } else { &self.unaided }
+    }
+
+    /// The lap at `spot`, among those its board holds.
+    pub fn at(&self, spot: Spot) -> Option<&Entry> {
+        self.on(spot.aided).at(spot.place)
+    }
+
+    /// The laps whose ghosts `identity` may race, in the order g goes
+    /// through them: the unaided board's ([`Board::ghost_places`]), then
+    /// the aided board's.
+    pub fn ghost_spots(&self, identity: Option<&str>, mates: &[String]) -> Vec<Spot> {
+        [false, true]
+            .into_iter()
+            .flat_map(|aided| {
+                (self.on(aided).ghost_places(identity, mates).into_iter())
+                    .map(move |place| Spot { aided, place })
+            })
+            .collect()
     }
 }
 
@@ -205,30 +247,42 @@ pub trait Database: Send {
     /// too, within [`DEADLINE`].
     fn ready(&mut self, within: std::time::Duration) -> Result<(), Refusal>;
     /// Keeps `laps` in one transaction (all or none), each only if it
-    /// beats its driver's lap for its key, logging a change for each kept;
-    /// returns which were.
+    /// beats its driver's lap for its key on its board, logging a change
+    /// for each kept; returns which were.
     fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String>;
-    /// `identity`'s best lap for `key`, with its ghost.
-    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String>;
-    /// The best `n` laps on the board of `key`, and how many it holds.
-    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String>;
-    /// Where `identity` stands on the board of `key` (from 1), with their
+    /// `identity`'s best lap for `key` on the aided board (`aided`) or
+    /// the unaided one, with its ghost.
+    fn best(&mut self, identity: &str, key: &LapKey, aided: bool) -> Result<Option<Kept>, String>;
+    /// The best `n` laps on a board of `key`, and how many it holds.
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String>;
+    /// Where `identity` stands on a board of `key` (from 1), with their
     /// lap, if they have one there.
-    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String>;
-    /// The lap at `place` (from 1) on the board of `key`.
-    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String>;
-    /// The board of `key`: its best `top` laps, how many, where each of
+    fn place(
+        &mut self,
+        key: &LapKey,
+        aided: bool,
+        identity: &str,
+    ) -> Result<Option<(u64, Entry)>, String>;
+    /// The lap at `place` (from 1) on a board of `key`.
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String>;
+    /// A board of `key`: its best `top` laps, how many, where each of
     /// `who` stands on it and, for each placed below the top and the lap
     /// after it, the lap just above theirs ([`Board::above`]).
-    fn board(&mut self, key: &LapKey, top: usize, who: &[String]) -> Result<Board, String> {
-        let (top, total) = self.top(key, top)?;
+    fn board(
+        &mut self,
+        key: &LapKey,
+        aided: bool,
+        top: usize,
+        who: &[String],
+    ) -> Result<Board, String> {
+        let (top, total) = self.top(key, aided, top)?;
         let (mut places, mut above) = (Vec::new(), Vec::new());
         for identity in who {
-            let Some((place, lap)) = self.place(key, identity)? else {
+            let Some((place, lap)) = self.place(key, aided, identity)? else {
                 continue;
             };
             if place > top.len() as u64 + 1 {
-                above.extend(self.at(key, place - 1)?.map(|e| (place - 1, e)));
+                above.extend(self.at(key, aided, place - 1)?.map(|e| (place - 1, e)));
             }
             places.push((place, lap));
         }
@@ -239,10 +293,17 @@ pub trait Database: Send {
             above,
         })
     }
+    /// Both boards of `key` ([`Database::board`]).
+    fn boards_of(&mut self, key: &LapKey, top: usize, who: &[String]) -> Result<Boards, String> {
+        Ok(Boards {
+            unaided: self.board(key, false, top, who)?,
+            aided: self.board(key, true, top, who)?,
+        })
+    }
     /// Every track with a lap, by its id.
     fn tracks(&mut self) -> Result<Vec<String>, String>;
-    /// Every board with a lap: its key, and the track's and car's names
-    /// (as the newest lap on it gave them).
+    /// Every key with a lap on either board: the key, and the track's
+    /// and car's names (as the newest lap on it gave them).
     fn boards(&mut self) -> Result<Vec<(LapKey, String, String)>, String>;
     /// The best lap on each track, for the lobby, by track id.
     fn best_per_track(&mut self) -> Result<Vec<(String, TrackBest)>, String> {
@@ -254,7 +315,8 @@ pub trait Database: Send {
         }
         Ok(all)
     }
-    /// The best lap on one track.
+    /// The best lap on one track: an unaided one, or an aided one where
+    /// there is none.
     fn best_of_track(&mut self, track_id: &str) -> Result<Option<TrackBest>, String>;
     /// The boards changed since the last call (by this server or any
     /// other sharing the database), each once.

@@ -37,18 +37,22 @@ mod said;
 use said::{shown, why};
 
 /// The schema, one step a version: step `n`'s statements take a
-/// database at version `n` to `n + 1`.
-const MIGRATIONS: &[&[&str]] = &[&[
-    sql::LAPS,
-    sql::LAPS_INDEX,
-    "CREATE TABLE changes (
-        seq BIGSERIAL PRIMARY KEY,
-        track_id TEXT NOT NULL,
-        model TEXT NOT NULL,
-        car_id TEXT NOT NULL
-    )",
-    sql::META,
-]];
+/// database at version `n` to `n + 1` (step 1 adds `aided` first where a
+/// build before it did not: [`sql::LAPS_AIDED_PG`]).
+const MIGRATIONS: &[&[&str]] = &[
+    &[
+        sql::LAPS,
+        sql::LAPS_INDEX,
+        "CREATE TABLE changes (
+            seq BIGSERIAL PRIMARY KEY,
+            track_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            car_id TEXT NOT NULL
+        )",
+        sql::META,
+    ],
+    sql::LAPS_ON_BOARDS,
+];
 
 /// The advisory lock migrations take (any number of skid's own).
 const MIGRATION_LOCK: i64 = 0x736b_6964;
@@ -207,13 +211,14 @@ impl Postgres {
             if version > known {
                 return Ok(version);
             }
-            for step in &MIGRATIONS[version.max(0) as usize..] {
+            for (n, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+                if n == 1 {
+                    tx.batch_execute(sql::LAPS_AIDED_PG).await?;
+                }
                 for statement in *step {
                     tx.batch_execute(statement).await?;
                 }
             }
-            // Where missing, outside the versioned schema ([`sql::LAPS_AIDED`]).
-            tx.batch_execute(sql::LAPS_AIDED_PG).await?;
             tx.execute("DELETE FROM skid_schema", &[]).await?;
             tx.execute("INSERT INTO skid_schema (version) VALUES ($1)", &[&known])
                 .await?;
@@ -325,9 +330,10 @@ impl Database for Postgres {
         Ok(kept)
     }
 
-    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String> {
+    fn best(&mut self, identity: &str, key: &LapKey, aided: bool) -> Result<Option<Kept>, String> {
+        let on = i64::from(aided);
         let row = self.run("cannot read", async |c| {
-            c.query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2])
+            c.query_opt(sql::BEST, &[&identity, &key.0, &key.1.name(), &key.2, &on])
                 .await
         })?;
         Ok(row.map(|r| {
@@ -351,14 +357,15 @@ impl Database for Postgres {
         }))
     }
 
-    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String> {
+        let on = i64::from(aided);
         let (rows, total) = self.run("cannot read a board", async |c| {
             let model = key.1.name();
             let rows = c
-                .query(sql::TOP, &[&key.0, &model, &key.2, &(n as i64)])
+                .query(sql::TOP, &[&key.0, &model, &key.2, &on, &(n as i64)])
                 .await?;
             let total: i64 = c
-                .query_one(sql::COUNT, &[&key.0, &model, &key.2])
+                .query_one(sql::COUNT, &[&key.0, &model, &key.2, &on])
                 .await?
                 .get(0);
             Ok((rows, total))
@@ -366,18 +373,25 @@ impl Database for Postgres {
         Ok((rows.iter().map(entry).collect(), total.max(0) as u64))
     }
 
-    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+    fn place(
+        &mut self,
+        key: &LapKey,
+        aided: bool,
+        identity: &str,
+    ) -> Result<Option<(u64, Entry)>, String> {
+        let on = i64::from(aided);
         let row = self.run("cannot read a board", async |c| {
-            c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2])
+            c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2, &on])
                 .await
         })?;
         Ok(row.map(|r| (r.get::<_, i64>(5).max(0) as u64 + 1, entry(&r))))
     }
 
-    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String> {
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
+        let on = i64::from(aided);
         let row = self.run("cannot read a board", async |c| {
-            c.query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &offset])
+            c.query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &on, &offset])
                 .await
         })?;
         Ok(row.map(|r| entry(&r)))

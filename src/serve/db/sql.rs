@@ -4,7 +4,9 @@
 //! sequence is spelt differently in each), and each database's own
 //! settings.
 
-/// Each keyed player's best lap per track, model and car, with its ghost.
+/// Version 1's laps: each keyed player's best lap per track, model and
+/// car, with its ghost (version 2 ranks aided laps apart:
+/// [`LAPS_ON_BOARDS`]).
 pub const LAPS: &str = "
     CREATE TABLE laps (
         identity TEXT NOT NULL,
@@ -24,18 +26,51 @@ pub const LAPS: &str = "
         PRIMARY KEY (identity, track_id, model, car_id)
     )";
 /// Whether the steering aid steered the lap (1) or not (0): a column
-/// added where missing rather than by the versioned schema, so that a
-/// server of an older build sharing the database works on with it (its
-/// laps are unaided). SQLite has no `IF NOT EXISTS` here: it asks
-/// first ([`LAPS_HAS_AIDED`]).
+/// that builds before version 2 added to version 1's table where it was
+/// missing, and version 2's step adds where they did not. SQLite has no
+/// `IF NOT EXISTS` here: it asks first ([`LAPS_HAS_AIDED`]).
 pub const LAPS_AIDED: &str = "ALTER TABLE laps ADD COLUMN aided BIGINT NOT NULL DEFAULT 0";
 pub const LAPS_AIDED_PG: &str =
     "ALTER TABLE laps ADD COLUMN IF NOT EXISTS aided BIGINT NOT NULL DEFAULT 0";
 pub const LAPS_HAS_AIDED: &str =
     "SELECT COUNT(*) FROM pragma_table_info('laps') WHERE name = 'aided'";
-/// The boards' order.
+/// Version 1's order of the boards.
 pub const LAPS_INDEX: &str =
     "CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at)";
+
+/// The step from version 1 to 2 ([`LAPS_AIDED`] first, where missing):
+/// each keyed player's best lap per track, model and car on each board,
+/// laps steered by hand and laps the steering aid steered (docs/SERVE.md,
+/// "Records"), so that an aided lap never replaces an unaided one. The
+/// table is made anew and every lap copied (SQLite cannot change a
+/// primary key in place), in the migration's one transaction.
+pub const LAPS_ON_BOARDS: &[&str] = &[
+    "CREATE TABLE laps_on_boards (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        ticks BIGINT NOT NULL,
+        hz BIGINT NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at BIGINT NOT NULL,
+        ghost TEXT NOT NULL,
+        aided BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (identity, track_id, model, car_id, aided)
+    )",
+    "INSERT INTO laps_on_boards (identity, track_id, model, car_id, name, track, car,
+        time, ticks, hz, splits, medal, set_at, ghost, aided)
+     SELECT identity, track_id, model, car_id, name, track, car,
+        time, ticks, hz, splits, medal, set_at, ghost, aided FROM laps",
+    "DROP TABLE laps",
+    "ALTER TABLE laps_on_boards RENAME TO laps",
+    "CREATE INDEX laps_board ON laps (track_id, model, car_id, aided, time, set_at)",
+];
 /// The database's own notes (which data directories were imported).
 pub const META: &str = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 
@@ -75,16 +110,17 @@ pub const ROOMS_ELSEWHERE: &str = "
     SELECT server, room, track, model, players, seats, racing, peer FROM rooms
     WHERE server <> $1 AND beat >= $2 ORDER BY server, room";
 
-/// A lap kept only if it beats its driver's own for its key.
+/// A lap kept only if it beats its driver's own for its key on its
+/// board.
 pub const UPSERT: &str = "
     INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time,
         ticks, hz, splits, medal, set_at, ghost, aided)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-    ON CONFLICT (identity, track_id, model, car_id) DO UPDATE SET
+    ON CONFLICT (identity, track_id, model, car_id, aided) DO UPDATE SET
         name = excluded.name, track = excluded.track, car = excluded.car,
         time = excluded.time, ticks = excluded.ticks, hz = excluded.hz,
         splits = excluded.splits, medal = excluded.medal,
-        set_at = excluded.set_at, ghost = excluded.ghost, aided = excluded.aided
+        set_at = excluded.set_at, ghost = excluded.ghost
     WHERE excluded.time < laps.time";
 pub const CHANGE: &str = "INSERT INTO changes (track_id, model, car_id) VALUES ($1, $2, $3)";
 /// The log of changes cut to its last `$1`.
@@ -93,41 +129,47 @@ pub const NEWEST_CHANGE: &str = "SELECT COALESCE(MAX(seq), 0) FROM changes";
 pub const CHANGES_SINCE: &str =
     "SELECT seq, track_id, model, car_id FROM changes WHERE seq > $1 ORDER BY seq";
 
-/// A player's lap for a key.
+/// A player's lap for a key on a board (`$5`: aided).
 pub const BEST: &str = "
     SELECT track, car, time, ticks, hz, splits, medal, ghost, aided FROM laps
-    WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4";
-/// A board's best `$4` laps: identity, name, time, medal, aided (a
-/// board's row, read by name).
+    WHERE identity = $1 AND track_id = $2 AND model = $3 AND car_id = $4 AND aided = $5";
+/// A board's best `$5` laps: identity, name, time, medal, aided (a
+/// board's row, read by name). A board is a key's laps, aided (`$4`) or
+/// not.
 pub const TOP: &str = "
     SELECT identity, name, time, medal, aided FROM laps
-    WHERE track_id = $1 AND model = $2 AND car_id = $3
-    ORDER BY time, set_at LIMIT $4";
-pub const COUNT: &str =
-    "SELECT COUNT(*) FROM laps WHERE track_id = $1 AND model = $2 AND car_id = $3";
+    WHERE track_id = $1 AND model = $2 AND car_id = $3 AND aided = $4
+    ORDER BY time, set_at LIMIT $5";
+pub const COUNT: &str = "
+    SELECT COUNT(*) FROM laps
+    WHERE track_id = $1 AND model = $2 AND car_id = $3 AND aided = $4";
 /// A player's lap on a board and how many are ahead of it (ties: who set
 /// theirs first).
 pub const PLACE: &str = "
     SELECT l.identity, l.name, l.time, l.medal, l.aided,
         (SELECT COUNT(*) FROM laps o
          WHERE o.track_id = l.track_id AND o.model = l.model AND o.car_id = l.car_id
+           AND o.aided = l.aided
            AND (o.time < l.time OR (o.time = l.time AND o.set_at < l.set_at)))
     FROM laps l
-    WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3 AND l.car_id = $4";
+    WHERE l.identity = $1 AND l.track_id = $2 AND l.model = $3 AND l.car_id = $4
+      AND l.aided = $5";
 /// The lap at a place on a board, the best at offset 0.
 pub const AT: &str = "
     SELECT identity, name, time, medal, aided FROM laps
-    WHERE track_id = $1 AND model = $2 AND car_id = $3
-    ORDER BY time, set_at LIMIT 1 OFFSET $4";
+    WHERE track_id = $1 AND model = $2 AND car_id = $3 AND aided = $4
+    ORDER BY time, set_at LIMIT 1 OFFSET $5";
 pub const TRACKS: &str = "SELECT DISTINCT track_id FROM laps";
-/// Every board, with a track's and a car's name.
+/// Every key with a lap on either board, with a track's and a car's
+/// name.
 pub const BOARDS: &str = "
     SELECT track_id, model, car_id, MAX(track), MAX(car) FROM laps
     GROUP BY track_id, model, car_id ORDER BY 4, 2, 5";
-/// A track's best lap: identity, name, time, medal, aided, model, car.
+/// A track's best lap: identity, name, time, medal, aided, model, car;
+/// an aided lap only where no lap was steered by hand.
 pub const BEST_OF_TRACK: &str = "
     SELECT identity, name, time, medal, aided, model, car FROM laps
-    WHERE track_id = $1 ORDER BY time, set_at LIMIT 1";
+    WHERE track_id = $1 ORDER BY aided, time, set_at LIMIT 1";
 pub const NOTE: &str = "SELECT value FROM meta WHERE key = $1";
 pub const SET_NOTE: &str = "
     INSERT INTO meta (key, value) VALUES ($1, $2)

@@ -18,18 +18,22 @@ use crate::models::ModelKind;
 use crate::records::{Record, ghost_text, parse_ghost};
 
 /// The schema, one step a version: step `n`'s statements take a
-/// database at version `n` to `n + 1`.
-const MIGRATIONS: &[&[&str]] = &[&[
-    sql::LAPS,
-    sql::LAPS_INDEX,
-    "CREATE TABLE changes (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        track_id TEXT NOT NULL,
-        model TEXT NOT NULL,
-        car_id TEXT NOT NULL
-    )",
-    sql::META,
-]];
+/// database at version `n` to `n + 1` (step 1 adds `aided` first where a
+/// build before it did not: [`sql::LAPS_AIDED`]).
+const MIGRATIONS: &[&[&str]] = &[
+    &[
+        sql::LAPS,
+        sql::LAPS_INDEX,
+        "CREATE TABLE changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            track_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            car_id TEXT NOT NULL
+        )",
+        sql::META,
+    ],
+    sql::LAPS_ON_BOARDS,
+];
 
 /// The laps' database.
 pub struct Sqlite {
@@ -101,7 +105,14 @@ impl Sqlite {
                 format!("schema version {version} is newer than this skid's ({known})"),
             ));
         }
-        for step in &MIGRATIONS[version.max(0) as usize..] {
+        for (n, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+            if n == 1 {
+                let aided: i64 =
+                    (tx.query_row(sql::LAPS_HAS_AIDED, [], |r| r.get(0))).map_err(fail)?;
+                if aided == 0 {
+                    tx.execute_batch(sql::LAPS_AIDED).map_err(fail)?;
+                }
+            }
             for statement in *step {
                 tx.execute_batch(statement).map_err(fail)?;
             }
@@ -112,10 +123,6 @@ impl Sqlite {
         let peer: i64 = (tx.query_row(sql::ROOMS_HAS_PEER, [], |r| r.get(0))).map_err(fail)?;
         if peer == 0 {
             tx.execute_batch(sql::ROOMS_PEER).map_err(fail)?;
-        }
-        let aided: i64 = (tx.query_row(sql::LAPS_HAS_AIDED, [], |r| r.get(0))).map_err(fail)?;
-        if aided == 0 {
-            tx.execute_batch(sql::LAPS_AIDED).map_err(fail)?;
         }
         tx.pragma_update(None, "user_version", known)
             .map_err(fail)?;
@@ -183,13 +190,15 @@ impl Database for Sqlite {
         Ok(kept)
     }
 
-    /// `identity`'s best lap for `key`, with its ghost.
-    fn best(&mut self, identity: &str, key: &LapKey) -> Result<Option<Kept>, String> {
+    /// `identity`'s best lap for `key` on the board `aided`, with its
+    /// ghost.
+    fn best(&mut self, identity: &str, key: &LapKey, aided: bool) -> Result<Option<Kept>, String> {
         let mut q = (self.conn)
             .prepare_cached(sql::BEST)
             .map_err(|e| self.fail("cannot read", e))?;
+        let on = i64::from(aided);
         let row = q
-            .query_row(params![identity, key.0, key.1.name(), key.2], |r| {
+            .query_row(params![identity, key.0, key.1.name(), key.2, on], |r| {
                 let splits: String = r.get(5)?;
                 let medal: Option<String> = r.get(6)?;
                 let ghost: String = r.get(7)?;
@@ -213,35 +222,43 @@ impl Database for Sqlite {
         Ok(row)
     }
 
-    fn top(&mut self, key: &LapKey, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String> {
         let fail = |e| self.fail("cannot read a board", e);
+        let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::TOP).map_err(fail)?;
         let rows = q
-            .query_map(params![key.0, key.1.name(), key.2, n as i64], entry)
+            .query_map(params![key.0, key.1.name(), key.2, on, n as i64], entry)
             .map_err(fail)?;
         let top = rows.collect::<Result<Vec<_>, _>>().map_err(fail)?;
         let total: i64 = (self.conn)
             .prepare_cached(sql::COUNT)
-            .and_then(|mut q| q.query_row(params![key.0, key.1.name(), key.2], |r| r.get(0)))
+            .and_then(|mut q| q.query_row(params![key.0, key.1.name(), key.2, on], |r| r.get(0)))
             .map_err(fail)?;
         Ok((top, total.max(0) as u64))
     }
 
-    fn place(&mut self, key: &LapKey, identity: &str) -> Result<Option<(u64, Entry)>, String> {
+    fn place(
+        &mut self,
+        key: &LapKey,
+        aided: bool,
+        identity: &str,
+    ) -> Result<Option<(u64, Entry)>, String> {
         let fail = |e| self.fail("cannot read a board", e);
+        let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
-        q.query_row(params![identity, key.0, key.1.name(), key.2], |r| {
+        q.query_row(params![identity, key.0, key.1.name(), key.2, on], |r| {
             Ok((r.get::<_, i64>(5)?.max(0) as u64 + 1, entry(r)?))
         })
         .optional()
         .map_err(fail)
     }
 
-    fn at(&mut self, key: &LapKey, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
+        let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
-        q.query_row(params![key.0, key.1.name(), key.2, offset], entry)
+        q.query_row(params![key.0, key.1.name(), key.2, on, offset], entry)
             .optional()
             .map_err(fail)
     }

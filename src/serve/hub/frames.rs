@@ -22,7 +22,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use crate::car::CarSpec;
 use crate::console::Frames;
 
-use super::super::db::{Board, Listed};
+use super::super::db::{Boards, Listed};
 use super::super::keeper::{Best, LapKey};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
@@ -64,7 +64,7 @@ struct Shared<'a> {
     tracks: &'a [Offered],
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
-    boards: &'a HashMap<LapKey, Board>,
+    boards: &'a HashMap<LapKey, Boards>,
     /// Whether the database answers.
     online: bool,
     /// The rooms open on the other servers sharing the database.

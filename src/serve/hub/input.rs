@@ -10,7 +10,7 @@ use crate::keys::Command;
 use crate::person::Person;
 use crate::session::{self, Read};
 
-use super::super::keeper::Ask;
+use super::super::keeper::{Ask, Wants};
 use super::super::room::{self, Place, PlayerId, Room};
 use super::Hub;
 
@@ -196,7 +196,7 @@ impl Hub {
                     .collect();
                 let mine = identity(&id);
                 let places =
-                    (board.map(|b| b.ghost_places(mine.as_deref(), &mates))).unwrap_or_default();
+                    (board.map(|b| b.ghost_spots(mine.as_deref(), &mates))).unwrap_or_default();
                 room.next_ghost(id, &places);
             }
             None if room.creator != id => {}
@@ -240,7 +240,7 @@ impl Hub {
                     room: r,
                     race: run.serial,
                     player: who,
-                    ghost: false,
+                    wants: Wants::Records,
                 };
                 self.keeper.ask(identity, key.clone(), hz, ask);
             }
@@ -249,12 +249,12 @@ impl Hub {
         let board = room.board.as_ref().and_then(|k| self.keeper.boards.get(k));
         let identity = |who| players.get(&who)?.identity.clone();
         let serial = room.running.as_ref().map_or(0, |run| run.serial);
-        for (who, whose) in room.ghosts_asked(board, identity) {
+        for (who, whose, aided) in room.ghosts_asked(board, identity) {
             let ask = Ask {
                 room: r,
                 race: serial,
                 player: who,
-                ghost: true,
+                wants: Wants::Ghost { aided },
             };
             self.keeper.ask(&whose, key.clone(), hz, ask);
         }

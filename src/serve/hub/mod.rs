@@ -46,7 +46,7 @@ pub use idle::warning as idle_warning;
 mod input;
 
 use super::db::Listed;
-use super::keeper::Keeper;
+use super::keeper::{Keeper, Wants};
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
@@ -327,14 +327,8 @@ impl Hub {
             })
             .collect();
         // Records read for races that started (on the records' thread).
-        let polled = self.keeper.poll();
-        for (ask, lap) in polled.records {
-            match (self.rooms.get_mut(&ask.room), lap) {
-                (Some(room), Some(lap)) if ask.ghost => room.ghost_found(ask.race, ask.player, lap),
-                (Some(room), Some(lap)) => room.record_found(ask.race, ask.player, lap),
-                _ => {}
-            }
-        }
+        let mut polled = self.keeper.poll();
+        self.records_found(std::mem::take(&mut polled.records));
         // Laps the server could not keep yet: their drivers are told.
         for (identity, why) in &polled.unsaved {
             for (id, p) in &self.players {
@@ -388,6 +382,22 @@ impl Hub {
 }
 
 impl Hub {
+    /// Records read for races that started, each to its room: records to
+    /// beat, or the ghost a player picked.
+    fn records_found(&mut self, records: Vec<(super::keeper::Ask, Vec<crate::timing::Lap>)>) {
+        for (ask, laps) in records {
+            let Some(room) = self.rooms.get_mut(&ask.room) else {
+                continue;
+            };
+            for lap in laps {
+                match ask.wants {
+                    Wants::Ghost { .. } => room.ghost_found(ask.race, ask.player, lap),
+                    Wants::Records => room.record_found(ask.race, ask.player, lap),
+                }
+            }
+        }
+    }
+
     /// Each room's medals and board, for its settings ([`Room::refresh`]):
     /// `changed` names the boards changed since the last time.
     fn refresh_rooms(&mut self, changed: &[super::keeper::LapKey]) {

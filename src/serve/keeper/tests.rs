@@ -87,20 +87,20 @@ fn laps_follow_the_key_and_the_board_survives_a_restart() {
         room: 1,
         race: 1,
         player,
-        ghost: false,
+        wants: Wants::Records,
     };
     k.ask(alice, key("T"), 120, ask(1));
     k.ask("SHA256:other", key("T"), 120, ask(2));
     let answers = wait(&mut k, |_, p| p.records.len() == 2).records;
     assert_eq!(answers[0].0, ask(1));
-    let lap = answers[0].1.as_ref().expect("alice's lap");
+    let lap = answers[0].1.first().expect("alice's lap");
     assert_eq!(lap.ticks, 41 * 120);
     assert_eq!(lap.ghost, [[1.0, 2.0, 0.5]]);
-    assert!(answers[1].1.is_none());
+    assert!(answers[1].1.is_empty());
     // The board: bob first, alice second, and where each stands.
     k.ask_board(key("T"), vec![alice.into(), "SHA256:nobody".into()]);
     wait(&mut k, |k, _| k.boards.contains_key(&key("T")));
-    let board = &k.boards[&key("T")];
+    let board = &k.boards[&key("T")].unaided;
     let names: Vec<&str> = board.top.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["bob", "alice"]);
     assert_eq!(board.total, 2);
@@ -116,14 +116,14 @@ fn a_lap_kept_by_one_server_shows_on_the_others_board() {
     let mut two = Keeper::open(&dir).unwrap();
     two.ask_board(key("T"), vec![]);
     wait(&mut two, |k, _| k.boards.contains_key(&key("T")));
-    assert!(two.boards[&key("T")].top.is_empty());
+    assert!(two.boards[&key("T")].unaided.top.is_empty());
     one.save("SHA256:ann", "ann", record("T", 33.0), vec![]);
     let changed = wait(&mut two, |_, p| !p.changed.is_empty()).changed;
     assert_eq!(changed, [key("T")]);
     assert_eq!(two.board["T"].name, "ann", "the lobby's best too");
     two.ask_board(key("T"), vec!["SHA256:ann".into()]);
-    wait(&mut two, |k, _| !k.boards[&key("T")].top.is_empty());
-    assert_eq!(two.boards[&key("T")].places[0].0, 1);
+    wait(&mut two, |k, _| !k.boards[&key("T")].unaided.top.is_empty());
+    assert_eq!(two.boards[&key("T")].unaided.places[0].0, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -145,11 +145,11 @@ fn record_files_of_an_older_server_are_imported_once_and_left() {
                 room: 1,
                 race: 1,
                 player: 1,
-                ghost: false,
+                wants: Wants::Records,
             },
         );
         let answers = wait(&mut k, |_, p| !p.records.is_empty()).records;
-        let lap = answers[0].1.as_ref().expect("carol's lap, under her key");
+        let lap = answers[0].1.first().expect("carol's lap, under her key");
         assert_eq!(lap.ghost, [[3.0, 4.0, 0.0]]);
     }
     assert!(folder.join("records.toml").exists(), "left in place");
@@ -230,11 +230,15 @@ fn laps_wait_while_the_database_fails_and_are_written_when_it_is_back() {
     drop(k);
     let mut db = db::Sqlite::open(&dir.join("skid.db")).unwrap();
     assert_eq!(
-        db.best("SHA256:ann", &key("T")).unwrap().unwrap().1,
+        db.best("SHA256:ann", &key("T"), false).unwrap().unwrap().1,
         [[1.0, 1.0, 0.0]]
     );
     assert_eq!(
-        db.best("SHA256:bob", &key("T")).unwrap().unwrap().0.time,
+        db.best("SHA256:bob", &key("T"), false)
+            .unwrap()
+            .unwrap()
+            .0
+            .time,
         31.0
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -263,7 +267,7 @@ fn laps_waiting_when_the_server_stops_are_written_at_its_next_start() {
     drop(k);
     assert!(!spool.exists());
     let mut db = db::Sqlite::open(&dir.join("skid.db")).unwrap();
-    let (r, ghost) = db.best("SHA256:ann", &key("T")).unwrap().unwrap();
+    let (r, ghost) = db.best("SHA256:ann", &key("T"), false).unwrap().unwrap();
     assert_eq!((r.time, ghost), (30.0, vec![[2.0, 3.0, 0.5]]));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -317,9 +321,11 @@ fn a_board_holds_the_lap_just_above_a_player_below_its_top() {
         .into();
     k.ask_board(key("T"), who);
     wait(&mut k, |k, _| {
-        k.boards.get(&key("T")).is_some_and(|b| b.total == 14)
+        k.boards
+            .get(&key("T"))
+            .is_some_and(|b| b.unaided.total == 14)
     });
-    let board = &k.boards[&key("T")];
+    let board = &k.boards[&key("T")].unaided;
     assert_eq!(board.top.len(), 10);
     // p13 (14th) has p12 (13th) above; p10 (11th) has the 10th, in the top.
     assert_eq!(board.above.len(), 1, "{:?}", board.above);
@@ -351,5 +357,70 @@ fn a_board_holds_the_lap_just_above_a_player_below_its_top() {
     assert_eq!(board.ghost_places(Some("SHA256:p13"), &[]), places);
     assert!(board.just_above(13, Some("SHA256:p13")));
     assert!(!board.just_above(13, Some("SHA256:p10")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A faster aided lap is kept on the aided board beside its driver's
+/// unaided one, never in its place: both are read back as records to
+/// beat, each board ranks its own, and the lobby shows the unaided best.
+#[test]
+fn an_aided_lap_goes_on_a_board_of_its_own() {
+    let dir = temp("boards");
+    let aided = |time| Record {
+        aided: true,
+        ..record("T", time)
+    };
+    let mut k = Keeper::open(&dir).unwrap();
+    k.save("SHA256:ann", "ann", record("T", 30.0), vec![[1.0; 3]]);
+    k.save("SHA256:bob", "bob", record("T", 32.0), vec![]);
+    k.save("SHA256:ann", "ann", aided(20.0), vec![[2.0; 3]]);
+    assert_eq!(
+        (k.board["T"].name.as_str(), k.board["T"].time),
+        ("ann", 30.0)
+    );
+    let ask = Ask {
+        room: 1,
+        race: 1,
+        player: 1,
+        wants: Wants::Records,
+    };
+    k.ask("SHA256:ann", key("T"), 120, ask);
+    let records = wait(&mut k, |_, p| !p.records.is_empty()).records;
+    let laps: Vec<(u64, bool, Vec<[f64; 3]>)> = (records[0].1.iter())
+        .map(|l| (l.ticks, l.aided, l.ghost.clone()))
+        .collect();
+    assert_eq!(
+        laps,
+        [(3600, false, vec![[1.0; 3]]), (2400, true, vec![[2.0; 3]])]
+    );
+    // Her aided ghost alone, when it is the one picked.
+    let ghost = Ask {
+        wants: Wants::Ghost { aided: true },
+        ..ask
+    };
+    k.ask("SHA256:ann", key("T"), 120, ghost);
+    let records = wait(&mut k, |_, p| !p.records.is_empty()).records;
+    assert_eq!(records[0].1.len(), 1);
+    assert!(records[0].1[0].aided);
+    k.ask_board(key("T"), vec!["SHA256:ann".into()]);
+    wait(&mut k, |k, _| k.boards.contains_key(&key("T")));
+    let boards = &k.boards[&key("T")];
+    let names = |b: &db::Board| {
+        b.top
+            .iter()
+            .map(|e| (e.name.clone(), e.time))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&boards.unaided),
+        [("ann".to_string(), 30.0), ("bob".to_string(), 32.0)]
+    );
+    assert_eq!(names(&boards.aided), [("ann".to_string(), 20.0)]);
+    assert_eq!(boards.unaided.places[0].0, 1);
+    assert_eq!(boards.aided.places[0].0, 1);
+    // g goes through the unaided board, then the aided one.
+    let spots = boards.ghost_spots(Some("SHA256:bob"), &[]);
+    let spot = |aided, place| db::Spot { aided, place };
+    assert_eq!(spots, [spot(false, 1), spot(false, 2), spot(true, 1)]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::link::Link;
 use super::queue::Queue;
 use super::queue::now_ms;
-use super::{Answer, BOARD_TOP, Job, best, first_answer};
+use super::{Answer, BOARD_TOP, Job, Wants, best, first_answer};
 use crate::serve::db::Listed;
 
 /// How often the thread reads the log of changes.
@@ -172,11 +172,17 @@ fn answer(link: &mut Link, job: Job, answers: &Sender<Answer>) -> Result<(), ()>
             hz,
             ask,
         } => {
-            let found = link.ask(|db| db.best(&identity, &key)).flatten();
-            let lap = found.map(|(r, ghost)| r.lap(ghost).at_rate(r.hz, hz));
-            Answer::Record(ask, lap)
+            let boards = match ask.wants {
+                Wants::Records => vec![false, true],
+                Wants::Ghost { aided } => vec![aided],
+            };
+            let laps = (boards.into_iter())
+                .filter_map(|aided| link.ask(|db| db.best(&identity, &key, aided)).flatten())
+                .map(|(r, ghost)| r.lap(ghost).at_rate(r.hz, hz))
+                .collect();
+            Answer::Record(ask, laps)
         }
-        Job::Board { key, who } => match link.ask(|db| db.board(&key, BOARD_TOP, &who)) {
+        Job::Board { key, who } => match link.ask(|db| db.boards_of(&key, BOARD_TOP, &who)) {
             Some(board) => Answer::Board(key, board),
             None => return Ok(()),
         },

@@ -1,0 +1,212 @@
+//! A server's database of the previous schema version (1: one lap per
+//! player and key, whatever its board) upgraded by this build (2: a lap
+//! per player, key and board) on SQLite and PostgreSQL: every lap kept,
+//! aided and unaided ones, with its ghost; after it, a player's faster
+//! aided lap stands beside their unaided record instead of replacing it.
+#![cfg(feature = "serve")]
+
+#[path = "common/postgres.rs"]
+mod postgres_db;
+
+use skid::models::ModelKind;
+use skid::records::Record;
+use skid::serve::db::{self, Database};
+use skid::serve::keeper::{Keeper, LapKey};
+
+/// Version 1's tables as a build of that version made them (the
+/// `changes` table's sequence is spelt per database), frozen here: the
+/// schema this test upgrades from.
+const VERSION_1: [&str; 3] = [
+    "CREATE TABLE laps (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        ticks BIGINT NOT NULL,
+        hz BIGINT NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at BIGINT NOT NULL,
+        ghost TEXT NOT NULL,
+        PRIMARY KEY (identity, track_id, model, car_id)
+    )",
+    "CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at)",
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+];
+/// The column the last builds of version 1 added where it was missing.
+const AIDED: &str = "ALTER TABLE laps ADD COLUMN aided BIGINT NOT NULL DEFAULT 0";
+
+/// The laps in the old database: (who, time, aided), each with a ghost
+/// whose x is its time. Without the `aided` column, none is aided.
+const OLD_LAPS: [(&str, f64, bool); 3] = [
+    ("ann", 21.5, false),
+    ("bob", 12.0, true),
+    ("cat", 25.0, false),
+];
+
+fn key() -> LapKey {
+    ("00ff".into(), ModelKind::Arcade, "c".into())
+}
+
+fn insert(aided_column: bool) -> Vec<String> {
+    OLD_LAPS
+        .iter()
+        .map(|&(who, time, aided)| {
+            let (column, value) = if aided_column {
+                (", aided", format!(", {}", i64::from(aided)))
+            } else {
+                ("", String::new())
+            };
+            format!(
+                "INSERT INTO laps (identity, track_id, model, car_id, name, track, car, time, \
+                 ticks, hz, splits, medal, set_at, ghost{column}) VALUES ('SHA256:{who}', '00ff', \
+                 'arcade', 'c', '{who}', 'pocket', 'hatch', {time}, {}, 120, '600,1200', NULL, 1, \
+                 '# x,y,heading every 4 ticks\n{time:.3},1.000,0.5000\n'{value})",
+                (time * 120.0) as i64
+            )
+        })
+        .collect()
+}
+
+fn aided(time: f64) -> Record {
+    Record {
+        track: "pocket".into(),
+        track_id: "00ff".into(),
+        model: ModelKind::Arcade,
+        car: "hatch".into(),
+        car_id: "c".into(),
+        time,
+        ticks: (time * 120.0) as u64,
+        hz: 120,
+        splits: vec![600, 1200],
+        medal: None,
+        aided: true,
+    }
+}
+
+/// What the upgraded database holds: every old lap, with its ghost, on
+/// the board it was set on; then ann's faster aided lap beside her
+/// unaided record, and both boards ranked apart.
+fn check(db: &mut dyn Database, aided_column: bool) {
+    for &(who, time, was_aided) in &OLD_LAPS {
+        let on = was_aided && aided_column;
+        let identity = format!("SHA256:{who}");
+        let (r, ghost) = db.best(&identity, &key(), on).unwrap().expect(who);
+        assert_eq!((r.time, r.aided, r.splits), (time, on, vec![600, 1200]));
+        assert_eq!(ghost, [[time, 1.0, 0.5]], "{who}'s ghost");
+    }
+    let boards = db.boards_of(&key(), 10, &[]).unwrap();
+    let names = |b: &db::Board| b.top.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+    if aided_column {
+        assert_eq!(names(&boards.unaided), ["ann", "cat"]);
+        assert_eq!(names(&boards.aided), ["bob"]);
+    } else {
+        assert_eq!(names(&boards.unaided), ["bob", "ann", "cat"]);
+        assert!(boards.aided.top.is_empty());
+    }
+}
+
+/// Ann's faster aided lap, kept through a server on the upgraded
+/// database `url` (none: the SQLite file in `dir`): her unaided record
+/// stands.
+fn anns_aided_lap(url: Option<&str>, dir: &std::path::Path, db: &mut dyn Database) {
+    {
+        let mut k = Keeper::on(url, dir).unwrap();
+        k.save("SHA256:ann", "ann", aided(11.0), vec![[11.0, 1.0, 0.5]]);
+    }
+    let unaided = db.best("SHA256:ann", &key(), false).unwrap().unwrap();
+    assert_eq!((unaided.0.time, unaided.1), (21.5, vec![[21.5, 1.0, 0.5]]));
+    let aided = db.best("SHA256:ann", &key(), true).unwrap().unwrap();
+    assert_eq!(aided.0.time, 11.0);
+    let boards = db.boards_of(&key(), 10, &[]).unwrap();
+    assert_eq!(boards.aided.top[0].name, "ann");
+    assert_ne!(boards.unaided.top[0].time, 11.0, "never above the unaided");
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skid-upgrade-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn an_sqlite_database_of_version_1_keeps_every_lap() {
+    for aided_column in [true, false] {
+        let dir = temp(&format!("sqlite-{aided_column}"));
+        let file = dir.join("skid.db");
+        {
+            let old = rusqlite::Connection::open(&file).unwrap();
+            for statement in VERSION_1 {
+                old.execute_batch(statement).unwrap();
+            }
+            old.execute_batch(
+                "CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, \
+                 track_id TEXT NOT NULL, model TEXT NOT NULL, car_id TEXT NOT NULL)",
+            )
+            .unwrap();
+            if aided_column {
+                old.execute_batch(AIDED).unwrap();
+            }
+            for statement in insert(aided_column) {
+                old.execute_batch(&statement).unwrap();
+            }
+            old.pragma_update(None, "user_version", 1).unwrap();
+        }
+        let mut db = db::Sqlite::open(&file).unwrap();
+        let version: i64 = rusqlite::Connection::open(&file)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 2);
+        check(&mut db, aided_column);
+        anns_aided_lap(None, &dir, &mut db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_postgresql_database_of_version_1_keeps_every_lap() {
+    for aided_column in [true, false] {
+        let Some(test_db) = postgres_db::database(&format!("upgrade{}", u8::from(aided_column)))
+        else {
+            return;
+        };
+        {
+            let mut old = postgres::Client::connect(&test_db.url, postgres::NoTls).unwrap();
+            let mut tx = old.transaction().unwrap();
+            for statement in VERSION_1 {
+                tx.batch_execute(statement).unwrap();
+            }
+            tx.batch_execute(
+                "CREATE TABLE changes (seq BIGSERIAL PRIMARY KEY, track_id TEXT NOT NULL, \
+                 model TEXT NOT NULL, car_id TEXT NOT NULL);
+                 CREATE TABLE skid_schema (version BIGINT NOT NULL);
+                 INSERT INTO skid_schema (version) VALUES (1)",
+            )
+            .unwrap();
+            if aided_column {
+                tx.batch_execute(AIDED).unwrap();
+            }
+            for statement in insert(aided_column) {
+                tx.batch_execute(&statement).unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let mut db = db::open_existing(&test_db.url).unwrap();
+        let mut old = postgres::Client::connect(&test_db.url, postgres::NoTls).unwrap();
+        let version: i64 = old
+            .query_one("SELECT version FROM skid_schema", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(version, 2);
+        check(db.as_mut(), aided_column);
+        let dir = temp(&format!("pg-{aided_column}"));
+        anns_aided_lap(Some(&test_db.url), &dir, db.as_mut());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -4,7 +4,9 @@
 #   postgres://skid:skid@127.0.0.1:PORT/skid_test
 # Installs the Debian package `postgresql` where it is missing, makes a
 # cluster where there is none, starts it, and makes the role and database
-# once. Run as root (CI is); prints nothing and exits non-zero on failure.
+# once (the role may make roles: tests run a server under a role of
+# least privilege). Run as root (CI is); prints nothing and exits non-zero
+# on failure.
 # Only the address goes to standard output: what the tools say on the way
 # (pg_ctlcluster's "Removed stale pid file.", say) goes to standard error,
 # and the server started holds no descriptor of standard output open.
@@ -25,7 +27,9 @@ set -euo pipefail
   as_postgres() { su postgres -c "psql -p $port -qtAc \"$1\""; }
   for _ in $(seq 50); do as_postgres "SELECT 1" >/dev/null 2>&1 && break; sleep 0.2; done
   [ "$(as_postgres "SELECT 1 FROM pg_roles WHERE rolname = 'skid'")" = 1 ] ||
-    as_postgres "CREATE ROLE skid LOGIN PASSWORD 'skid' CREATEDB" >/dev/null
+    as_postgres "CREATE ROLE skid LOGIN PASSWORD 'skid' CREATEDB CREATEROLE" >/dev/null
+  [ "$(as_postgres "SELECT rolcreaterole FROM pg_roles WHERE rolname = 'skid'")" = t ] ||
+    as_postgres "ALTER ROLE skid CREATEROLE" >/dev/null
   [ "$(as_postgres "SELECT 1 FROM pg_database WHERE datname = 'skid_test'")" = 1 ] ||
     as_postgres "CREATE DATABASE skid_test OWNER skid" >/dev/null
 } 1>&2

@@ -35,6 +35,7 @@ fn room(server: &str, n: u32, players: u32, racing: bool) -> Listed {
         seats: 4,
         racing,
         peer: None,
+        aid: true,
     }
 }
 
@@ -151,6 +152,7 @@ fn a_hub_publishes_its_rooms_as_they_change() {
         seats: 4,
         racing,
         peer: None,
+        aid: true,
     };
     two.press(1, KeyCode::Enter, 0);
     until(&mut db, &mut two, &[pocket(1, false)]);
@@ -196,6 +198,23 @@ fn the_lobby_lists_the_rooms_on_the_other_servers() {
         "{lobby}"
     );
     assert!(!lobby.contains("no rooms yet"), "{lobby}");
+    assert!(!line.contains("no aid"), "{lobby}");
+    // Ann, the host, turns the aid off: Ben's lobby says so.
+    a.press(1, KeyCode::Up, 0);
+    a.press(1, KeyCode::Left, 0);
+    let start = Instant::now();
+    loop {
+        tick += 4;
+        a.hub.tick(a.at(tick));
+        b.hub.tick(b.at(tick));
+        b.frames(tick);
+        let text = b.screens[1].screen().contents();
+        if (text.lines()).any(|l| l.contains("· host-a") && l.contains("no aid")) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "{text}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     // A goes: its room leaves B's lobby.
     drop(a);
     let start = Instant::now();

@@ -210,3 +210,103 @@ fn a_postgresql_database_of_version_1_keeps_every_lap() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A role of least privilege on the database `db` (rows read and
+/// written, no table changed), dropped with it: its address.
+struct Role {
+    url: String,
+    base: String,
+    name: String,
+}
+
+impl Role {
+    fn on(db: &postgres_db::TestDb) -> Role {
+        let name = format!("skid_rows_{}", std::process::id());
+        let mut admin = postgres::Client::connect(&db.url, postgres::NoTls).unwrap();
+        let dbname = db.url.rsplit_once('/').unwrap().1.to_string();
+        admin
+            .batch_execute(&format!(
+                "DROP ROLE IF EXISTS {name};
+                 CREATE ROLE {name} LOGIN PASSWORD 'rows';
+                 GRANT CONNECT ON DATABASE {dbname} TO {name};
+                 GRANT USAGE ON SCHEMA public TO {name};
+                 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {name};
+                 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {name};"
+            ))
+            .unwrap();
+        let (who, place) = db.url.split_once('@').unwrap();
+        let scheme = who.split_once("//").unwrap().0;
+        Role {
+            url: format!("{scheme}//{name}:rows@{place}"),
+            base: db.url.clone(),
+            name,
+        }
+    }
+}
+
+impl Drop for Role {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = postgres::Client::connect(&self.base, postgres::NoTls) {
+            let _ = admin.batch_execute(&format!(
+                "REASSIGN OWNED BY {0} TO CURRENT_USER; DROP OWNED BY {0}; DROP ROLE IF EXISTS {0}",
+                self.name
+            ));
+        }
+    }
+}
+
+/// Operators give a server a role that reads and writes rows but may not
+/// change tables. On a schema of this build's it serves: laps kept, the
+/// boards online, its rooms published. On a schema behind it, it is
+/// refused at once, for good, saying what to do (not retried quietly).
+#[test]
+fn a_role_that_may_not_change_tables_runs_a_server_on_its_schema() {
+    let Some(test_db) = postgres_db::database("rows") else {
+        return;
+    };
+    // The schema made by its owner.
+    drop(Keeper::on(Some(&test_db.url), &temp("rows-owner")).unwrap());
+    let role = Role::on(&test_db);
+    {
+        let mut k = Keeper::on(Some(&role.url), &temp("rows")).unwrap();
+        assert!(k.online, "{:?}", k.down_at_start);
+        k.save("SHA256:ann", "ann", aided(20.0), vec![]);
+        k.ask_board(key(), vec![]);
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while k.boards.get(&key()).is_none_or(|b| b.aided.top.is_empty()) {
+            assert!(std::time::Instant::now() < end, "the board never came");
+            k.poll();
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+    let mut db = db::open_existing(&role.url).unwrap();
+    let room = db::Listed {
+        server: "one".into(),
+        room: 1,
+        track: "pocket".into(),
+        model: ModelKind::Arcade,
+        players: 1,
+        seats: 4,
+        racing: false,
+        peer: None,
+        aid: false,
+    };
+    db.publish_rooms("one", std::slice::from_ref(&room), 1000)
+        .unwrap();
+    assert_eq!(db.rooms_elsewhere("two", 1000).unwrap(), [room]);
+    // A schema behind this build's: refused at once, saying why.
+    let mut owner = postgres::Client::connect(&test_db.url, postgres::NoTls).unwrap();
+    owner
+        .batch_execute("UPDATE skid_schema SET version = 1")
+        .unwrap();
+    let start = std::time::Instant::now();
+    let Err(why) = Keeper::on(Some(&role.url), &temp("rows-behind")) else {
+        panic!("a schema it may not migrate was used");
+    };
+    assert!(start.elapsed() < std::time::Duration::from_secs(3));
+    assert!(
+        why.contains("from version 1 to 2") && why.contains("owns the tables"),
+        "{why}"
+    );
+    assert!(!why.contains(":rows@"), "no password: {why}");
+}

@@ -337,7 +337,7 @@ fn elsewhere_rows(elsewhere: &[Listed]) -> impl Iterator<Item = lobby::RoomLine>
         players: l.players as usize,
         slots: l.seats as usize,
         racing: l.racing,
-        aid: true,
+        aid: l.aid,
         on: Some(l.host().to_string()),
     })
 }

@@ -60,8 +60,10 @@ fn style(selected: bool) -> Style {
 
 /// A box of `h` rows titled `title`, centred in `area`; returns the room
 /// inside it.
-fn panel(buf: &mut Buffer, area: Rect, h: u16, title: &str) -> Rect {
-    let r = centred(area, 60, h);
+/// The screens' box: 60 columns wide, or `w` where wider, and `h` high,
+/// in the middle of `area`; returns the inside less a margin.
+fn panel(buf: &mut Buffer, area: Rect, w: u16, h: u16, title: &str) -> Rect {
+    let r = centred(area, w.max(60), h);
     Block::bordered()
         .title(title)
         .border_style(Style::new().fg(THEME.faint))
@@ -107,7 +109,14 @@ pub fn lobby(
     let h = count(rooms.len() + noted)
         .saturating_add(count(best.len()))
         .saturating_add(8);
-    let inner = panel(buf, area, h, " skid · lobby ");
+    // Wider than its 60 columns where a room's row needs it (another
+    // server's room: its host at the end) and the screen has them.
+    let widest = (rooms.iter())
+        .map(|r| unicode_width::UnicodeWidthStr::width(room_line(r).as_str()))
+        .max()
+        .unwrap_or(0);
+    let w = count(widest + 6).min(area.width);
+    let inner = panel(buf, area, w, h, " skid · lobby ");
     // Rows besides the rooms': who you are (and the note), a gap, the
     // make-a-room row and the key line, and for the board a gap and its
     // heading.
@@ -222,7 +231,7 @@ const WATCHERS_LISTED: usize = 3;
 /// settings (as many as fit), and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
     let h = 20 + (s.board.len() as u16 + 1).min(12);
-    let inner = panel(buf, area, h, &format!(" skid · room {} ", s.id));
+    let inner = panel(buf, area, 60, h, &format!(" skid · room {} ", s.id));
     let mut pieces: Vec<Piece> = (s.rows.iter())
         .map(|(row, label, value)| {
             let (text, style) = selector::row(label, value, s.host && s.row == *row, s.host);

@@ -196,6 +196,9 @@ pub struct Listed {
     /// The address its server takes other servers' relays at (`--peer`),
     /// if it takes them.
     pub peer: Option<String>,
+    /// Whether its host allows the steering aid (the lobby says `no aid`
+    /// where not).
+    pub aid: bool,
 }
 
 impl Listed {
@@ -212,15 +215,17 @@ pub const ROOMS_FRESH_MS: i64 = 3_000;
 /// How long rows of a silent server stay in the table at all.
 const ROOMS_KEPT_MS: i64 = 60_000;
 
+/// A row of [`sql::ROOMS_ELSEWHERE`]: server, room, track, model,
+/// players, seats, racing, peer, aid.
+type RoomRow = (String, i64, String, String, i64, i64, i64, String, i64);
+
 /// The rows of [`sql::ROOMS_ELSEWHERE`] as listed rooms (a model this
 /// build does not know is left out).
-fn listed(
-    rows: impl IntoIterator<Item = (String, i64, String, String, i64, i64, i64, String)>,
-) -> Vec<Listed> {
+fn listed(rows: impl IntoIterator<Item = RoomRow>) -> Vec<Listed> {
     let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     rows.into_iter()
         .filter_map(
-            |(server, room, track, model, players, seats, racing, peer)| {
+            |(server, room, track, model, players, seats, racing, peer, aid)| {
                 Some(Listed {
                     server,
                     room: to_u32(room),
@@ -230,6 +235,7 @@ fn listed(
                     seats: to_u32(seats),
                     racing: racing != 0,
                     peer: (!peer.is_empty()).then_some(peer),
+                    aid: aid != 0,
                 })
             },
         )

@@ -1,7 +1,8 @@
 //! The SQL both databases run, written once: PostgreSQL's `$N`
 //! parameters, which SQLite reads too (each bound by its place, in the
 //! order they first appear). Only the log of changes' table differs (a
-//! sequence is spelt differently in each), and each database's own
+//! sequence is spelt differently in each), adding a column where it is
+//! missing (SQLite asks first: [`HAS_COLUMN`]), and each database's own
 //! settings.
 
 /// Version 1's laps: each keyed player's best lap per track, model and
@@ -27,13 +28,12 @@ pub const LAPS: &str = "
     )";
 /// Whether the steering aid steered the lap (1) or not (0): a column
 /// that builds before version 2 added to version 1's table where it was
-/// missing, and version 2's step adds where they did not. SQLite has no
-/// `IF NOT EXISTS` here: it asks first ([`LAPS_HAS_AIDED`]).
+/// missing, and version 2's step adds where they did not.
 pub const LAPS_AIDED: &str = "ALTER TABLE laps ADD COLUMN aided BIGINT NOT NULL DEFAULT 0";
 pub const LAPS_AIDED_PG: &str =
     "ALTER TABLE laps ADD COLUMN IF NOT EXISTS aided BIGINT NOT NULL DEFAULT 0";
-pub const LAPS_HAS_AIDED: &str =
-    "SELECT COUNT(*) FROM pragma_table_info('laps') WHERE name = 'aided'";
+/// Whether SQLite's table `$1` has a column `$2` (1) or not (0).
+pub const HAS_COLUMN: &str = "SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2";
 /// Version 1's order of the boards.
 pub const LAPS_INDEX: &str =
     "CREATE INDEX laps_board ON laps (track_id, model, car_id, time, set_at)";
@@ -70,15 +70,18 @@ pub const LAPS_ON_BOARDS: &[&str] = &[
     "DROP TABLE laps",
     "ALTER TABLE laps_on_boards RENAME TO laps",
     "CREATE INDEX laps_board ON laps (track_id, model, car_id, aided, time, set_at)",
+    ROOMS,
 ];
 /// The database's own notes (which data directories were imported).
 pub const META: &str = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 
 /// The rooms each server sharing the database has open, as its lobby
 /// lists them, each stamped with the server's latest heartbeat (`beat`,
-/// milliseconds since the epoch). Live state, not records: made where
-/// missing rather than by the versioned schema, so that a server of an
-/// older build sharing the database works on without it.
+/// milliseconds since the epoch). Builds before version 2 made it (and
+/// its `peer` column) where missing, outside the versioned schema;
+/// version 2's step makes it where they did not, with every column, so
+/// that a server of version 2 changes no table once the schema is its
+/// own (a role that may not alter tables runs it: docs/SERVE.md).
 pub const ROOMS: &str = "
     CREATE TABLE IF NOT EXISTS rooms (
         server TEXT NOT NULL,
@@ -90,6 +93,7 @@ pub const ROOMS: &str = "
         racing BIGINT NOT NULL,
         beat BIGINT NOT NULL,
         peer TEXT NOT NULL DEFAULT '',
+        aid BIGINT NOT NULL DEFAULT 1,
         PRIMARY KEY (server, room)
     )";
 /// Where another server reaches a room's server to relay a player to it
@@ -98,16 +102,20 @@ pub const ROOMS: &str = "
 pub const ROOMS_PEER: &str = "ALTER TABLE rooms ADD COLUMN peer TEXT NOT NULL DEFAULT ''";
 pub const ROOMS_PEER_PG: &str =
     "ALTER TABLE rooms ADD COLUMN IF NOT EXISTS peer TEXT NOT NULL DEFAULT ''";
-pub const ROOMS_HAS_PEER: &str =
-    "SELECT COUNT(*) FROM pragma_table_info('rooms') WHERE name = 'peer'";
+/// Whether the room's host allows the steering aid (1) or turned it off
+/// (0), for the other servers' lobbies to say `no aid`; added to a
+/// rooms' table made before it.
+pub const ROOMS_AID: &str = "ALTER TABLE rooms ADD COLUMN aid BIGINT NOT NULL DEFAULT 1";
+pub const ROOMS_AID_PG: &str =
+    "ALTER TABLE rooms ADD COLUMN IF NOT EXISTS aid BIGINT NOT NULL DEFAULT 1";
 /// A server's own rooms taken out, and those of servers long silent.
 pub const ROOMS_CLEAR: &str = "DELETE FROM rooms WHERE server = $1 OR beat < $2";
 pub const ROOM_PUT: &str = "
-    INSERT INTO rooms (server, room, track, model, players, seats, racing, beat, peer)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    INSERT INTO rooms (server, room, track, model, players, seats, racing, beat, peer, aid)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 /// The rooms of every other server heard from since `$2`.
 pub const ROOMS_ELSEWHERE: &str = "
-    SELECT server, room, track, model, players, seats, racing, peer FROM rooms
+    SELECT server, room, track, model, players, seats, racing, peer, aid FROM rooms
     WHERE server <> $1 AND beat >= $2 ORDER BY server, room";
 
 /// A lap kept only if it beats its driver's own for its key on its

@@ -86,8 +86,7 @@ impl Sqlite {
 
     /// Brings the schema to this build's version, in one transaction that
     /// holds the database's write lock from its start, so that two servers
-    /// starting at once on a new database migrate it once; and makes the
-    /// rooms' table where it is missing.
+    /// starting at once on a new database migrate it once.
     fn migrate(&mut self) -> Result<(), String> {
         let path = self.path.clone();
         let fail = |e| error(&path, "cannot migrate", e);
@@ -105,24 +104,25 @@ impl Sqlite {
                 format!("schema version {version} is newer than this skid's ({known})"),
             ));
         }
+        // A column where it is missing (builds of version 1 added some).
+        let add = |table: &str, column: &str, statement: &str| {
+            let has: i64 = tx.query_row(sql::HAS_COLUMN, [table, column], |r| r.get(0))?;
+            if has == 0 {
+                tx.execute_batch(statement)?;
+            }
+            Ok::<(), rusqlite::Error>(())
+        };
         for (n, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
             if n == 1 {
-                let aided: i64 =
-                    (tx.query_row(sql::LAPS_HAS_AIDED, [], |r| r.get(0))).map_err(fail)?;
-                if aided == 0 {
-                    tx.execute_batch(sql::LAPS_AIDED).map_err(fail)?;
-                }
+                add("laps", "aided", sql::LAPS_AIDED).map_err(fail)?;
             }
             for statement in *step {
                 tx.execute_batch(statement).map_err(fail)?;
             }
-        }
-        // The rooms' table: live state, made where missing (it is no
-        // part of the versioned schema, see [`sql::ROOMS`]).
-        tx.execute_batch(sql::ROOMS).map_err(fail)?;
-        let peer: i64 = (tx.query_row(sql::ROOMS_HAS_PEER, [], |r| r.get(0))).map_err(fail)?;
-        if peer == 0 {
-            tx.execute_batch(sql::ROOMS_PEER).map_err(fail)?;
+            if n == 1 {
+                add("rooms", "peer", sql::ROOMS_PEER).map_err(fail)?;
+                add("rooms", "aid", sql::ROOMS_AID).map_err(fail)?;
+            }
         }
         tx.pragma_update(None, "user_version", known)
             .map_err(fail)?;
@@ -373,7 +373,8 @@ impl Database for Sqlite {
                     r.seats,
                     i64::from(r.racing),
                     now_ms,
-                    r.peer.as_deref().unwrap_or("")
+                    r.peer.as_deref().unwrap_or(""),
+                    i64::from(r.aid)
                 ],
             )
             .map_err(fail)?;
@@ -397,6 +398,7 @@ impl Database for Sqlite {
                     r.get(5)?,
                     r.get(6)?,
                     r.get(7)?,
+                    r.get(8)?,
                 ))
             })
             .map_err(fail)?;

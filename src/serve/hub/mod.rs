@@ -151,6 +151,7 @@ impl Hub {
                     players: room.members.len() as u32,
                     seats: Room::slots(&t.track) as u32,
                     racing: room.running.is_some(),
+                    aid: room.menu.aid,
                 }
             })
             .collect();

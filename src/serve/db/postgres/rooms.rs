@@ -2,28 +2,9 @@
 //! PostgreSQL (docs/SERVE.md, "Beyond one machine").
 
 use super::super::{Listed, ROOMS_FRESH_MS, ROOMS_KEPT_MS, listed, sql};
-use super::{MIGRATION_LOCK, Postgres};
+use super::Postgres;
 
 impl Postgres {
-    /// Makes the rooms' table if it is not there, once: under the
-    /// migrations' lock, so that servers starting at once do not both
-    /// try (PostgreSQL's `IF NOT EXISTS` is no guard against that).
-    fn make_rooms_table(&mut self) -> Result<(), String> {
-        if self.rooms_table {
-            return Ok(());
-        }
-        self.run("cannot make the rooms' table", async |c| {
-            let tx = c.transaction().await?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
-                .await?;
-            tx.batch_execute(sql::ROOMS).await?;
-            tx.batch_execute(sql::ROOMS_PEER_PG).await?;
-            tx.commit().await
-        })?;
-        self.rooms_table = true;
-        Ok(())
-    }
-
     /// [`crate::serve::db::Database::publish_rooms`].
     pub(super) fn put_rooms(
         &mut self,
@@ -31,7 +12,6 @@ impl Postgres {
         rooms: &[Listed],
         now_ms: i64,
     ) -> Result<(), String> {
-        self.make_rooms_table()?;
         self.run("cannot publish the rooms", async |c| {
             let tx = c.transaction().await?;
             tx.execute(sql::ROOMS_CLEAR, &[&server, &(now_ms - ROOMS_KEPT_MS)])
@@ -42,7 +22,8 @@ impl Postgres {
                 let racing = i64::from(r.racing);
                 let (model, beat) = (r.model.name(), now_ms);
                 let peer = r.peer.as_deref().unwrap_or("");
-                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 9] = [
+                let aid = i64::from(r.aid);
+                let at: [&(dyn tokio_postgres::types::ToSql + Sync); 10] = [
                     &server,
                     &n(r.room),
                     &r.track,
@@ -52,6 +33,7 @@ impl Postgres {
                     &racing,
                     &beat,
                     &peer,
+                    &aid,
                 ];
                 tx.execute(&put, &at).await?;
             }
@@ -62,7 +44,6 @@ impl Postgres {
     /// [`crate::serve::db::Database::rooms_elsewhere`].
     pub(super) fn read_rooms(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
         let since = now_ms - ROOMS_FRESH_MS;
-        self.make_rooms_table()?;
         let rows = self.run("cannot read the rooms", async |c| {
             c.query(sql::ROOMS_ELSEWHERE, &[&server, &since]).await
         })?;
@@ -76,6 +57,7 @@ impl Postgres {
                 r.get(5),
                 r.get(6),
                 r.get(7),
+                r.get(8),
             )
         })))
     }

@@ -141,7 +141,7 @@ async fn a_relay_seats_its_player_and_says_how_it_ended() {
     let why = ended(told(&hub).await);
     assert_eq!(why.as_deref(), Some("its server cannot be reached"));
     // The servers' key: Ben in Ann's room, frames back, q out of it.
-    let relay = relays(host).start(ask(peer), "room 1".into());
+    let mut relay = relays(host).start(ask(peer), "room 1".into());
     let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
         panic!("not up");
     };
@@ -162,12 +162,105 @@ async fn a_relay_seats_its_player_and_says_how_it_ended() {
             screen.process(&bytes);
         }
     }
-    relay.to.send(ToRelay::Bytes(b"q".to_vec())).unwrap();
+    relay.pass(ToRelay::Bytes(b"q".to_vec()));
     let left = ended(told(&hub).await);
     assert_eq!(left, None, "only left the room");
     let room = ann
         .wait_until(|s| !s.contains("ben"), 5.0, "ben gone")
         .await;
     assert!(room.contains("PLAYERS 1/"), "{room}");
+    srv.shutdown().await;
+}
+
+/// Ben's screen through the relay: frames read from `back` for `secs`
+/// into `screen`; returns its text.
+async fn read_for(
+    back: &mut tokio::sync::mpsc::Receiver<serve::hub::Out>,
+    screen: &mut vt100::Parser,
+    secs: f64,
+) -> String {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+    while std::time::Instant::now() < end {
+        let wait = std::time::Duration::from_millis(20);
+        if let Ok(Some(serve::hub::Out::Frame(bytes))) =
+            tokio::time::timeout(wait, back.recv()).await
+        {
+            screen.process(&bytes);
+        }
+    }
+    screen.screen().contents()
+}
+
+/// The INPUT line of a race screen.
+fn input_line(text: &str) -> String {
+    (text.lines())
+        .find(|l| l.contains("INPUT"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A relayed player's bytes reach the room's server as they came, so a
+/// key split across packets is read whole there (a kitty release in two
+/// pieces lets go of the throttle); and a relayed player who stops
+/// reading holds no frames up on their own server: their keys still go
+/// (two q's leave the race), and when they read again the screen comes
+/// whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() {
+    use serve::hub::ToHub;
+    use serve::relay::{Ask, Relays, ToRelay};
+    let (srv, host) = server("relay-pieces").await;
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let (to_hub, hub) = std::sync::mpsc::channel();
+    let relays = Relays {
+        runtime: tokio::runtime::Handle::current(),
+        key: Arc::new(host),
+        hub: to_hub,
+    };
+    let ask = Ask {
+        id: 7,
+        name: "ben".into(),
+        identity: None,
+        size: (80, 24),
+        color: false,
+        peer: srv.peer.unwrap().to_string(),
+        room: 1,
+    };
+    let mut relay = relays.start(ask, "room 1".into());
+    let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
+        panic!("not up");
+    };
+    let (out, mut back) = tokio::sync::mpsc::channel(1);
+    frames.send(out).unwrap();
+    ann.wait_for("ben", 5.0).await;
+    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    read_for(&mut back, &mut screen, 0.5).await;
+    ann.send(b"\r").await;
+    // Past the countdown: W pressed (kitty), then let go in two pieces.
+    read_for(&mut back, &mut screen, 3.5).await;
+    relay.pass(ToRelay::Bytes(b"\x1b[119u".to_vec()));
+    let held = read_for(&mut back, &mut screen, 1.0).await;
+    assert!(input_line(&held).contains("GAS"), "{held}");
+    relay.pass(ToRelay::Bytes(b"\x1b[119;1".to_vec()));
+    read_for(&mut back, &mut screen, 0.1).await;
+    relay.pass(ToRelay::Bytes(b":3u".to_vec()));
+    let let_go = read_for(&mut back, &mut screen, 1.0).await;
+    assert!(!input_line(&let_go).contains("GAS"), "{let_go}");
+    // Ben stops reading while the race draws on; his frames wait no
+    // longer than his queue holds, and his keys go.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    relay.pass(ToRelay::Bytes(b"q".to_vec()));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let asked = read_for(&mut back, &mut screen, 1.5).await;
+    assert!(asked.contains("leave the race?"), "whole again:\n{asked}");
+    assert!(asked.contains("RPM"), "{asked}");
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    relay.pass(ToRelay::Bytes(b"q".to_vec()));
+    let ToHub::RelayEnded { id: 7, why } = told(&hub).await else {
+        panic!("not an end");
+    };
+    assert_eq!(why, None, "left the race");
     srv.shutdown().await;
 }

@@ -354,3 +354,54 @@ async fn both_boards_show_both_laps(ann: &ssh::Player, ben: &ssh::Player) {
         assert!(board.contains("ann") && board.contains("ben"), "{board}");
     }
 }
+
+/// A key split across SSH packets, as a network may split it, is read
+/// whole by the room's server for a relayed player as for a direct one:
+/// a kitty release of W sent in two pieces 100 ms apart lets go of the
+/// throttle (it stuck before: the player's server passed on only the
+/// packets it read a key from).
+#[test]
+fn a_key_split_across_packets_reaches_the_rooms_server_whole() {
+    postgres_db::on_runtime("relay_split", |db| async move {
+        let dirs = [temp("split-a"), temp("split-b")];
+        let [(_a, a_at, _), (_b, b_at, _)] = two_on(&db, &dirs, false);
+        let ann = ssh::in_lobby(a_at, "ann").await;
+        ann.send(ENTER).await;
+        ann.wait_for("PLAYERS 1/4", 5.0).await;
+        let ben = ssh::in_lobby(b_at, "ben").await;
+        ben.wait_for("room 1", 2.0).await;
+        ben.send(DOWN).await;
+        ben.wait_for("› room 1", 2.0).await;
+        ben.send(ENTER).await;
+        ben.wait_for("waiting for the host", 5.0).await;
+        ann.send(ENTER).await;
+        ben.wait_for("RPM", 5.0).await;
+        tokio::time::sleep(Duration::from_millis(3500)).await;
+        let input = |text: &str| {
+            (text.lines())
+                .find(|l| l.contains("INPUT"))
+                .unwrap_or_default()
+                .to_string()
+        };
+        for (press, halves) in [
+            (&b"\x1b[119u"[..], [&b"\x1b[119;1"[..], &b":3u"[..]]),
+            (&b"\x1b[119u"[..], [&b"\x1b[11"[..], &b"9;1:3u"[..]]),
+        ] {
+            ben.send(press).await;
+            let held = ben
+                .wait_until(|t| input(t).contains("GAS"), 2.0, "GAS")
+                .await;
+            assert!(input(&held).contains("GAS"), "{held}");
+            ben.send(halves[0]).await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            ben.send(halves[1]).await;
+            let let_go = ben
+                .wait_until(|t| !input(t).contains("GAS"), 2.0, "W let go")
+                .await;
+            assert!(!input(&let_go).contains("GAS"), "{let_go}");
+        }
+        for dir in dirs {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    });
+}

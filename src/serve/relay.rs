@@ -9,8 +9,17 @@
 //! as their terminal would: a pty of their size, `NO_COLOR` if they set
 //! it, and, trusted only from a server, who they are (`SKID_IDENTITY`)
 //! and the room they join (`SKID_ROOM`), their name as the user. Then
-//! the player's bytes go one way as they typed them and the frames come
-//! back as they were drawn, each through the SSH channel's flow control.
+//! the player's bytes go one way as they arrive, whole keys or pieces of
+//! them (the room's server reads them with the same keyboard parser as a
+//! direct player's), and the frames come back as they were drawn, each
+//! through the SSH channel's flow control.
+//!
+//! Every queue is bounded. Frames are read from the room's server only
+//! while the player's connection takes them: a player who stops reading
+//! is a slow client of the room's server (which skips frames for them, as
+//! for any), not a growing queue here. Their keys are passed on whatever
+//! the frames do, through a queue of [`KEYS_QUEUED`] packets; a room's
+//! server that stops taking them fills it, and the relay ends, saying so.
 //!
 //! The room's server ends the session when the player leaves the room
 //! (exit status 0) or for a reason it writes on the session's standard
@@ -21,6 +30,7 @@
 //! server sees them go.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender as HubSender;
 use std::time::Duration;
 
@@ -40,6 +50,17 @@ pub const ROOM_VAR: &str = "SKID_ROOM";
 
 /// How long a relay has to reach the room's server and be let in.
 pub const CONNECT_SECONDS: u64 = 5;
+
+/// The player's packets (keys, a resize) a relay holds for the room's
+/// server at the most: a second of a fast typist's, many times over.
+pub const KEYS_QUEUED: usize = 256;
+
+/// What the player is told when the room's server stopped taking their
+/// keys ([`KEYS_QUEUED`], [`WRITE_WAIT`]).
+const JAMMED: &str = "its server stopped taking your keys";
+
+/// The longest a write to the room's server may wait for its window.
+const WRITE_WAIT: Duration = Duration::from_secs(5);
 
 /// What a relay needs of its server: where to run, the key it logs in
 /// with, and the hub to tell when it is up and when it ends.
@@ -73,11 +94,26 @@ pub enum ToRelay {
 
 /// A relay under way, as the hub holds it: dropped, it ends.
 pub struct Relay {
-    pub to: mpsc::UnboundedSender<ToRelay>,
+    to: mpsc::Sender<ToRelay>,
+    /// Set when the queue to the room's server was full: the relay ends
+    /// saying so ([`JAMMED`]).
+    jammed: Arc<AtomicBool>,
     /// Whether it is up (the hub draws nothing of the player's then).
     pub up: bool,
     /// Where to, for the log: `room 3 on host/addr`.
     pub whereto: String,
+}
+
+impl Relay {
+    /// Passes `what` on to the room's server, never waiting: a queue
+    /// full ([`KEYS_QUEUED`]) ends the relay (the hub hears why from it).
+    pub fn pass(&mut self, what: ToRelay) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.to.try_send(what) {
+            self.jammed.store(true, Ordering::Relaxed);
+            // The last sender gone, the relay's loop ends.
+            self.to = mpsc::channel(1).0;
+        }
+    }
 }
 
 impl Relays {
@@ -85,15 +121,23 @@ impl Relays {
     /// `RelayUp` once the room's server let them in, and `RelayEnded`
     /// when it ends, however it ends.
     pub fn start(&self, ask: Ask, whereto: String) -> Relay {
-        let (to, from_hub) = mpsc::unbounded_channel();
+        let (to, from_hub) = mpsc::channel(KEYS_QUEUED);
         let (key, hub) = (self.key.clone(), self.hub.clone());
+        let jammed = Arc::new(AtomicBool::new(false));
+        let told = jammed.clone();
         self.runtime.spawn(async move {
             let id = ask.id;
             let why = run(ask, key, hub.clone(), from_hub).await;
+            let why = if told.load(Ordering::Relaxed) {
+                Some(JAMMED.to_string())
+            } else {
+                why
+            };
             let _ = hub.send(ToHub::RelayEnded { id, why });
         });
         Relay {
             to,
+            jammed,
             up: false,
             whereto,
         }
@@ -124,7 +168,7 @@ async fn run(
     ask: Ask,
     key: Arc<PrivateKey>,
     hub: HubSender<ToHub>,
-    mut from_hub: mpsc::UnboundedReceiver<ToRelay>,
+    mut from_hub: mpsc::Receiver<ToRelay>,
 ) -> Option<String> {
     let within = Duration::from_secs(CONNECT_SECONDS);
     let opened = tokio::time::timeout(within, open(&ask, key)).await;
@@ -150,12 +194,30 @@ async fn run(
     let (mut read, write) = channel.split();
     let mut said = String::new();
     let mut status = None;
+    // The room's server is read all the time (a channel left unread
+    // holds up the whole connection: the player's keys and the
+    // keepalives too). A frame the player's connection has no room for
+    // is dropped, and so is every one after it until there is room
+    // again; then the room's server is asked for the screen whole (a
+    // window change to the size it has), as it redraws a slow client's.
+    let mut size = ask.size;
+    let mut behind = false;
     let ended = loop {
         tokio::select! {
+            room = out.reserve(), if behind => {
+                let Ok(room) = room else { break None };
+                drop(room);
+                behind = false;
+                let (w, h) = size;
+                let asked = write.window_change(w.into(), h.into(), 0, 0);
+                let _ = tokio::time::timeout(WRITE_WAIT, asked).await;
+            },
             msg = read.wait() => match msg {
-                Some(ChannelMsg::Data { data }) => {
-                    if out.send(Out::Frame(data.to_vec())).await.is_err() {
-                        break None;
+                Some(ChannelMsg::Data { data }) if !behind => {
+                    match out.try_send(Out::Frame(data.to_vec())) {
+                        Ok(()) => {}
+                        Err(mpsc::error::TrySendError::Full(_)) => behind = true,
+                        Err(mpsc::error::TrySendError::Closed(_)) => break None,
                     }
                 }
                 Some(ChannelMsg::ExtendedData { data, ext: 1 }) => {
@@ -167,12 +229,19 @@ async fn run(
             },
             typed = from_hub.recv() => match typed {
                 Some(ToRelay::Bytes(bytes)) => {
-                    if write.data_bytes(bytes).await.is_err() {
-                        break Some(());
+                    match tokio::time::timeout(WRITE_WAIT, write.data_bytes(bytes)).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(_)) => break Some(()),
+                        Err(_) => {
+                            said = JAMMED.into();
+                            break Some(());
+                        }
                     }
                 }
                 Some(ToRelay::Resize((w, h))) => {
-                    let _ = write.window_change(w.into(), h.into(), 0, 0).await;
+                    size = (w, h);
+                    let asked = write.window_change(w.into(), h.into(), 0, 0);
+                    let _ = tokio::time::timeout(WRITE_WAIT, asked).await;
                 }
                 // The player left: the relay's connection goes with them.
                 None => break None,

@@ -386,14 +386,15 @@ impl Handler for Connection {
             self.cut_off("too much input: disconnected", session)?;
             return Ok(());
         }
-        if !events.is_empty() {
-            let _ = self.hub.send(ToHub::Input {
-                id: self.id,
-                events,
-                bytes: data.to_vec(),
-                at: now,
-            });
-        }
+        // Every packet goes to the hub, keys read from it or none: a
+        // relayed player's bytes are passed on as they came, and the room's
+        // server reads a key split across packets whole.
+        let _ = self.hub.send(ToHub::Input {
+            id: self.id,
+            events,
+            bytes: data.to_vec(),
+            at: now,
+        });
         Ok(())
     }
 

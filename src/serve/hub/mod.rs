@@ -260,8 +260,9 @@ impl Hub {
     }
 
     /// Key events from player `id`, read from `bytes`: theirs to act on,
-    /// or, relayed to another server's room, the bytes passed on there
-    /// (dropped while the relay is on its way).
+    /// or, relayed to another server's room, the bytes passed on there as
+    /// they came, whole keys or pieces (dropped while the relay is on its
+    /// way).
     fn typed(&mut self, id: PlayerId, events: Vec<Event>, bytes: Vec<u8>, at: Instant) {
         if let Some(Player {
             link: Link::To(relay),
@@ -269,7 +270,7 @@ impl Hub {
         }) = self.players.get_mut(&id)
         {
             if relay.up {
-                let _ = relay.to.send(ToRelay::Bytes(bytes));
+                relay.pass(ToRelay::Bytes(bytes));
             }
             return;
         }
@@ -287,8 +288,8 @@ impl Hub {
             p.session.size = size;
             p.resized = true;
             p.session.dirty = true;
-            if let Link::To(relay) = &p.link {
-                let _ = relay.to.send(ToRelay::Resize(size));
+            if let Link::To(relay) = &mut p.link {
+                relay.pass(ToRelay::Resize(size));
             }
         }
     }

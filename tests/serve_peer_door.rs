@@ -264,3 +264,58 @@ async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() 
     assert_eq!(why, None, "left the race");
     srv.shutdown().await;
 }
+
+/// A relayed player takes one of the room's server's `--max-players`
+/// like a direct one; one past them is told the server is full.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relayed_players_count_against_max_players_and_are_told_when_full() {
+    use serve::hub::ToHub;
+    use serve::relay::{Ask, Relays};
+    let dir = in_process::temp_dir("relay-full");
+    let mut opts = in_process::options(dir.clone());
+    opts.peer = Some("127.0.0.1:0".parse().unwrap());
+    opts.max_players = 2;
+    let srv = serve::start(opts).await.unwrap();
+    let host = serve::host_key(&dir).unwrap();
+    let ann = ssh::in_lobby(srv.addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let (to_hub, hub) = std::sync::mpsc::channel();
+    let relays = Relays {
+        runtime: tokio::runtime::Handle::current(),
+        key: Arc::new(host),
+        hub: to_hub,
+    };
+    let ask = |id, name: &str| Ask {
+        id,
+        name: name.into(),
+        identity: None,
+        size: (80, 24),
+        color: false,
+        peer: srv.peer.unwrap().to_string(),
+        room: 1,
+    };
+    let _ben = relays.start(ask(7, "ben"), "room 1".into());
+    let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
+        panic!("ben not up");
+    };
+    let (out, _back) = tokio::sync::mpsc::channel(64);
+    frames.send(out).unwrap();
+    ann.wait_for("ben", 5.0).await;
+    // Two players: Ann here, Ben relayed. Cal, relayed too, is one more.
+    let _cal = relays.start(ask(8, "cal"), "room 1".into());
+    // (Its session opens before the server finds no place for it.)
+    let mut said = told(&hub).await;
+    let (out, _cals) = tokio::sync::mpsc::channel(64);
+    if let ToHub::RelayUp { id: 8, frames } = said {
+        frames.send(out).unwrap();
+        said = told(&hub).await;
+    }
+    let ToHub::RelayEnded { id: 8, why } = said else {
+        panic!("cal's relay did not end");
+    };
+    assert_eq!(why.as_deref(), Some("server full"));
+    // And a direct player is refused at the door.
+    assert!(!ann.text().contains("cal"), "{}", ann.text());
+    srv.shutdown().await;
+}

@@ -12,7 +12,11 @@
 //!
 //! Garbage (bytes that start no known sequence) is counted, so that a
 //! client sending it can be cut off rather than obeyed. Mouse reports,
-//! which the server never asks for, are dropped unparsed.
+//! which the server never asks for, are dropped unparsed; so are the
+//! marks around a bracketed paste, which skid never asks for either:
+//! what comes between them is read as keys, never held back waiting for
+//! an end that may not come (q and Ctrl-C work at once after a lone
+//! start mark).
 
 use ratatui::crossterm::event::Event;
 
@@ -68,7 +72,7 @@ impl Keyboard {
     }
 
     fn parse(&mut self, events: &mut Vec<Event>) {
-        if mouse_report(&self.pending) {
+        if mouse_report(&self.pending) || paste_mark(&self.pending) {
             self.pending.clear();
             return;
         }
@@ -129,6 +133,12 @@ fn is_char_key(ev: &Event) -> bool {
     matches!(ev, Event::Key(k) if matches!(k.code, KeyCode::Char(c) if !c.is_control()))
 }
 
+/// Whether `seq` is the start or the end mark of a bracketed paste
+/// (`ESC [ 200 ~`, `ESC [ 201 ~`).
+fn paste_mark(seq: &[u8]) -> bool {
+    matches!(seq, b"\x1b[200~" | b"\x1b[201~")
+}
+
 /// Whether `seq` is a whole SGR (`ESC [ < b ; x ; y M`) or rxvt
 /// (`ESC [ b ; x ; y M`) mouse report. The server never asks for mouse
 /// reports, so they are no keys; and terminput, given a column or row of
@@ -174,6 +184,31 @@ mod tests {
         assert_eq!(
             keys(&mut k, b"\x1b"),
             vec![(KeyCode::Esc, KeyEventKind::Press)]
+        );
+        assert_eq!(k.garbage, 0);
+    }
+
+    #[test]
+    fn a_paste_mark_with_no_end_holds_no_key_back() {
+        let mut k = Keyboard::default();
+        assert_eq!(
+            keys(&mut k, b"\x1b[200~q"),
+            vec![(KeyCode::Char('q'), KeyEventKind::Press)]
+        );
+        // Ctrl-C at once after another start mark, in its own packet.
+        assert!(keys(&mut k, b"\x1b[200~").is_empty());
+        let ctrl_c = k.feed(b"\x03");
+        assert!(
+            matches!(&ctrl_c[..], [Event::Key(e)] if e.code == KeyCode::Char('c')),
+            "{ctrl_c:?}"
+        );
+        // A whole paste: its text read as keys, its marks dropped.
+        assert_eq!(
+            keys(&mut k, b"\x1b[200~ab\x1b[201~"),
+            vec![
+                (KeyCode::Char('a'), KeyEventKind::Press),
+                (KeyCode::Char('b'), KeyEventKind::Press)
+            ]
         );
         assert_eq!(k.garbage, 0);
     }

@@ -12,6 +12,13 @@
 //! (one host is usually given a whole /64). The deadline that closes a
 //! pending connection is the accept loop's (`accept::serve_one`); this module
 //! only counts.
+//!
+//! The door for other servers' relays has counts of its own for
+//! addresses and pending connections ([`Admission::for_relays`]), but its
+//! players are the server's: a relayed player takes a place of
+//! `--max-players` as a direct one does, and one past them is refused
+//! once logged in, in words the relay passes on ("server full"), not at
+//! the door.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
@@ -66,16 +73,19 @@ impl std::fmt::Display for Refused {
 struct Counts {
     by_group: HashMap<IpAddr, usize>,
     pending: usize,
-    players: usize,
 }
 
-/// The server's counts of connections, shared by the accept loop and the
-/// connections.
+/// A door's counts of connections, shared by its accept loop and its
+/// connections; the players are the server's, every door's.
 pub struct Admission {
     max_players: usize,
     max_pending: usize,
     per_address: usize,
+    /// Whether a full server refuses a connection at once (the players'
+    /// door) or once it has logged in, saying so (the relays').
+    full_at_door: bool,
     counts: Mutex<Counts>,
+    players: Arc<Mutex<usize>>,
 }
 
 impl Admission {
@@ -86,8 +96,28 @@ impl Admission {
             max_players,
             max_pending: pending_budget(max_players),
             per_address,
+            full_at_door: true,
             counts: Mutex::default(),
+            players: Arc::default(),
         })
+    }
+
+    /// The door for relays' counts: every relay comes from a few
+    /// servers' addresses, so only its players are limited, and they are
+    /// this door's players (the server's `--max-players` for both).
+    pub fn for_relays(self: &Arc<Self>) -> Arc<Admission> {
+        Arc::new(Admission {
+            max_players: self.max_players,
+            max_pending: self.max_pending,
+            per_address: self.max_players,
+            full_at_door: false,
+            counts: Mutex::default(),
+            players: self.players.clone(),
+        })
+    }
+
+    fn players(&self) -> MutexGuard<'_, usize> {
+        self.players.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Connections that may wait to join at once ([`pending_budget`]).
@@ -110,7 +140,7 @@ impl Admission {
             return Err(Refused::Pending);
         }
         // A server full of players lets nobody wait for a place.
-        if c.players >= self.max_players {
+        if self.full_at_door && *self.players() >= self.max_players {
             return Err(Refused::Full);
         }
         *c.by_group.entry(group).or_insert(0) += 1;
@@ -126,7 +156,7 @@ impl Admission {
     #[cfg(test)]
     fn counts_now(&self) -> (usize, usize) {
         let c = self.counts();
-        (c.pending, c.players)
+        (c.pending, *self.players())
     }
 }
 
@@ -146,11 +176,12 @@ impl Ticket {
         if self.playing.load(Ordering::SeqCst) {
             return Ok(());
         }
-        if c.players >= self.admission.max_players {
+        let mut players = self.admission.players();
+        if *players >= self.admission.max_players {
             return Err(Refused::Full);
         }
         c.pending -= 1;
-        c.players += 1;
+        *players += 1;
         self.playing.store(true, Ordering::SeqCst);
         Ok(())
     }
@@ -165,7 +196,7 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         let mut c = self.admission.counts();
         if self.playing.load(Ordering::SeqCst) {
-            c.players -= 1;
+            *self.admission.players() -= 1;
         } else {
             c.pending -= 1;
         }
@@ -228,6 +259,24 @@ mod tests {
         assert_eq!(a.counts_now(), (budget - 2, 2));
         drop(waiting);
         assert_eq!(a.counts_now(), (0, 0));
+    }
+
+    #[test]
+    fn relayed_players_take_the_servers_places() {
+        let a = Admission::new(2, PER_ADDRESS);
+        let relays = a.for_relays();
+        let direct = a.admit(ip("127.0.0.1")).unwrap();
+        direct.play().unwrap();
+        let relayed = relays.admit(ip("127.0.0.9")).unwrap();
+        relayed.play().unwrap();
+        // Full: the players' door refuses at once; the relays' lets the
+        // relay log in, to be told so.
+        assert_eq!(a.admit(ip("127.0.0.2")).err(), Some(Refused::Full));
+        let late = relays.admit(ip("127.0.0.9")).unwrap();
+        assert_eq!(late.play(), Err(Refused::Full));
+        drop(relayed);
+        assert!(late.play().is_ok(), "a place freed");
+        assert_eq!(a.counts_now(), (0, 2));
     }
 
     #[test]

@@ -298,17 +298,18 @@ pub async fn start(opts: Options) -> io::Result<Server> {
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);
+    let admission = Admission::new(opts.max_players, opts.per_address);
     let doors = Doors::new(
         Arc::new(config(key.clone(), false)),
         to_hub,
-        Admission::new(opts.max_players, opts.per_address),
+        admission.clone(),
         opts.login,
         opts.proxy_protocol,
     );
     let relays = peers.map(|listener| {
         // Every relay comes from a few servers' addresses: counted by
-        // the players they carry only.
-        let admission = Admission::new(opts.max_players, opts.max_players);
+        // the players they carry only, who are the server's players.
+        let admission = admission.for_relays();
         let door = doors.for_relays(Arc::new(config(key, true)), admission, public);
         tokio::spawn(accept::accept_loop(listener, door, stopped.clone()))
     });

@@ -338,7 +338,12 @@ impl Handler for Connection {
             return session.close(channel);
         }
         if let Err(why) = self.ticket.play() {
-            session.data(channel, format!("skid: {why}\r\n").into_bytes())?;
+            if self.peer.is_some() {
+                // For the relay to tell its player (its screen is theirs).
+                session.extended_data(channel, 1, why.to_string().into_bytes())?;
+            } else {
+                session.data(channel, format!("skid: {why}\r\n").into_bytes())?;
+            }
             session.exit_status_request(channel, 1)?;
             session.eof(channel)?;
             session.close(channel)?;

@@ -340,13 +340,13 @@ pub trait Database: Send {
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String>;
 }
 
-/// The database `url` names (`postgres://...` or `postgresql://...`,
-/// not yet connected: [`Database::ready`]), or with none the SQLite file
-/// `skid.db` in `dir`, opened.
+/// The database `url` names (`postgres://...` or `postgresql://...`),
+/// or with none the SQLite file `skid.db` in `dir`; not yet connected or
+/// migrated: [`Database::ready`] does that.
 pub fn open(url: Option<&str>, dir: &std::path::Path) -> Result<Box<dyn Database>, String> {
     match url {
         Some(url) => Ok(Box::new(Postgres::open(url)?)),
-        None => Ok(Box::new(Sqlite::open(&dir.join("skid.db"))?)),
+        None => Ok(Box::new(Sqlite::connect(&dir.join("skid.db"))?)),
     }
 }
 

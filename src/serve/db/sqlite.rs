@@ -3,7 +3,10 @@
 //! kill -9 and a power cut, and other processes on the machine with the
 //! same data directory share it. The schema is versioned ([`MIGRATIONS`],
 //! SQLite's `user_version`): a database of a newer version than this
-//! build knows is refused, never written.
+//! build knows is refused, never written. A server meets it when it is
+//! [ready](Database::ready): one another process holds locked (a tool
+//! with a transaction open) is a database that does not answer yet, not
+//! a reason to stop.
 
 use std::path::{Path, PathBuf};
 
@@ -41,39 +44,58 @@ pub struct Sqlite {
     path: PathBuf,
     /// The newest change read.
     seen: i64,
+    /// Whether it is set up and of this build's schema.
+    ready: bool,
 }
 
 /// An error with the database's path, as the log and the command line
-/// say it.
+/// say it; a lock another process holds said so.
 fn error(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
-    format!("{}: {what}: {e}", path.display())
+    let e = e.to_string();
+    let held = if e.contains("database is locked") {
+        " (another process holds it: a tool with it open, or a server migrating it)"
+    } else {
+        ""
+    };
+    format!("{}: {what}: {e}{held}", path.display())
 }
 
 impl Sqlite {
     /// Opens (or makes) the database at `path`, brought to this build's
-    /// schema.
+    /// schema, or says why it cannot be.
     pub fn open(path: &Path) -> Result<Sqlite, String> {
+        let mut db = Sqlite::connect(path)?;
+        db.ready(super::DEADLINE).map_err(|r| r.why)?;
+        Ok(db)
+    }
+
+    /// The database at `path` (the file made if new), not yet set up or
+    /// brought to this build's schema: [`Database::ready`] does that.
+    pub fn connect(path: &Path) -> Result<Sqlite, String> {
         let conn = Connection::open(path).map_err(|e| error(path, "cannot open", e))?;
-        // Another server switching a new database to WAL at the same
-        // moment holds it for that moment: the switch is tried again.
-        let setup = "PRAGMA busy_timeout = 2000; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = FULL;";
-        let mut tries = 0;
-        while let Err(e) = conn.execute_batch(setup) {
-            tries += 1;
-            if tries == 100 || e.sqlite_error_code() != Some(rusqlite::ErrorCode::DatabaseBusy) {
-                return Err(error(path, "cannot open", e));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let mut db = Sqlite {
+        Ok(Sqlite {
             conn,
             path: path.to_path_buf(),
             seen: 0,
-        };
-        db.migrate()?;
-        db.seen = db.newest_change()?;
-        Ok(db)
+            ready: false,
+        })
+    }
+
+    /// WAL and full syncs. Another server switching a new database to
+    /// WAL at the same moment holds it for that moment: the switch is
+    /// tried again.
+    fn set_up(&self) -> Result<(), String> {
+        let setup = "PRAGMA busy_timeout = 2000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = FULL;";
+        let mut tries = 0;
+        while let Err(e) = self.conn.execute_batch(setup) {
+            tries += 1;
+            if tries == 100 || e.sqlite_error_code() != Some(rusqlite::ErrorCode::DatabaseBusy) {
+                return Err(self.fail("cannot open", e));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
@@ -86,10 +108,14 @@ impl Sqlite {
 
     /// Brings the schema to this build's version, in one transaction that
     /// holds the database's write lock from its start, so that two servers
-    /// starting at once on a new database migrate it once.
-    fn migrate(&mut self) -> Result<(), String> {
+    /// starting at once on a new database migrate it once. Only a newer
+    /// schema is refused for good.
+    fn migrate(&mut self) -> Result<(), Refusal> {
         let path = self.path.clone();
-        let fail = |e| error(&path, "cannot migrate", e);
+        let fail = |e| Refusal {
+            why: error(&path, "cannot migrate", e),
+            lasting: false,
+        };
         let tx = (self.conn)
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(fail)?;
@@ -98,11 +124,14 @@ impl Sqlite {
             .map_err(fail)?;
         let known = MIGRATIONS.len() as i64;
         if version > known {
-            return Err(error(
-                &path,
-                "cannot use",
-                format!("schema version {version} is newer than this skid's ({known})"),
-            ));
+            return Err(Refusal {
+                why: error(
+                    &path,
+                    "cannot use",
+                    format!("schema version {version} is newer than this skid's ({known})"),
+                ),
+                lasting: true,
+            });
         }
         // A column where it is missing (builds of version 1 added some).
         let add = |table: &str, column: &str, statement: &str| {
@@ -141,8 +170,21 @@ impl Database for Sqlite {
         self.path.display().to_string()
     }
 
-    /// Opened and migrated already: a file answers or errs at once.
+    /// Set up and migrated, once: a file answers or errs within the
+    /// busy wait (2 s), and is tried again while another process holds
+    /// it.
     fn ready(&mut self, _within: std::time::Duration) -> Result<(), Refusal> {
+        if self.ready {
+            return Ok(());
+        }
+        let not_yet = |why| Refusal {
+            why,
+            lasting: false,
+        };
+        self.set_up().map_err(not_yet)?;
+        self.migrate()?;
+        self.seen = self.newest_change().map_err(not_yet)?;
+        self.ready = true;
         Ok(())
     }
 

@@ -424,3 +424,24 @@ fn an_aided_lap_goes_on_a_board_of_its_own() {
     assert_eq!(spots, [spot(false, 1), spot(false, 2), spot(true, 1)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database another process holds locked when the server starts (a
+/// tool with a transaction open): the server starts without it, saying
+/// who holds it, and keeps the laps until it lets go.
+#[test]
+fn a_database_held_by_another_process_at_start_is_waited_for() {
+    let dir = temp("held");
+    drop(Keeper::open(&dir).unwrap());
+    let other = rusqlite::Connection::open(dir.join("skid.db")).unwrap();
+    other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let mut k = Keeper::open(&dir).expect("started without it");
+    assert!(!k.online);
+    let said = k.down_at_start.clone().unwrap_or_default();
+    assert!(said.contains("another process holds it"), "{said}");
+    k.save("SHA256:ann", "ann", record("T", 30.0), vec![]);
+    other.execute_batch("COMMIT").unwrap();
+    let changed = wait(&mut k, |_, p| !p.changed.is_empty()).changed;
+    assert_eq!(changed, [key("T")]);
+    assert!(k.online);
+    let _ = std::fs::remove_dir_all(&dir);
+}

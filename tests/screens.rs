@@ -65,6 +65,16 @@
 //! the bottom). Nothing else moved: the outline, the notes and the
 //! medal times are the same.
 //!
+//! Re-blessed 2026-12-06 again (issue 60's smaller things), each file
+//! looked at: `title_80x24`, `title_160x48` and its colours gain the
+//! Level row, `◀ medium (silver pace) ▶`, between Rivals and Aid, in the
+//! rows' colour; the box is one row taller and the whole menu one row
+//! higher at 80x24 (Start and the hint inside the screen). In
+//! `standings_160x48`, `lap_banner_160x48` and `wrong_way_80x24`'s
+//! colours each car's cells are its own colour (`r` yours, `b` a
+//! rival's) where its centre line coloured them all the accent's `y`,
+//! every car alike; the characters did not change.
+//!
 //! Re-blessed 2026-11-28: `results_positions_80x24`, the third rival
 //! 10 m behind the second where it was 12: rivals now drive at a medal's
 //! pace (gold here, the nearest to the skill 0.7 they had), not a skill.

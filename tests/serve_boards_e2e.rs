@@ -104,11 +104,11 @@ fn anns_unaided_lap(data: &std::path::Path, ann: &str) -> (Record, Vec<[f64; 3]>
 
 /// In the room's screen in `t`: the Laps row set to 1 by the host.
 fn one_lap(t: &Tmux) {
-    t.keys(&["Up", "Up", "Up"]);
+    t.keys(&["Up", "Up", "Up", "Up"]);
     t.wait_for("› Laps");
     t.keys(&["Left", "Left", "Left", "Left"]);
     t.wait_for("◀ 1 ▶");
-    t.keys(&["Down", "Down", "Down"]);
+    t.keys(&["Down", "Down", "Down", "Down"]);
     let room = t.wait_for("› [ Start race ]");
     assert!(line_of(&room, "Laps")[0].contains("◀ 1 ▶"), "{room}");
 }

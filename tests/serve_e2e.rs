@@ -189,7 +189,7 @@ async fn tracks_are_offered_once_by_name_not_by_where_they_are_kept() {
     ann.send(b"\r").await;
     ann.wait_for("room 1", 5.0).await;
     // Up to the Track row, then round the tracks offered.
-    for _ in 0..6 {
+    for _ in 0..7 {
         ann.send(b"\x1b[A").await;
     }
     let mut seen = Vec::new();

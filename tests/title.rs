@@ -86,10 +86,11 @@ fn the_menu_is_whole_on_every_screen_the_game_draws() {
         for w in [60, 80, 200] {
             let app = title("grandprix", track.clone(), ModelKind::Tire, (w, h));
             let text = skid::ui::buffer_text(&common::drawn(&app));
-            for want in ["Track", "Rivals", "Aid", "[ Start race ]", "↑↓ choose", "┘"] {
+            let rows = ["Track", "Rivals", "Level", "Aid", "[ Start race ]"];
+            for want in rows.iter().chain(&["↑↓ choose", "┘"]) {
                 assert!(text.contains(want), "{w}x{h}: no {want:?}\n{text}");
             }
-            assert_eq!(text.contains("racing game"), h >= 20, "{w}x{h}\n{text}");
+            assert_eq!(text.contains("racing game"), h >= 21, "{w}x{h}\n{text}");
         }
     }
 }

@@ -84,7 +84,6 @@ pub struct App {
     replay: Option<Script>,
     records: Option<Store>,
     skill: f64,
-    rivals: crate::medals::Medal,
     /// Things to tell the player once the terminal is theirs again.
     pub notices: Vec<String>,
     /// How many races have started: a recording starts over with each.
@@ -155,6 +154,7 @@ impl App {
                 car: car_index,
                 laps: opts.laps.unwrap_or(0),
                 opponents: opts.opponents.min(7),
+                rivals: opts.rivals,
                 ..Menu::new(track, model)
             },
             choices,
@@ -171,7 +171,6 @@ impl App {
             replay: opts.replay,
             records: opts.records.clone(),
             skill: opts.skill,
-            rivals: opts.rivals,
             notices: Vec::new(),
             menu_best: None,
             menu_aided: None,
@@ -250,7 +249,7 @@ impl App {
             Door::Local,
             &[you],
             self.replay.as_ref(),
-            self.rivals,
+            setup.rivals,
         );
         let key = medals::book::key(&setup.track.track, &setup.spec, setup.model);
         let lookup = (self.medal_book).ask(

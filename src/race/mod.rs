@@ -23,7 +23,7 @@ pub mod skids;
 pub mod view;
 
 pub use seat::{Kept, Readout, Seat, Standing};
-pub use setup::{MAX_CARS, Menu, Row, Setup, TrackChoice, presets};
+pub use setup::{MAX_CARS, Menu, Row, Setup, TrackChoice, level, presets};
 pub use skids::{SKIDS, Skids};
 pub use view::SeatView;
 

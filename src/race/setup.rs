@@ -5,6 +5,7 @@
 
 use crate::car::{self, CarSpec};
 use crate::keys::Command;
+use crate::medals::Medal;
 use crate::models::ModelKind;
 
 use crate::track::Raceable;
@@ -32,6 +33,9 @@ pub struct Setup<'a> {
     pub spec: CarSpec,
     pub laps: u32,
     pub opponents: usize,
+    /// The medal whose time the computer cars lap in (docs/DESIGN.md,
+    /// "Medals"): bronze easy, silver medium, gold hard.
+    pub rivals: Medal,
     /// Whether the steering aid may steer in the race (`race::aid`):
     /// the menu's choice, a room's host's on a server.
     pub aid: bool,
@@ -57,9 +61,9 @@ impl Setup<'_> {
         )
     }
 
-    /// The menu's six rows as a selector shows them: each row, its label
+    /// The menu's rows as a selector shows them: each row, its label
     /// and its value.
-    pub fn rows(&self) -> [(Row, &'static str, String); 6] {
+    pub fn rows(&self) -> [(Row, &'static str, String); 7] {
         let t = &self.track;
         let laps = if self.own_laps {
             format!("{} (track's own)", self.laps)
@@ -76,10 +80,24 @@ impl Setup<'_> {
             (Row::Car, "Car", self.car.clone()),
             (Row::Laps, "Laps", laps),
             (Row::Rivals, "Rivals", self.opponents.to_string()),
+            (Row::Level, "Level", level(self.rivals).into()),
             (Row::Aid, "Aid", aid_choice(self.aid).into()),
         ]
     }
 }
+
+/// The Level row's value: how hard the computer cars drive, and the
+/// medal whose time they lap in.
+pub fn level(rivals: Medal) -> &'static str {
+    match rivals {
+        Medal::Bronze => "easy (bronze pace)",
+        Medal::Silver => "medium (silver pace)",
+        Medal::Gold | Medal::Author => "hard (gold pace)",
+    }
+}
+
+/// The levels the Level row goes through, easy first.
+const LEVELS: [Medal; 3] = [Medal::Bronze, Medal::Silver, Medal::Gold];
 
 /// The Aid row's value: whether the steering aid may steer.
 pub fn aid_choice(allowed: bool) -> &'static str {
@@ -99,6 +117,8 @@ pub struct Menu {
     pub laps: u32,
     /// Computer cars, 0 to 7.
     pub opponents: usize,
+    /// How hard they drive ([`Setup::rivals`]).
+    pub rivals: Medal,
     /// Whether the steering aid may steer (`race::aid`): off, nobody's
     /// keys are helped and every lap is unaided.
     pub aid: bool,
@@ -113,17 +133,19 @@ pub enum Row {
     Car,
     Laps,
     Rivals,
+    Level,
     Aid,
     Start,
 }
 
 impl Row {
-    pub const ALL: [Row; 7] = [
+    pub const ALL: [Row; 8] = [
         Row::Track,
         Row::Model,
         Row::Car,
         Row::Laps,
         Row::Rivals,
+        Row::Level,
         Row::Aid,
         Row::Start,
     ];
@@ -172,6 +194,10 @@ impl Menu {
                 self.laps = if laps == own { 0 } else { laps };
             }
             Row::Rivals => self.opponents = step(self.opponents, d, MAX_CARS - 1),
+            Row::Level => {
+                let i = LEVELS.iter().position(|&m| m == self.rivals).unwrap_or(1);
+                self.rivals = LEVELS[step(i, d, LEVELS.len() - 1)];
+            }
             Row::Aid => self.aid = !self.aid,
             Row::Start => {}
         }
@@ -180,8 +206,8 @@ impl Menu {
 }
 
 impl Menu {
-    /// A menu on `track` (an index), with the model's own car and the
-    /// track's own laps, the cursor on Start.
+    /// A menu on `track` (an index), with the model's own car, the
+    /// track's own laps and medium rivals, the cursor on Start.
     pub fn new(track: usize, model: ModelKind) -> Menu {
         Menu {
             row: Row::Start,
@@ -190,6 +216,7 @@ impl Menu {
             car: 0,
             laps: 0,
             opponents: 0,
+            rivals: Medal::Silver,
             aid: true,
         }
     }
@@ -215,6 +242,7 @@ impl Menu {
             spec,
             laps,
             opponents: self.opponents,
+            rivals: self.rivals,
             aid: self.aid,
             own_laps: self.laps == 0,
         }
@@ -267,5 +295,17 @@ mod tests {
         m.row = Row::Track;
         m.apply(Command::Left, 6, 6, 5);
         assert_eq!(m.track, 5, "tracks go round");
+        // The level steps from medium, and stops at easy and hard.
+        m.row = Row::Level;
+        for (cmd, want) in [
+            (Command::Left, Medal::Bronze),
+            (Command::Left, Medal::Bronze),
+            (Command::Right, Medal::Silver),
+            (Command::Right, Medal::Gold),
+            (Command::Right, Medal::Gold),
+        ] {
+            m.apply(cmd, 6, 6, 5);
+            assert_eq!(m.rivals, want);
+        }
     }
 }

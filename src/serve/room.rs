@@ -26,9 +26,6 @@ pub type PlayerId = u64;
 /// Cars a room seats at the most.
 pub const MAX_SEATS: usize = crate::race::MAX_CARS;
 
-/// The medal whose time the computer cars in a room lap in: Medium's.
-const RIVALS: crate::medals::Medal = crate::medals::Medal::Silver;
-
 /// Where a player is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -279,7 +276,15 @@ impl Room {
                 held: held(*who),
             })
             .collect();
-        let mut race = Race::start(setup, line.clone(), hz, Door::Served, &people, None, RIVALS);
+        let mut race = Race::start(
+            setup,
+            line.clone(),
+            hz,
+            Door::Served,
+            &people,
+            None,
+            setup.rivals,
+        );
         // The seats are the people's, in order.
         let mut drivers = BTreeMap::new();
         for (&car, (who, _)) in race.seats.keys().zip(seated) {

@@ -35,7 +35,7 @@ pub struct RoomLine {
 pub struct RoomScreen {
     pub id: u32,
     /// The race's settings as [`crate::race::Setup::rows`] gives them.
-    pub rows: [(Row, &'static str, String); 6],
+    pub rows: [(Row, &'static str, String); 7],
     /// The row the host's cursor is on.
     pub row: Row,
     pub slots: usize,
@@ -230,7 +230,7 @@ const WATCHERS_LISTED: usize = 3;
 /// them) and their medals, who is in, the server's best laps for the
 /// settings (as many as fit), and what the keys do.
 pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
-    let h = 20 + (s.board.len() as u16 + 1).min(12);
+    let h = 21 + (s.board.len() as u16 + 1).min(12);
     let inner = panel(buf, area, 60, h, &format!(" skid · room {} ", s.id));
     let mut pieces: Vec<Piece> = (s.rows.iter())
         .map(|(row, label, value)| {

@@ -31,16 +31,16 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// The title, the menu's rows in a box (with the selected model's feel,
 /// the record lap for the selection, and the selected track's outline at
 /// the box's right), the key hint under it. A screen too short for all
-/// of it (under 20 rows) goes without the title: the menu stays whole.
+/// of it (under 21 rows) goes without the title: the menu stays whole.
 pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
-    let titled = area.height >= 20;
-    let r = centred(area, 50, if titled { 22 } else { 14 });
+    let titled = area.height >= 21;
+    let r = centred(area, 50, if titled { 23 } else { 15 });
     if titled {
         logo(buf, Rect { height: 5, ..r }.intersection(r));
     }
-    // Six rows, three lines about them, a gap and Start, in a border.
+    // Seven rows, three lines about them, a gap and Start, in a border.
     let top = (r.y + if titled { 6 } else { 0 }).min(r.bottom());
-    let box_area = Rect::new(r.x, top, r.width, 13.min(r.bottom() - top));
+    let box_area = Rect::new(r.x, top, r.width, 14.min(r.bottom() - top));
     Block::bordered()
         .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);

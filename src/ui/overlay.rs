@@ -11,7 +11,6 @@ use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
 use crate::layout::MIN_SIZE;
-use crate::medals::Medal;
 use crate::race::said::Said;
 use crate::race::{Phase, SeatView};
 
@@ -73,8 +72,11 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
     // Before the start, how hard the computer cars drive.
     let countdown = matches!(v.race.phase, Phase::Countdown(_));
     if countdown && v.race.seats.values().any(|s| !s.is_person()) {
+        // The Level row's words, the level itself in capitals.
+        let level = crate::race::level(v.race.rivals);
+        let (word, pace) = level.split_once(' ').unwrap_or((level, ""));
         lines.push((
-            format!("RIVALS: {}", rivals_level(v.race.rivals)),
+            format!("RIVALS: {} {pace}", word.to_uppercase()),
             Style::new().fg(THEME.accent),
         ));
     }
@@ -146,16 +148,6 @@ fn banner_lines(v: SeatView<'_>) -> Vec<Line> {
         lines.extend(said_lines(said).iter().map(|l| (l.to_string(), style)));
     }
     lines
-}
-
-/// How hard rivals lapping in the time of `medal` drive, as the
-/// command line's `--difficulty` names it.
-fn rivals_level(medal: Medal) -> &'static str {
-    match medal {
-        Medal::Bronze => "EASY (bronze pace)",
-        Medal::Silver => "MEDIUM (silver pace)",
-        Medal::Gold | Medal::Author => "HARD (gold pace)",
-    }
 }
 
 /// A seat's answer in words ([`Said`]), a line of at most 36 characters

@@ -163,10 +163,13 @@ impl CarShape<'_> {
         let hw = car.spec().body.width * 0.5;
         let tip = b.pos + f * (hl + 1.0);
         let (rear_left, rear_right) = (b.pos - f * hl - r * hw, b.pos - f * hl + r * hw);
+        // All in the car's own colour: a braille cell takes the colour
+        // drawn in it last, so a line of any other colour would colour
+        // most of the car's cells, every car's alike.
         self.view.line(painter, rear_left, rear_right, self.color);
         self.view.line(painter, rear_left, tip, self.color);
         self.view.line(painter, rear_right, tip, self.color);
-        self.view.line(painter, b.pos - f * hl, tip, THEME.accent);
+        self.view.line(painter, b.pos - f * hl, tip, self.color);
         if car.kind == ModelKind::Tire {
             let steer = crate::trig::dir(car.state.steer);
             let wheels = crate::physics::wheel_positions(b.pos, (f, r), car.spec());

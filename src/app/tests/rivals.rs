@@ -162,3 +162,26 @@ fn easy_rivals_lap_in_the_bronze_time() {
         "{flying:.2} s for bronze {bronze:.2} s"
     );
 }
+
+/// The menu's Level row sets how hard the rivals drive, from where
+/// `--difficulty` put it.
+#[test]
+fn the_level_row_chooses_how_hard_the_rivals_drive() {
+    use crate::keys::Command;
+    use crate::medals::Medal;
+    let mut app = App::new(Options {
+        hz: 120,
+        opponents: 2,
+        rivals: Medal::Bronze,
+        ..Options::default()
+    });
+    assert_eq!(app.menu.rivals, Medal::Bronze, "from --difficulty");
+    // Up from Start: Aid, then Level; right twice: hard.
+    app.command(Command::Up);
+    app.command(Command::Up);
+    assert_eq!(app.menu.row, crate::race::Row::Level);
+    app.command(Command::Right);
+    app.command(Command::Right);
+    app.start_race();
+    assert_eq!(app.race.as_ref().unwrap().rivals, Medal::Gold);
+}

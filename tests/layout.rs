@@ -4,11 +4,14 @@
 //! folder by folder), no two files import each other either way round
 //! a circle, and the server imports nothing of the local front door.
 //!
-//! Imports are read from the source as written: `use` trees and paths
-//! written out in full (`crate::a::b`, `super::c`), each taken to the
-//! deepest module of `src/` it names. A file's own test module (its
-//! `#[cfg(test)] mod tests { .. }`, or a file named `tests.rs` or
-//! `*_tests.rs`) may reach anything, and is left out.
+//! Imports are read from the source as written: `use` and `pub use`
+//! trees and paths written out (`crate::a::b`, `super::c`, `self::d`, and
+//! relative ones through a child module the file declares: `mod e;` then
+//! `use e::F` or `e::f()`), each taken to the deepest module of `src/`
+//! it names. A module's imports of its own ancestors are left out: it
+//! lies inside them, and `super::` is its own scope. A file's own test
+//! module (its `#[cfg(test)] mod tests { .. }`, or a file named
+//! `tests.rs` or `*_tests.rs`) may reach anything, and is left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -77,6 +80,7 @@ fn named(module: &str, text: &str) -> Vec<String> {
         .collect::<Vec<_>>()
         .join("\n");
     let mut paths = Vec::new();
+    let children = children(&code);
     // Use trees.
     let mut rest = code.as_str();
     while let Some(i) = rest.find("use ") {
@@ -93,11 +97,25 @@ fn named(module: &str, text: &str) -> Vec<String> {
         }
         rest = &tail[end.min(tail.len())..];
     }
-    // Paths written out.
-    for anchor in ["crate::", "super::"] {
+    // Paths written out, from the crate, a parent or a child module.
+    let anchors: Vec<String> = ["crate", "super", "self"]
+        .iter()
+        .map(ToString::to_string)
+        .chain(children.iter().cloned())
+        .map(|a| format!("{a}::"))
+        .collect();
+    for anchor in &anchors {
         let mut at = 0;
-        while let Some(i) = code[at..].find(anchor) {
+        while let Some(i) = code[at..].find(anchor.as_str()) {
             let start = at + i;
+            let word = start > 0 && {
+                let before = code.as_bytes()[start - 1];
+                before.is_ascii_alphanumeric() || before == b'_' || before == b':'
+            };
+            if word {
+                at = start + 1;
+                continue;
+            }
             let end = code[start..]
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
                 .map_or(code.len(), |e| start + e);
@@ -127,10 +145,27 @@ fn named(module: &str, text: &str) -> Vec<String> {
                     parts.remove(0);
                     base.clone()
                 }
+                Some(first) if children.iter().any(|c| c == first) => base.clone(),
                 _ => return None,
             };
             at.extend(parts);
             Some(at.join("::"))
+        })
+        .collect()
+}
+
+/// The child modules `code` declares (`mod a;`, `pub mod b;`,
+/// `pub(crate) mod c;`), but not its test module.
+fn children(code: &str) -> Vec<String> {
+    code.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let l = l
+                .strip_prefix("pub(crate) ")
+                .or_else(|| l.strip_prefix("pub "))
+                .unwrap_or(l);
+            let name = l.strip_prefix("mod ")?.strip_suffix(';')?.trim();
+            (name != "tests").then(|| name.to_string())
         })
         .collect()
 }
@@ -150,15 +185,24 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut all = BTreeMap::new();
     modules(&root, &root, &mut all);
+    edges_of(&all, |m| std::fs::read_to_string(&all[m]).unwrap())
+}
+
+/// The imports of the modules `all`, each read from its source
+/// `source(module)`.
+fn edges_of(
+    all: &BTreeMap<String, PathBuf>,
+    source: impl Fn(&str) -> String,
+) -> BTreeMap<String, BTreeSet<String>> {
     let mut edges = BTreeMap::new();
-    for (m, path) in &all {
+    for m in all.keys() {
         if is_test(m) {
             continue;
         }
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = source(m);
         let to: BTreeSet<String> = named(m, &text)
             .iter()
-            .filter_map(|p| resolve(&all, p))
+            .filter_map(|p| resolve(all, p))
             .filter(|t| !is_test(t) && t != m && !m.starts_with(&format!("{t}::")))
             .filter(|t| !t.is_empty())
             .map(String::from)
@@ -267,14 +311,59 @@ fn the_server_imports_nothing_of_the_local_front_door() {
 }
 
 /// The reader above finds what it is meant to: a use tree, a path
-/// written out, `super`, and not a comment.
+/// written out, `super`, `self`, a re-export, relative paths through a
+/// child module, and not a comment or another crate.
 #[test]
 fn imports_are_read_from_use_trees_and_paths() {
-    let text = "use crate::a::{b, c::{d as e, f}};\nuse super::g;\n\
-                fn x() { crate::h::i(); } // crate::j\n";
+    let text = "mod m;\npub mod n;\nuse crate::a::{b, c::{d as e, f}};\nuse super::g;\n\
+                use self::o::p;\npub use m::q as r;\nuse ratatui::s;\n\
+                fn x() { crate::h::i(); n::t(); } // crate::j\n";
     let got = named("k::l", text);
-    for want in ["a::b", "a::c::d", "a::c::f", "k::g", "h::i"] {
+    let wanted = [
+        "a::b",
+        "a::c::d",
+        "a::c::f",
+        "k::g",
+        "h::i",
+        "k::l::o::p",
+        "k::l::m::q",
+        "k::l::n::t",
+    ];
+    for want in wanted {
         assert!(got.iter().any(|g| g == want), "{want} in {got:?}");
     }
     assert!(!got.iter().any(|g| g.starts_with('j')), "{got:?}");
+    assert!(!got.iter().any(|g| g.contains("ratatui")), "{got:?}");
+}
+
+/// A circle closed by a relative import is found: `a` reaches its child
+/// `a::b` through `mod b; use b::X`, which imports `d`, which imports
+/// `a`; planted as sources of the reader's own.
+#[test]
+fn a_circle_of_relative_imports_is_found() {
+    let mut all = BTreeMap::new();
+    for m in ["a", "a::b", "d"] {
+        all.insert(m.to_string(), PathBuf::new());
+    }
+    let sources = [
+        ("a", "mod b;\npub use b::X;\n"),
+        ("a::b", "use crate::d::Y;\n"),
+        ("d", "use crate::a::Z;\n"),
+    ];
+    let edges = edges_of(&all, |m| {
+        sources
+            .iter()
+            .find(|(n, _)| *n == m)
+            .map_or("", |(_, t)| t)
+            .to_string()
+    });
+    let mut state = BTreeMap::new();
+    let circle = edges
+        .keys()
+        .find_map(|m| visit(m, &edges, &mut state, &mut Vec::new()));
+    assert_eq!(
+        circle,
+        Some(vec!["a".to_string(), "a::b".into(), "d".into()]),
+        "{edges:#?}"
+    );
 }

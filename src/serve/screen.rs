@@ -68,7 +68,7 @@ impl View<'_> {
         let mut damage = self.draw_in_colour(buf, area, before);
         if let Some(left) = self.idle_left {
             // Over whatever the screen shows, centred on the top row.
-            let text = super::hub::idle_warning(left);
+            let text = idle_warning(left);
             let w = (text.chars().count() as u16).min(area.width);
             let x = area.x + (area.width - w) / 2;
             let style = ratatui::style::Style::new()
@@ -292,6 +292,11 @@ impl View<'_> {
 /// The aided board's heading: laps the steering aid steered, ranked
 /// apart from the others and always shown after them.
 const AIDED_BOARD: &str = "AIDED BOARD";
+
+/// What an idle player's warning says ([`super::hub`] counts it down).
+fn idle_warning(left: u64) -> String {
+    format!(" idle: any key keeps you here; disconnected in {left} s ")
+}
 
 /// What a board's heading says while the database does not answer.
 const OFFLINE: &str = "offline: laps wait for the database";

@@ -37,11 +37,6 @@ pub fn rooms_last_key<'a>(players: impl Iterator<Item = &'a Player>) -> HashMap<
     last
 }
 
-/// What the warning says.
-pub fn warning(left: u64) -> String {
-    format!(" idle: any key keeps you here; disconnected in {left} s ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

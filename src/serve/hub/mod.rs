@@ -42,7 +42,6 @@ mod relays;
 use player::Link;
 pub use player::Player;
 
-pub use idle::warning as idle_warning;
 mod input;
 
 use super::db::Listed;

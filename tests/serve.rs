@@ -348,7 +348,7 @@ async fn a_small_screen_is_told_the_race_goes_on_and_players_fit_their_slots() {
 /// what they last got, so their screen comes out right.
 #[test]
 fn a_slow_player_is_skipped_and_drawn_on_credit() {
-    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+    use ratatui::crossterm::event::KeyCode;
     use serve::hub::{Offered, Out, ToHub};
     use std::time::Instant;
     let start = Instant::now();
@@ -360,12 +360,6 @@ fn a_slow_player_is_skipped_and_drawn_on_credit() {
     for (id, name, out) in [(1, "fast", fast_out), (2, "slow", slow_out)] {
         assert!(hub.apply(guest(id, name, out), start));
     }
-    let key = |id, code| ToHub::Input {
-        id,
-        events: vec![Event::Key(KeyEvent::from(code))],
-        bytes: Vec::new(),
-        at: Instant::now(),
-    };
     let mut fast_screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     let mut slow_screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
     let frame = |p: &mut vt100::Parser, out: Option<Out>| match out {
@@ -373,10 +367,14 @@ fn a_slow_player_is_skipped_and_drawn_on_credit() {
         other => panic!("expected a frame, got {other:?}"),
     };
     // Both in one room, racing: every tick changes both screens.
-    hub.apply(key(1, KeyCode::Enter), start);
-    hub.apply(key(2, KeyCode::Down), start);
-    hub.apply(key(2, KeyCode::Enter), start);
-    hub.apply(key(1, KeyCode::Enter), start);
+    for (id, code) in [
+        (1, KeyCode::Enter),
+        (2, KeyCode::Down),
+        (2, KeyCode::Enter),
+        (1, KeyCode::Enter),
+    ] {
+        hub_sim::press(&mut hub, id, code, start);
+    }
     let mut fast_frames = 0;
     for i in 0..200 {
         hub.tick(start + Duration::from_millis(i * 8));

@@ -12,9 +12,9 @@ mod ssh;
 
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use skid::race::TrackChoice;
-use skid::serve::hub::{Hub, Offered, Out, Settings, ToHub};
+use skid::serve::hub::{Hub, Offered, Out, Settings};
 use skid::serve::keeper::Keeper;
 use skid::track::bundled;
 use tokio::sync::mpsc::Receiver;
@@ -45,18 +45,7 @@ fn hub_of(names: &[&str], start: Instant) -> (Hub, Vec<Receiver<Out>>) {
     (hub, outs)
 }
 
-fn press(hub: &mut Hub, id: u64, code: KeyCode, at: Instant) {
-    let events = vec![Event::Key(KeyEvent::from(code))];
-    hub.apply(
-        ToHub::Input {
-            id,
-            events,
-            bytes: Vec::new(),
-            at,
-        },
-        at,
-    );
-}
+use hub_sim::press;
 
 /// What player `rx` got: the screen read back, whether a bell rang, and
 /// why they were cut off, if they were.

@@ -11,9 +11,9 @@ mod ssh;
 
 use std::time::Duration;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use skid::race::TrackChoice;
-use skid::serve::hub::{Offered, Out, ToHub};
+use skid::serve::hub::{Offered, Out};
 use skid::track::bundled;
 use tokio::sync::mpsc::Receiver;
 
@@ -45,16 +45,7 @@ fn a_key_is_drawn_after_the_next_step_at_most_sixty_times_a_second() {
     // the next step, 8 ms later, not at the next turn (33 ms); Ben, who
     // pressed nothing, gets none.
     let key = |hub: &mut skid::serve::hub::Hub, ms: u64| {
-        let events = vec![Event::Key(KeyEvent::from(KeyCode::Down))];
-        hub.apply(
-            ToHub::Input {
-                id: 1,
-                events,
-                bytes: Vec::new(),
-                at: at(ms),
-            },
-            at(ms),
-        );
+        hub_sim::press(hub, 1, KeyCode::Down, at(ms));
     };
     key(&mut hub, 5);
     hub.tick(at(8));

@@ -11,11 +11,11 @@ mod ssh;
 
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use skid::medals::Medal;
 use skid::medals::book::Lookup;
 use skid::serve::db::{Database, Sqlite};
-use skid::serve::hub::{Hub, Out, ToHub};
+use skid::serve::hub::{Hub, Out};
 use skid::timing::Lap;
 
 #[test]
@@ -24,18 +24,7 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     let _ = std::fs::remove_dir_all(&dir);
     let start = Instant::now();
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
-    let key = |hub: &mut Hub, code| {
-        let events = vec![Event::Key(KeyEvent::from(code))];
-        hub.apply(
-            ToHub::Input {
-                id: 1,
-                events,
-                bytes: Vec::new(),
-                at: start,
-            },
-            start,
-        );
-    };
+    let key = |hub: &mut Hub, code| hub_sim::press(hub, 1, code, start);
     key(&mut hub, KeyCode::Enter); // a new room, at its settings
     let at = |tick: u64| start + Duration::from_micros(tick * 1_000_000 / 120);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);

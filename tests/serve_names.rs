@@ -10,7 +10,7 @@ mod hub_sim;
 #[path = "common/ssh.rs"]
 mod ssh;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use skid::race::TrackChoice;
 use skid::serve::{self, display_name};
 use skid::track::bundled;
@@ -45,16 +45,7 @@ fn names_that_look_alike_are_numbered_and_the_room_box_stays_whole() {
         );
     }
     let press = |hub: &mut serve::hub::Hub, id: u64, code: KeyCode| {
-        let events = vec![Event::Key(KeyEvent::from(code))];
-        hub.apply(
-            serve::hub::ToHub::Input {
-                id,
-                events,
-                bytes: Vec::new(),
-                at: start,
-            },
-            start,
-        );
+        hub_sim::press(hub, id, code, start);
     };
     press(&mut hub, 1, KeyCode::Enter); // alice makes room 1
     for id in 2..=USERS.len() as u64 {

@@ -11,7 +11,7 @@ mod ssh;
 
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use skid::car::CarSpec;
 use skid::physics::ModelKind;
 use skid::records::Record;
@@ -23,16 +23,7 @@ use tokio::sync::mpsc::Receiver;
 
 /// Ann presses `code` (at `at`).
 fn press(hub: &mut Hub, code: KeyCode, at: Instant) {
-    let events = vec![Event::Key(KeyEvent::from(code))];
-    hub.apply(
-        ToHub::Input {
-            id: 1,
-            events,
-            bytes: Vec::new(),
-            at,
-        },
-        at,
-    );
+    hub_sim::press(hub, 1, code, at);
 }
 
 #[test]
@@ -216,16 +207,7 @@ fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
     hub.apply(join, start);
     press(&mut hub, KeyCode::Enter, start); // Ann's room
     for code in [KeyCode::Down, KeyCode::Enter] {
-        let events = vec![Event::Key(KeyEvent::from(code))];
-        hub.apply(
-            ToHub::Input {
-                id: 2,
-                events,
-                bytes: Vec::new(),
-                at: start,
-            },
-            start,
-        );
+        hub_sim::press(&mut hub, 2, code, start);
     }
     let tick = until_board(&mut hub, start, |b| b.places.len() == 2);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
@@ -309,16 +291,7 @@ fn the_lobby_shows_the_board_of_the_room_on_the_cursor() {
     let (mut hub, mut rx) = hub_sim::ann_on_pocket(&dir, start);
     let (ben, _ben_rx) = tokio::sync::mpsc::channel(1);
     hub.apply(hub_sim::guest(2, "ben", ben), start);
-    let enter = vec![Event::Key(KeyEvent::from(KeyCode::Enter))];
-    hub.apply(
-        ToHub::Input {
-            id: 2,
-            events: enter,
-            bytes: Vec::new(),
-            at: start,
-        },
-        start,
-    );
+    hub_sim::press(&mut hub, 2, KeyCode::Enter, start);
     let tick = until_board(&mut hub, start, |b| !b.top.is_empty());
     let at = |tick: u64| at(start, tick);
     let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);

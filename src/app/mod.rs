@@ -9,7 +9,7 @@ mod records;
 
 use crate::ai::Line;
 use crate::car::CarSpec;
-use crate::input::{Action, Held, Key};
+use crate::input::{Held, Key};
 use crate::medals::book::{Book, Lookup};
 use crate::medals::{self, Medal};
 use crate::person::Person;
@@ -293,14 +293,6 @@ impl App {
         self.session.dirty = true;
     }
 
-    /// The control `key` drives in the race's model.
-    fn action(&self, key: Key) -> Action {
-        match &self.race {
-            Some(r) => (r.view(LOCAL)).map_or_else(|| key.action(false), |v| v.action(key)),
-            None => key.action(false),
-        }
-    }
-
     /// The keys the player holds: their seat's while a race is on, else
     /// the session's (where the terminal's repeat is learned meanwhile).
     pub fn held(&self) -> &Held {
@@ -314,14 +306,6 @@ impl App {
         match self.race.as_mut().and_then(|r| r.seat_mut(LOCAL)) {
             Some(seat) => &mut seat.held,
             None => &mut self.session.held,
-        }
-    }
-
-    /// A press or autorepeat of a driving key.
-    pub fn press(&mut self, key: Key, now: f64) {
-        if self.running() {
-            let action = self.action(key);
-            self.held_mut().press(action, now);
         }
     }
 

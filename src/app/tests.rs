@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::car;
+use crate::input::Action;
 use crate::physics::Car;
 use crate::race::{Phase, Row};
 use crate::records::Record;
@@ -10,6 +11,12 @@ use crate::track::Track;
 use crate::world::CarId;
 use crate::world::World;
 use glam::DVec2;
+
+/// A press (or a terminal's repeat) of `key` at `now`, as the game reads
+/// one: through [`App::key`], the person's one way in.
+fn press(app: &mut App, key: Key, now: f64) {
+    app.key(Some(key), false, key as u32, now);
+}
 
 mod rivals;
 
@@ -84,7 +91,7 @@ fn the_menu_cycles_rows_and_values() {
 fn the_countdown_holds_the_car_then_the_keys_drive_it() {
     let mut app = race_app(ModelKind::Arcade);
     let mut now = 0.0;
-    app.press(Key::Up, now);
+    press(&mut app, Key::Up, now);
     for _ in 0..100 {
         now += 1.0 / 120.0;
         app.tick(now);
@@ -127,7 +134,7 @@ fn w_held_a_second<'a>(app: &'a mut App, now: &mut f64) -> &'a Race {
     for i in 0..120 {
         *now += 1.0 / 120.0;
         if i % 4 == 0 {
-            app.press(Key::W, *now);
+            press(app, Key::W, *now);
         }
         app.tick(*now);
     }
@@ -148,7 +155,7 @@ fn pause_stops_the_clock_and_releases_keys() {
     let tick = app.race.as_ref().unwrap().world.tick;
     for _ in 0..50 {
         now += 0.01;
-        app.press(Key::Up, now);
+        press(&mut app, Key::Up, now);
         app.tick(now);
     }
     assert_eq!(app.race.as_ref().unwrap().world.tick, tick);
@@ -341,7 +348,7 @@ fn a_replayed_recording_drives_the_same_race() {
         now += 1.0 / 120.0;
         let k = if (i / 100) % 2 == 0 { Key::Up } else { Key::D };
         if i % 5 == 0 {
-            app.press(k, now);
+            press(&mut app, k, now);
         }
         if i == 300 {
             app.command(Command::ShiftDown);

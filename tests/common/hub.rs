@@ -80,6 +80,24 @@ pub fn guest(
     }
 }
 
+/// Player `id` presses `code` on `hub` at `at`, as their connection
+/// hands a key on: the one way the tests press a key into a hub.
+pub fn press(
+    hub: &mut serve::hub::Hub,
+    id: u64,
+    code: ratatui::crossterm::event::KeyCode,
+    at: std::time::Instant,
+) {
+    use ratatui::crossterm::event::{Event, KeyEvent};
+    let input = serve::hub::ToHub::Input {
+        id,
+        events: vec![Event::Key(KeyEvent::from(code))],
+        bytes: Vec::new(),
+        at,
+    };
+    hub.apply(input, at);
+}
+
 /// A fresh directory for a hub's records, its own even where tests in one
 /// process give the same name.
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -210,16 +228,8 @@ impl TwoOnHub {
 
     /// Player `id` presses `code` at tick `tick`.
     pub fn press(&mut self, id: u64, code: ratatui::crossterm::event::KeyCode, tick: u64) {
-        use ratatui::crossterm::event::{Event, KeyEvent};
-        let ev = Event::Key(KeyEvent::from(code));
         let at = self.at(tick);
-        let input = serve::hub::ToHub::Input {
-            id,
-            events: vec![ev],
-            bytes: Vec::new(),
-            at,
-        };
-        self.hub.apply(input, at);
+        press(&mut self.hub, id, code, at);
     }
 
     /// Draws the frames due at tick `tick` and reads them into the

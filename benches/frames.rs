@@ -15,7 +15,6 @@ use skid::game::draw_frame;
 use skid::physics::ModelKind;
 use skid::script::Script;
 use skid::track::bundled;
-use skid::ui;
 
 /// A race on `track` in `model` at `size`, `script` replayed for
 /// `ticks` after the countdown, against `opponents` computer cars.
@@ -70,7 +69,9 @@ fn bench(c: &mut Criterion) {
         let app = golden(size);
         let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         c.bench_function(&format!("build frame {}x{}", size.0, size.1), |b| {
-            b.iter(|| terminal.draw(|f| ui::draw(f, &app)).map(|_| ()).unwrap());
+            b.iter(|| {
+                terminal.draw(|f| skid::app::draw(f, &app)).unwrap();
+            });
         });
         let (mut frames, _) = Frames::new(std::io::sink(), Size::new(size.0, size.1));
         let mut app = app;

@@ -22,7 +22,6 @@ use crate::app::{App, LOCAL, Screen};
 use crate::clock::{Cadence, Clock};
 use crate::console::{Console, Frames};
 use crate::session::{self, Read, screen_size};
-use crate::ui;
 
 /// How a game ends and what it reports.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +56,7 @@ impl Stats {
 
 /// Draws the game's screen as one frame and sends it at once.
 pub fn draw_frame<W: Write>(frames: &mut Frames<W>, app: &App) -> io::Result<()> {
-    frames.frame(|buf, area, before| ui::paint(buf, area, app, before))
+    frames.frame(|buf, area, before| crate::app::paint(buf, area, app, before))
 }
 
 /// Applies one terminal event; returns whether the screen must be cleared.

@@ -140,7 +140,7 @@ fn the_panels_figures_change_ten_times_a_second() {
     for _ in 0..120 {
         app.tick(0.0);
         let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        t.draw(|f| skid::ui::draw(f, &app)).unwrap();
+        t.draw(|f| skid::app::draw(f, &app)).unwrap();
         let text = skid::ui::buffer_text(t.backend().buffer());
         clocks.push(line(&text, "TIME"));
         revs.push(line(&text, "RPM"));
@@ -230,7 +230,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
         draw_frame(&mut screen, &app).unwrap();
         term.process(&tap.take());
         let (shown, fresh) = shown_and_fresh(&term, size, |buf, area| {
-            skid::ui::paint(buf, area, &app, &skid::damage::Damage::All);
+            skid::app::paint(buf, area, &app, &skid::damage::Damage::All);
         });
         assert_eq!(shown, fresh, "tick {n}");
         let skids = &app.race.as_ref().unwrap().view(LOCAL).unwrap().seat.skids;

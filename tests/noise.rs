@@ -180,7 +180,7 @@ proptest! {
         if !app.quit {
             game::handle(&mut app, Event::Resize(80, 24), 0.0);
             let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
-            t.draw(|f| skid::ui::draw(f, &app)).unwrap();
+            t.draw(|f| skid::app::draw(f, &app)).unwrap();
             let text = skid::ui::buffer_text(t.backend().buffer());
             let drawn = text.chars().filter(|c| !c.is_whitespace()).count();
             prop_assert!(drawn > 40 && !text.contains("too small"), "at 80x24 after the noise:\n{text}");

@@ -12,7 +12,6 @@ use ratatui::style::Modifier;
 use skid::app::{App, LOCAL, Options};
 use skid::physics::ModelKind;
 use skid::track::bundled;
-use skid::ui;
 
 const ARROWS: [char; 8] = ['→', '↘', '↓', '↙', '←', '↖', '↑', '↗'];
 
@@ -20,7 +19,7 @@ const ARROWS: [char; 8] = ['→', '↘', '↓', '↙', '←', '↖', '↑', '↗
 fn screen(app: &App) -> Buffer {
     let (w, h) = app.session.size;
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
+    t.draw(|f| skid::app::draw(f, app)).unwrap();
     t.backend().buffer().clone()
 }
 

@@ -14,7 +14,7 @@ fn temp(name: &str) -> (std::path::PathBuf, Store) {
 fn menu_text(app: &App) -> String {
     let (w, h) = app.session.size;
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    t.draw(|f| crate::ui::draw(f, app)).unwrap();
+    t.draw(|f| crate::app::draw(f, app)).unwrap();
     crate::ui::buffer_text(t.backend().buffer())
 }
 

@@ -4,6 +4,7 @@
 //! [`App::tick`] per physics step; the UI draws it without changing it.
 //! The race steps the same [`crate::world::World`] as `skid sim`.
 
+mod paint;
 pub mod planner;
 mod records;
 
@@ -23,6 +24,7 @@ use crate::world::CarId;
 use crate::ai::race_line;
 pub use crate::keys::Command;
 use crate::race::{Entry, Menu, Race, Setup, TrackChoice, presets};
+pub use paint::{draw, paint};
 use planner::{Planned, Planner};
 
 /// The car of the person at this terminal: local play has one seat, on

@@ -315,7 +315,7 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     let area = ratatui::layout::Rect::new(0, 0, drawn.0, drawn.1);
     terminal
         .draw(|f| {
-            ui::paint(f.buffer_mut(), area, &app, &crate::damage::Damage::All);
+            crate::app::paint(f.buffer_mut(), area, &app, &crate::damage::Damage::All);
         })
         .expect("a test backend never fails");
     print!("{}", ui::buffer_text(terminal.backend().buffer()));

@@ -1,4 +1,5 @@
-//! The title menu: track, model, car, laps, start.
+//! The title menu: track, model, car, laps, rivals, aid, start, drawn
+//! from what it is given ([`MenuView`]), whoever hosts it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Margin, Rect};
@@ -7,8 +8,27 @@ use ratatui::widgets::{Block, Widget};
 
 use super::column::{self, Piece};
 use super::theme::THEME;
-use crate::app::App;
+use crate::medals::Medal;
+use crate::medals::book::Lookup;
 use crate::race::{Row, Setup};
+
+/// What the title menu shows: its selection and cursor, the records
+/// for the selection, the medals, the physics rate, and whether the
+/// racing line asked for is being planned.
+pub struct MenuView<'a> {
+    pub setup: Setup<'a>,
+    /// The row the cursor is on.
+    pub row: Row,
+    /// The selection's medals, and the medal its record earned.
+    pub medals: (Lookup, Option<Medal>),
+    /// The record on the unaided board and on the aided one, seconds.
+    pub best: Option<f64>,
+    pub aided: Option<f64>,
+    /// Ticks a second: at another rate than 120 laps set no record.
+    pub hz: u32,
+    /// Whether Start waits on the racing line being planned.
+    pub planning: bool,
+}
 
 const TITLE: [&str; 3] = [
     "     _    _    _ ",
@@ -32,7 +52,7 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// the record lap for the selection, and the selected track's outline at
 /// the box's right), the key hint under it. A screen too short for all
 /// of it (under 21 rows) goes without the title: the menu stays whole.
-pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
+pub fn draw(buf: &mut Buffer, area: Rect, v: &MenuView<'_>) {
     let titled = area.height >= 21;
     let r = centred(area, 50, if titled { 23 } else { 15 });
     if titled {
@@ -44,21 +64,19 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App) {
     Block::bordered()
         .border_style(Style::new().fg(THEME.faint))
         .render(box_area, buf);
-    let setup = app.setup();
     // The selected track's course, at the box's right beside the first
     // five rows: the lines under them run the box's width.
     let outline = Rect::new(r.x + 34, box_area.y + 1, 14, 5).intersection(box_area);
-    super::minimap::course(buf, outline, &setup.track.track, THEME.dim);
-    rows(buf, box_area.inner(Margin::new(2, 1)), app, &setup);
+    super::minimap::course(buf, outline, &v.setup.track.track, THEME.dim);
+    rows(buf, box_area.inner(Margin::new(2, 1)), v);
     let hint = Rect::new(r.x, box_area.bottom(), r.width, 1).intersection(area);
-    let line = match &app.planner {
-        Some(p) if p.wanted => {
-            column::line("Planning the racing line…  Esc back  q quit", THEME.accent)
-        }
-        _ => column::line(
+    let line = if v.planning {
+        column::line("Planning the racing line…  Esc back  q quit", THEME.accent)
+    } else {
+        column::line(
             "↑↓ choose  ←→ change  Enter start  ? help  q quit",
             THEME.faint,
-        ),
+        )
     };
     column::stack(buf, hint, [line]);
 }
@@ -77,21 +95,21 @@ fn logo(buf: &mut Buffer, area: Rect) {
 
 /// The menu's rows, under them (indented) the model's feel, the record
 /// and the medals, then Start.
-fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
-    let rows = (setup.rows().into_iter()).map(|(row, label, value)| {
-        let (text, style) = super::selector::row(label, &value, app.menu.row == row, true);
+fn rows(buf: &mut Buffer, area: Rect, v: &MenuView<'_>) {
+    let rows = (v.setup.rows().into_iter()).map(|(row, label, value)| {
+        let (text, style) = super::selector::row(label, &value, v.row == row, true);
         Piece::Line(text, style)
     });
     let y = column::stack(buf, area, rows);
-    let (lookup, kept) = app.menu_medals;
-    // Laps at another physics rate are no records (`race::standard_rate`).
-    let record = if crate::timing::standard_rate(1.0 / f64::from(app.hz)) {
-        super::medals::record(app.menu_best, kept, lookup.medals(), app.menu_aided)
+    let (lookup, kept) = v.medals;
+    // Laps at another physics rate are no records (`timing::standard_rate`).
+    let record = if crate::timing::standard_rate(1.0 / f64::from(v.hz)) {
+        super::medals::record(v.best, kept, lookup.medals(), v.aided)
     } else {
-        format!("at --hz {}: laps set no record, no medal", app.hz)
+        format!("at --hz {}: laps set no record, no medal", v.hz)
     };
     let about = [
-        app.menu.model.feel().to_string(),
+        v.setup.model.feel().to_string(),
         record,
         super::medals::targets(lookup),
     ]
@@ -103,7 +121,7 @@ fn rows(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup) {
         area.bottom() - y,
     );
     let y = column::stack(buf, notes, about);
-    let (start, style) = super::selector::start(app.menu.row == Row::Start);
+    let (start, style) = super::selector::start(v.row == Row::Start);
     let rest = Rect::new(area.x, y, area.width, area.bottom() - y);
     column::stack(buf, rest, [Piece::Gap, Piece::Line(start.into(), style)]);
 }

@@ -174,7 +174,7 @@ mod tests {
                 draw(
                     &mut buf,
                     Rect::new(0, 0, w, h),
-                    race.view(crate::app::LOCAL).unwrap(),
+                    race.view(crate::world::FIRST).unwrap(),
                     &mut Damage::All,
                     None,
                 );

@@ -1,6 +1,9 @@
-//! Drawing: pure functions from an [`App`] to a frame. Nothing here
-//! changes the game; `skid render` and the golden screens use the same
-//! functions into a test backend.
+//! Drawing: pure functions from what a front door hands it (a menu's
+//! view, a person in a race, a lobby, a room) to a frame. It knows
+//! neither door: local play (`app/paint.rs`) and the server
+//! (`serve/screen.rs`) each hand it theirs. Nothing here changes
+//! the game; `skid render` and the golden screens draw the same way into
+//! a test backend.
 
 pub mod charts;
 pub mod column;
@@ -21,63 +24,14 @@ mod text;
 pub mod theme;
 pub mod track;
 
-use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::app::{App, LOCAL, Screen};
 use crate::damage::Damage;
 use crate::layout::race_areas;
 use crate::race::{Race, SeatView};
-use crate::session::{Door, Session};
+use crate::session::Session;
 use crate::world::CarId;
-
-/// Draws the whole screen into a ratatui frame (`skid render`, tests).
-pub fn draw(frame: &mut Frame, app: &App) {
-    let area = frame.area();
-    paint(frame.buffer_mut(), area, app, &Damage::All);
-}
-
-/// Paints the whole screen into `buf`'s `area`, in colour unless the
-/// player asked for none, over the frame painted before it (damaged as
-/// `before`; see `console::Frames::frame`), and says which cells may
-/// differ from that frame ([`Damage`]).
-pub fn paint(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
-    let damage = paint_in_colour(buf, area, app, before);
-    theme::finish(buf, app.session.color);
-    damage
-}
-
-fn paint_in_colour(buf: &mut Buffer, area: Rect, app: &App, before: &Damage) -> Damage {
-    let race = app.race.as_ref().filter(|_| app.screen != Screen::Menu);
-    let damage = if let Some(race) = race {
-        let at = InRace {
-            race,
-            mine: Some(LOCAL),
-            session: &app.session,
-            paused: app.paused,
-            host: true,
-            keys: "v next car  Enter menu",
-            note: None,
-        };
-        at.draw(buf, area, before)
-    } else {
-        // Below the smallest size the menu says so too: its rows would
-        // be cut, Start among them.
-        buf.reset();
-        if app.session.too_small() {
-            overlay::too_small(buf, area, app.session.size, Door::Local, false);
-        } else {
-            menu::draw(buf, area, app);
-        }
-        Damage::All
-    };
-    if app.session.help {
-        overlay::help(buf, area, Door::Local);
-        return Damage::All;
-    }
-    damage
-}
 
 /// A person in a race, as both front doors draw them: below the
 /// smallest screen, that it is too small; their own seat's race screen

@@ -118,6 +118,6 @@ pub fn drawn(app: &skid::app::App) -> ratatui::buffer::Buffer {
     let (w, h) = app.session.size;
     let backend = ratatui::backend::TestBackend::new(w, h);
     let mut t = ratatui::Terminal::new(backend).unwrap();
-    t.draw(|f| skid::ui::draw(f, app)).unwrap();
+    t.draw(|f| skid::app::draw(f, app)).unwrap();
     t.backend().buffer().clone()
 }

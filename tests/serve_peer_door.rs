@@ -104,7 +104,7 @@ async fn told(hub: &std::sync::mpsc::Receiver<serve::hub::ToHub>) -> serve::hub:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relay_seats_its_player_and_says_how_it_ended() {
     use serve::hub::{Out, ToHub};
-    use serve::relay::{Ask, Relays, ToRelay};
+    use serve::relay::{Relays, ToRelay, Trip};
     let (srv, host) = server("relay").await;
     let ann = ssh::in_lobby(srv.addr, "ann").await;
     ann.send(b"\r").await;
@@ -115,7 +115,7 @@ async fn a_relay_seats_its_player_and_says_how_it_ended() {
         key: Arc::new(key),
         hub: to_hub.clone(),
     };
-    let ask = |peer: std::net::SocketAddr| Ask {
+    let ask = |peer: std::net::SocketAddr| Trip {
         id: 7,
         name: "ben".into(),
         identity: Some("SHA256:ben".into()),
@@ -208,7 +208,7 @@ fn input_line(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() {
     use serve::hub::ToHub;
-    use serve::relay::{Ask, Relays, ToRelay};
+    use serve::relay::{Relays, ToRelay, Trip};
     let (srv, host) = server("relay-pieces").await;
     let ann = ssh::in_lobby(srv.addr, "ann").await;
     ann.send(b"\r").await;
@@ -219,7 +219,7 @@ async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() 
         key: Arc::new(host),
         hub: to_hub,
     };
-    let ask = Ask {
+    let ask = Trip {
         id: 7,
         name: "ben".into(),
         identity: None,
@@ -270,7 +270,7 @@ async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn relayed_players_count_against_max_players_and_are_told_when_full() {
     use serve::hub::ToHub;
-    use serve::relay::{Ask, Relays};
+    use serve::relay::{Relays, Trip};
     let dir = in_process::temp_dir("relay-full");
     let mut opts = in_process::options(dir.clone());
     opts.peer = Some("127.0.0.1:0".parse().unwrap());
@@ -286,7 +286,7 @@ async fn relayed_players_count_against_max_players_and_are_told_when_full() {
         key: Arc::new(host),
         hub: to_hub,
     };
-    let ask = |id, name: &str| Ask {
+    let ask = |id, name: &str| Trip {
         id,
         name: name.into(),
         identity: None,

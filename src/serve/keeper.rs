@@ -24,7 +24,7 @@ use super::db::{self, Boards, Database, Listed};
 use crate::models::ModelKind;
 use crate::records::{Record, Store};
 use crate::timing::Lap;
-use link::Link;
+use link::Breaker;
 use queue::{Queue, Told, now_ms};
 
 pub use super::db::LapKey;
@@ -185,7 +185,7 @@ impl Keeper {
         };
         let online = failed.is_none();
         let records = work::Records {
-            link: Link::new(db, !online),
+            link: Breaker::new(db, !online),
             queue: Queue::load(dir.join("laps-waiting.toml")),
             unmet: (!online).then(|| dir.to_path_buf()),
         };

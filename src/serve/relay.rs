@@ -72,7 +72,7 @@ pub struct Relays {
 }
 
 /// Who is relayed where.
-pub struct Ask {
+pub struct Trip {
     pub id: PlayerId,
     pub name: String,
     pub identity: Option<String>,
@@ -120,7 +120,7 @@ impl Relays {
     /// Starts relaying `ask`'s player on the runtime; the hub hears
     /// `RelayUp` once the room's server let them in, and `RelayEnded`
     /// when it ends, however it ends.
-    pub fn start(&self, ask: Ask, whereto: String) -> Relay {
+    pub fn start(&self, ask: Trip, whereto: String) -> Relay {
         let (to, from_hub) = mpsc::channel(KEYS_QUEUED);
         let (key, hub) = (self.key.clone(), self.hub.clone());
         let jammed = Arc::new(AtomicBool::new(false));
@@ -165,7 +165,7 @@ impl client::Handler for Peer {
 /// The relay from login to end: none if the player only left the room,
 /// else why it ended, for their lobby.
 async fn run(
-    ask: Ask,
+    ask: Trip,
     key: Arc<PrivateKey>,
     hub: HubSender<ToHub>,
     mut from_hub: mpsc::Receiver<ToRelay>,
@@ -274,7 +274,7 @@ struct Failed {
 /// Logs in to the room's server as the player's server and opens the
 /// player's session there.
 async fn open(
-    ask: &Ask,
+    ask: &Trip,
     key: Arc<PrivateKey>,
 ) -> Result<(Handle<Peer>, russh::Channel<client::Msg>), Failed> {
     let config = Arc::new(client::Config {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use tokio::sync::mpsc::Sender;
 use tokio::sync::oneshot;
 
-use super::super::relay::Ask;
+use super::super::relay::Trip;
 use super::super::room::{Place, PlayerId};
 use super::{Hub, Link, Out};
 
@@ -27,7 +27,7 @@ impl Hub {
             p.note = Some(format!("{whereto}: its server takes no relays"));
             return;
         };
-        let ask = Ask {
+        let ask = Trip {
             id,
             name: p.name.clone(),
             identity: p.identity.clone(),

@@ -16,13 +16,13 @@ pub const MAX_WAIT: Duration = Duration::from_secs(2);
 /// The first wait after a database fails.
 const FIRST_WAIT: Duration = Duration::from_millis(250);
 
-pub struct Link {
+pub struct Breaker {
     db: Box<dyn Database>,
     /// The database as the log names it.
     name: String,
     down: Option<Down>,
     /// How long the database was gone, when it has just come back: for
-    /// the log's one line about it ([`Link::take_back`]).
+    /// the log's one line about it ([`Breaker::take_back`]).
     back: Option<Duration>,
 }
 
@@ -45,12 +45,12 @@ struct Down {
     wait: Duration,
 }
 
-impl Link {
+impl Breaker {
     /// A database that answered, or (`down`) did not: the log's line
     /// about that is the caller's to write, after the server's first.
-    pub fn new(db: Box<dyn Database>, down: bool) -> Link {
+    pub fn new(db: Box<dyn Database>, down: bool) -> Breaker {
         let now = Instant::now();
-        Link {
+        Breaker {
             name: db.name(),
             db,
             down: down.then_some(Down {

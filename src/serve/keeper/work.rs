@@ -1,7 +1,7 @@
 //! The records' thread: jobs as they come, in batches; the log of
 //! changes every [`CHANGES_EVERY`]; laps that could not be written kept
 //! ([`queue`](super::queue)) and tried again. The database is asked only
-//! through its [`Link`], so one that is down is not waited on: records
+//! through its [`Breaker`], so one that is down is not waited on: records
 //! read meanwhile are none, boards are not read (the hub shows them
 //! offline), and laps go to the spool at once.
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use super::link::Link;
+use super::link::Breaker;
 use super::queue::Queue;
 use super::queue::now_ms;
 use super::{Answer, BOARD_TOP, Job, Wants, best, first_answer};
@@ -28,7 +28,7 @@ const ROOMS_EVERY: Duration = Duration::from_millis(500);
 /// files imported, the best laps read) while the database has not
 /// answered since the server started.
 pub struct Records {
-    pub link: Link,
+    pub link: Breaker,
     pub queue: Queue,
     pub unmet: Option<PathBuf>,
 }
@@ -146,7 +146,7 @@ fn meet(r: &mut Records, answers: &Sender<Answer>) -> Result<(), ()> {
 /// gone. A board asked for again in one batch is read once, for the
 /// players asked about last (a cursor run through the lobby's rooms asks
 /// for each room's board as it passes).
-fn answer_all(link: &mut Link, asks: Vec<Job>, answers: &Sender<Answer>) -> Result<(), ()> {
+fn answer_all(link: &mut Breaker, asks: Vec<Job>, answers: &Sender<Answer>) -> Result<(), ()> {
     let mut last = HashMap::new();
     for (i, job) in asks.iter().enumerate() {
         if let Job::Board { key, .. } = job {
@@ -164,7 +164,7 @@ fn answer_all(link: &mut Link, asks: Vec<Job>, answers: &Sender<Answer>) -> Resu
 
 /// Answers a read (none while the database is down) or a board (not
 /// while it is down); errs when the hub is gone.
-fn answer(link: &mut Link, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
+fn answer(link: &mut Breaker, job: Job, answers: &Sender<Answer>) -> Result<(), ()> {
     let said = match job {
         Job::Read {
             identity,
@@ -193,7 +193,7 @@ fn answer(link: &mut Link, job: Job, answers: &Sender<Answer>) -> Result<(), ()>
 
 /// Says which boards changed since the last look, and the best laps of
 /// their tracks; errs when the hub is gone.
-fn changes(link: &mut Link, answers: &Sender<Answer>) -> Result<(), ()> {
+fn changes(link: &mut Breaker, answers: &Sender<Answer>) -> Result<(), ()> {
     let keys = match link.ask(|db| db.changes()) {
         Some(keys) if !keys.is_empty() => keys,
         _ => return Ok(()),
@@ -213,7 +213,7 @@ fn changes(link: &mut Link, answers: &Sender<Answer>) -> Result<(), ()> {
 /// Publishes this server's rooms when they changed or a heartbeat is due,
 /// and then reads the other servers', telling the hub when those changed
 /// (none while the database does not answer); errs when the hub is gone.
-fn publish(link: &mut Link, rooms: &mut Rooms, answers: &Sender<Answer>) -> Result<(), ()> {
+fn publish(link: &mut Breaker, rooms: &mut Rooms, answers: &Sender<Answer>) -> Result<(), ()> {
     let Some((server, mine)) = &rooms.mine else {
         return Ok(());
     };

@@ -174,21 +174,7 @@ fn w_alone_keeps_to_the_road_round_generated_tracks() {
 /// An unaided record of 40 s on pocket in arcade, with its ghost, kept
 /// in `store`.
 fn a_slow_unaided_record(store: &skid::records::Store) -> (skid::records::Record, Vec<[f64; 3]>) {
-    let car = skid::car::CarSpec::default_for(ModelKind::Arcade);
-    let unaided = skid::records::Record {
-        track: "Pocket".into(),
-        track_id: bundled("pocket").content_id(),
-        model: ModelKind::Arcade,
-        car: car.name.clone(),
-        car_id: car.content_id(),
-        time: 40.0,
-        ticks: 4800,
-        hz: 120,
-        splits: vec![1600, 3200],
-        medal: None,
-        aided: false,
-    };
-    let ghost = vec![[7.0, 8.0, 0.5]; 1201];
+    let (unaided, ghost) = common::laps::slow_on_pocket();
     store.save(unaided.clone(), &ghost).unwrap();
     (unaided, ghost)
 }

@@ -8,6 +8,8 @@
 //! the database.
 #![cfg(feature = "serve")]
 
+#[path = "common/laps.rs"]
+mod laps;
 #[path = "common/server.rs"]
 mod server;
 #[path = "common/tmux.rs"]
@@ -78,25 +80,7 @@ fn line_of<'a>(screen: &'a str, text: &str) -> Vec<&'a str> {
 /// with its ghost, kept in the server's data directory `data` under
 /// her key `ann` before the server starts.
 fn anns_unaided_lap(data: &std::path::Path, ann: &str) -> (Record, Vec<[f64; 3]>) {
-    let track = skid::track::bundled::load_raceable("pocket").unwrap();
-    let (car_name, car) = skid::race::presets()
-        .into_iter()
-        .find(|(_, spec)| spec.model == ModelKind::Arcade)
-        .expect("an arcade preset");
-    let unaided = Record {
-        track: "pocket".into(),
-        track_id: track.content_id(),
-        model: ModelKind::Arcade,
-        car: car_name,
-        car_id: car.content_id(),
-        time: 40.0,
-        ticks: 4800,
-        hz: 120,
-        splits: vec![1600, 3200],
-        medal: None,
-        aided: false,
-    };
-    let ghost = vec![[7.0, 8.0, 0.5]; 1201];
+    let (unaided, ghost) = laps::slow_on_pocket();
     let mut k = Keeper::open(data).unwrap();
     k.save(ann, "ann", unaided.clone(), ghost.clone());
     (unaided, ghost)

@@ -17,12 +17,52 @@ use skid::serve;
 
 /// A server with a door for relays; its host key.
 async fn server(name: &str) -> (serve::Server, russh::keys::PrivateKey) {
+    server_of(name, 64).await
+}
+
+/// [`server`] of `max_players`.
+async fn server_of(name: &str, max_players: usize) -> (serve::Server, russh::keys::PrivateKey) {
     let dir = in_process::temp_dir(name);
     let mut opts = in_process::options(dir.clone());
     opts.peer = Some("127.0.0.1:0".parse().unwrap());
+    opts.max_players = max_players;
     let srv = serve::start(opts).await.unwrap();
     let key = serve::host_key(&dir).unwrap();
     (srv, key)
+}
+
+/// Ann, in a room of her own on the server at `addr`.
+async fn ann_hosting(addr: std::net::SocketAddr) -> ssh::Player {
+    let ann = ssh::in_lobby(addr, "ann").await;
+    ann.send(b"\r").await;
+    ann.wait_for("PLAYERS 1/", 5.0).await;
+    ann
+}
+
+/// Relays as a player's server starts them, logging in with `key` and
+/// telling `hub`.
+fn relays(
+    key: russh::keys::PrivateKey,
+    hub: &std::sync::mpsc::Sender<serve::hub::ToHub>,
+) -> serve::relay::Relays {
+    serve::relay::Relays {
+        runtime: tokio::runtime::Handle::current(),
+        key: Arc::new(key),
+        hub: hub.clone(),
+    }
+}
+
+/// Player `id`, `name`, a guest at 80x24, relayed to room 1 at `peer`.
+fn trip(id: u64, name: &str, peer: std::net::SocketAddr) -> serve::relay::Trip {
+    serve::relay::Trip {
+        id,
+        name: name.into(),
+        identity: None,
+        size: (80, 24),
+        color: false,
+        peer: peer.to_string(),
+        room: 1,
+    }
 }
 
 /// Whether `key` logs in as ann at `addr`.
@@ -72,9 +112,7 @@ async fn only_the_servers_key_opens_the_door_for_relays() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_players_door_takes_no_room_or_key_on_a_clients_word() {
     let (srv, _) = server("player-door").await;
-    let ann = ssh::in_lobby(srv.addr, "ann").await;
-    ann.send(b"\r").await;
-    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let ann = ann_hosting(srv.addr).await;
     // Ben names Ann's room and a key he does not hold: both refused, he
     // is a guest in the lobby.
     let env = [("SKID_ROOM", "1"), ("SKID_IDENTITY", "SHA256:not-his")];
@@ -104,25 +142,14 @@ async fn told(hub: &std::sync::mpsc::Receiver<serve::hub::ToHub>) -> serve::hub:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relay_seats_its_player_and_says_how_it_ended() {
     use serve::hub::{Out, ToHub};
-    use serve::relay::{Relays, ToRelay, Trip};
+    use serve::relay::{ToRelay, Trip};
     let (srv, host) = server("relay").await;
-    let ann = ssh::in_lobby(srv.addr, "ann").await;
-    ann.send(b"\r").await;
-    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let ann = ann_hosting(srv.addr).await;
     let (to_hub, hub) = std::sync::mpsc::channel();
-    let relays = |key| Relays {
-        runtime: tokio::runtime::Handle::current(),
-        key: Arc::new(key),
-        hub: to_hub.clone(),
-    };
+    let relays = |key| relays(key, &to_hub);
     let ask = |peer: std::net::SocketAddr| Trip {
-        id: 7,
-        name: "ben".into(),
         identity: Some("SHA256:ben".into()),
-        size: (80, 24),
-        color: false,
-        peer: peer.to_string(),
-        room: 1,
+        ..trip(7, "ben", peer)
     };
     let peer = srv.peer.unwrap();
     let ended = |msg| match msg {
@@ -208,27 +235,12 @@ fn input_line(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() {
     use serve::hub::ToHub;
-    use serve::relay::{Relays, ToRelay, Trip};
+    use serve::relay::ToRelay;
     let (srv, host) = server("relay-pieces").await;
-    let ann = ssh::in_lobby(srv.addr, "ann").await;
-    ann.send(b"\r").await;
-    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let ann = ann_hosting(srv.addr).await;
     let (to_hub, hub) = std::sync::mpsc::channel();
-    let relays = Relays {
-        runtime: tokio::runtime::Handle::current(),
-        key: Arc::new(host),
-        hub: to_hub,
-    };
-    let ask = Trip {
-        id: 7,
-        name: "ben".into(),
-        identity: None,
-        size: (80, 24),
-        color: false,
-        peer: srv.peer.unwrap().to_string(),
-        room: 1,
-    };
-    let mut relay = relays.start(ask, "room 1".into());
+    let ask = trip(7, "ben", srv.peer.unwrap());
+    let mut relay = relays(host, &to_hub).start(ask, "room 1".into());
     let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
         panic!("not up");
     };
@@ -270,31 +282,12 @@ async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn relayed_players_count_against_max_players_and_are_told_when_full() {
     use serve::hub::ToHub;
-    use serve::relay::{Relays, Trip};
-    let dir = in_process::temp_dir("relay-full");
-    let mut opts = in_process::options(dir.clone());
-    opts.peer = Some("127.0.0.1:0".parse().unwrap());
-    opts.max_players = 2;
-    let srv = serve::start(opts).await.unwrap();
-    let host = serve::host_key(&dir).unwrap();
-    let ann = ssh::in_lobby(srv.addr, "ann").await;
-    ann.send(b"\r").await;
-    ann.wait_for("PLAYERS 1/", 5.0).await;
+    let (srv, host) = server_of("relay-full", 2).await;
+    let ann = ann_hosting(srv.addr).await;
     let (to_hub, hub) = std::sync::mpsc::channel();
-    let relays = Relays {
-        runtime: tokio::runtime::Handle::current(),
-        key: Arc::new(host),
-        hub: to_hub,
-    };
-    let ask = |id, name: &str| Trip {
-        id,
-        name: name.into(),
-        identity: None,
-        size: (80, 24),
-        color: false,
-        peer: srv.peer.unwrap().to_string(),
-        room: 1,
-    };
+    let relays = relays(host, &to_hub);
+    let peer = srv.peer.unwrap();
+    let ask = |id, name: &str| trip(id, name, peer);
     let _ben = relays.start(ask(7, "ben"), "room 1".into());
     let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
         panic!("ben not up");

@@ -5,6 +5,8 @@
 //! both run.
 #![cfg(feature = "serve")]
 
+#[path = "common/laps.rs"]
+mod laps;
 #[path = "common/postgres.rs"]
 mod postgres_db;
 
@@ -14,21 +16,7 @@ use skid::models::ModelKind;
 use skid::records::Record;
 use skid::serve::keeper::{Ask, Keeper, LapKey, Polled, Wants};
 
-fn record(time: f64) -> Record {
-    Record {
-        track: "pocket".into(),
-        track_id: "00ff".into(),
-        model: ModelKind::Arcade,
-        car: "hatch".into(),
-        car_id: "c".into(),
-        time,
-        ticks: (time * 120.0) as u64,
-        hz: 120,
-        splits: vec![600, 1200],
-        medal: None,
-        aided: false,
-    }
-}
+use laps::on_00ff as record;
 
 fn key() -> LapKey {
     ("00ff".into(), ModelKind::Arcade, "c".into())

@@ -5,6 +5,8 @@
 //! aided lap stands beside their unaided record instead of replacing it.
 #![cfg(feature = "serve")]
 
+#[path = "common/laps.rs"]
+mod laps;
 #[path = "common/postgres.rs"]
 mod postgres_db;
 
@@ -74,17 +76,8 @@ fn insert(aided_column: bool) -> Vec<String> {
 
 fn aided(time: f64) -> Record {
     Record {
-        track: "pocket".into(),
-        track_id: "00ff".into(),
-        model: ModelKind::Arcade,
-        car: "hatch".into(),
-        car_id: "c".into(),
-        time,
-        ticks: (time * 120.0) as u64,
-        hz: 120,
-        splits: vec![600, 1200],
-        medal: None,
         aided: true,
+        ..laps::on_00ff(time)
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod courses;
 pub mod keyboard;
+pub mod laps;
 pub mod maps;
 pub mod person;
 pub mod screen_driver;

@@ -356,49 +356,79 @@ async fn both_boards_show_both_laps(ann: &ssh::Player, ben: &ssh::Player) {
 }
 
 /// A key split across SSH packets, as a network may split it, is read
-/// whole by the room's server for a relayed player as for a direct one:
-/// a kitty release of W sent in two pieces 100 ms apart lets go of the
-/// throttle (it stuck before: the player's server passed on only the
-/// packets it read a key from).
+/// whole by the room's server for a relayed player exactly as for a
+/// direct one: at every byte boundary but the first (a packet ending in
+/// a lone Esc is the Esc key, for everyone), an arrow, a kitty press and
+/// release of W and a Windows Terminal record of each, sent in two pieces
+/// 100 ms apart to Ben (relayed) and Cal (direct) in one race, hold the
+/// throttle on both and let it go on both. (It stuck before for the
+/// relayed player: his server passed on only packets holding a whole
+/// key.)
 #[test]
-fn a_key_split_across_packets_reaches_the_rooms_server_whole() {
+fn a_key_split_anywhere_reaches_the_rooms_server_whole() {
     postgres_db::on_runtime("relay_split", |db| async move {
         let dirs = [temp("split-a"), temp("split-b")];
         let [(_a, a_at, _), (_b, b_at, _)] = two_on(&db, &dirs, false);
         let ann = ssh::in_lobby(a_at, "ann").await;
         ann.send(ENTER).await;
         ann.wait_for("PLAYERS 1/4", 5.0).await;
+        let cal = ssh::in_lobby(a_at, "cal").await;
         let ben = ssh::in_lobby(b_at, "ben").await;
-        ben.wait_for("room 1", 2.0).await;
-        ben.send(DOWN).await;
-        ben.wait_for("› room 1", 2.0).await;
-        ben.send(ENTER).await;
-        ben.wait_for("waiting for the host", 5.0).await;
+        for p in [&cal, &ben] {
+            p.wait_for("room 1", 2.0).await;
+            p.send(DOWN).await;
+            p.wait_for("› room 1", 2.0).await;
+            p.send(ENTER).await;
+            p.wait_for("waiting for the host", 5.0).await;
+        }
         ann.send(ENTER).await;
-        ben.wait_for("RPM", 5.0).await;
+        for p in [&cal, &ben] {
+            p.wait_for("RPM", 5.0).await;
+        }
         tokio::time::sleep(Duration::from_millis(3500)).await;
-        let input = |text: &str| {
-            (text.lines())
-                .find(|l| l.contains("INPUT"))
-                .unwrap_or_default()
-                .to_string()
-        };
-        for (press, halves) in [
-            (&b"\x1b[119u"[..], [&b"\x1b[119;1"[..], &b":3u"[..]]),
-            (&b"\x1b[119u"[..], [&b"\x1b[11"[..], &b"9;1:3u"[..]]),
-        ] {
-            ben.send(press).await;
-            let held = ben
-                .wait_until(|t| input(t).contains("GAS"), 2.0, "GAS")
-                .await;
-            assert!(input(&held).contains("GAS"), "{held}");
-            ben.send(halves[0]).await;
+        let gas = |t: &str| (t.lines()).any(|l| l.contains("INPUT") && l.contains("GAS"));
+        // Both, the same pieces at the same moments.
+        let send = async |bytes: &[u8], k: usize| {
+            let (first, second) = bytes.split_at(k.min(bytes.len()));
+            for p in [&cal, &ben] {
+                p.send(first).await;
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
-            ben.send(halves[1]).await;
-            let let_go = ben
-                .wait_until(|t| !input(t).contains("GAS"), 2.0, "W let go")
-                .await;
-            assert!(!input(&let_go).contains("GAS"), "{let_go}");
+            if !second.is_empty() {
+                for p in [&cal, &ben] {
+                    p.send(second).await;
+                }
+            }
+        };
+        let both = async |held: bool, what: &str| {
+            for p in [&cal, &ben] {
+                p.wait_until(|t| gas(t) == held, 2.0, what).await;
+            }
+        };
+        // Without releases (no kitty or Windows report yet): the arrow
+        // holds the throttle until the brake.
+        let up = b"\x1b[A";
+        for k in 2..up.len() {
+            send(up, k).await;
+            both(true, &format!("Up split at {k}")).await;
+            send(b"s", 1).await;
+            both(false, "s").await;
+        }
+        let kitty: [&[u8]; 2] = [b"\x1b[119u", b"\x1b[119;1:3u"];
+        let win32 = [
+            b"\x1b[87;0;119;1;0;1_".to_vec(),
+            b"\x1b[87;0;119;0;0;1_".to_vec(),
+        ];
+        for (name, [press, release]) in [
+            ("kitty", [kitty[0].to_vec(), kitty[1].to_vec()]),
+            ("win32", win32),
+        ] {
+            for k in 2..release.len() {
+                send(&press, k).await;
+                both(true, &format!("{name} press split at {k}")).await;
+                send(&release, k).await;
+                both(false, &format!("{name} release split at {k}")).await;
+            }
         }
         for dir in dirs {
             let _ = std::fs::remove_dir_all(dir);

@@ -161,21 +161,22 @@ impl Record {
     /// and a hash of the exact name, so that "my car" and "`my_car`" keep
     /// ghosts of their own; an aided record's ends `-aided`.
     fn ghost_file(&self) -> String {
-        let legacy = self.legacy_ghost_file();
-        let stem = legacy.strip_suffix(".csv").unwrap_or(&legacy);
-        let hash = crate::track::fnv1a(self.car.as_bytes()) as u32;
-        let board = if self.aided { "-aided" } else { "" };
-        format!("{stem}-{hash:08x}{board}.csv")
+        self.ghost_file_on(self.aided)
     }
 
     /// The file an aided record's ghost had while a key held one record
     /// whatever its board: the unaided record's name now.
     fn shared_ghost_file(&self) -> String {
-        Record {
-            aided: false,
-            ..self.clone()
-        }
-        .ghost_file()
+        self.ghost_file_on(false)
+    }
+
+    /// The ghost's file name on the aided board (`aided`) or the other.
+    fn ghost_file_on(&self, aided: bool) -> String {
+        let legacy = self.legacy_ghost_file();
+        let stem = legacy.strip_suffix(".csv").unwrap_or(&legacy);
+        let hash = crate::track::fnv1a(self.car.as_bytes()) as u32;
+        let board = if aided { "-aided" } else { "" };
+        format!("{stem}-{hash:08x}{board}.csv")
     }
 
     /// The file name ghosts had before it carried the hash: still read.

@@ -253,15 +253,20 @@ impl LapLog {
     /// completed, each against the others on its board.
     pub fn race_bests(&self, dt: f64) -> [Option<f64>; 2] {
         let mut bests = [None::<f64>; 2];
-        let mut start = 0;
-        for (i, &end) in self.ends.iter().enumerate() {
+        for (i, t) in self.lap_times(dt).into_iter().enumerate() {
             let aided = self.aided.get(i).copied().unwrap_or(false);
-            let t = (end - start) as f64 * dt;
-            start = end;
             let best = &mut bests[usize::from(aided)];
             *best = Some(best.map_or(t, |b| b.min(t)));
         }
         bests
+    }
+
+    /// Each completed lap's length in seconds, at `dt` a step.
+    pub fn lap_times(&self, dt: f64) -> Vec<f64> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        (self.ends.iter().zip(starts))
+            .map(|(&end, start)| (end - start) as f64 * dt)
+            .collect()
     }
 
     /// The record found after the race began (read while it counted

@@ -112,15 +112,7 @@ impl<'a> SeatView<'a> {
 
     /// Each completed lap's length in seconds.
     pub fn lap_times(&self) -> Vec<f64> {
-        let mut start = 0;
-        let dt = self.race.world.dt;
-        (self.seat.log.ends.iter())
-            .map(|&end| {
-                let t = (end - start) as f64 * dt;
-                start = end;
-                t
-            })
-            .collect()
+        self.seat.log.lap_times(self.race.world.dt)
     }
 
     pub fn best_time(&self) -> Option<f64> {

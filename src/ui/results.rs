@@ -51,7 +51,8 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
     } else {
         0
     };
-    let both = matches!(v.seat.log.race_bests(v.race.world.dt), [Some(_), Some(_)]);
+    let bests = v.seat.log.race_bests(v.race.world.dt);
+    let both = matches!(bests, [Some(_), Some(_)]);
     let medal_row =
         u16::from(v.medals().is_some()) + 2 * u16::from(v.seat.unsaved.is_some()) + u16::from(both);
     // A line saying so where no lap was completed.
@@ -63,7 +64,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, v: SeatView<'_>, color: bool, host: bo
     let rows = rows + places.len() as u16;
     let shown = (times.len()).min(area.height.saturating_sub(rows) as usize);
     let r = centred(area, 40, shown as u16 + rows);
-    let mut pieces = lap_table(v, &times, shown);
+    let mut pieces = lap_table(v, &times, bests, shown);
     pieces.extend(finishing_order(v, order, &places));
     // A race between people (`skid serve`): the host takes the room back
     // to its settings once everyone is done.
@@ -100,11 +101,16 @@ fn lap_charts(buf: &mut Buffer, area: Rect, v: SeatView<'_>, lap: &Lap, color: b
 /// RESULTS, the track, model and car, then `shown` of the laps with
 /// their deltas to the best on their board (an aided lap marked, and
 /// compared only with aided ones: docs/DESIGN.md, "Records"), or that
-/// none was completed; the best time (the best unaided lap's where there
+/// none was completed (`bests`: each board's best of the race); the best
+/// time (the best unaided lap's where there
 /// is one, and the aided best beside it) and the race's total (dashes for
 /// a car that did not finish), and the medal the best unaided lap earned.
-fn lap_table(v: SeatView<'_>, times: &[f64], shown: usize) -> Vec<Piece<'static>> {
-    let bests = v.seat.log.race_bests(v.race.world.dt);
+fn lap_table(
+    v: SeatView<'_>,
+    times: &[f64],
+    bests: [Option<f64>; 2],
+    shown: usize,
+) -> Vec<Piece<'static>> {
     let aided = |i: usize| v.seat.log.aided.get(i).copied().unwrap_or(false);
     let car = v.car();
     let bold = |c| Style::new().fg(c).add_modifier(Modifier::BOLD);

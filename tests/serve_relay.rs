@@ -7,6 +7,8 @@
 //! `.ci/run` installs `HAProxy`; in CI a missing one fails this test.
 #![cfg(feature = "serve")]
 
+#[path = "common/peers.rs"]
+mod peers;
 #[path = "common/postgres.rs"]
 mod postgres_db;
 #[path = "common/server.rs"]
@@ -16,50 +18,17 @@ mod ssh;
 
 use std::fmt::Write as _;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use server::{Log, Server};
+use peers::{temp, two_on};
+use server::Log;
 
 const DOWN: &[u8] = b"\x1b[B";
 const LEFT: &[u8] = b"\x1b[D";
 const RIGHT: &[u8] = b"\x1b[C";
 const ENTER: &[u8] = b"\r";
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skid-relay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A server on `db` with its data in `dir`, behind a balancer (`proxied`)
-/// or not, taking relays on a port of its own.
-fn serve(dir: &Path, db: &str, proxied: bool) -> (Server, SocketAddr, Log) {
-    let mut args = vec![
-        "--data-dir",
-        dir.to_str().unwrap(),
-        "--database",
-        db,
-        "--track",
-        "pocket",
-        "--peer",
-        "127.0.0.1:0",
-    ];
-    if proxied {
-        args.push("--proxy-protocol");
-    }
-    server::logged(env!("CARGO_BIN_EXE_skid"), &args)
-}
-
-/// Two servers on `db` sharing a host key, with their data in `dirs`.
-fn two_on(db: &str, dirs: &[PathBuf; 2], proxied: bool) -> [(Server, SocketAddr, Log); 2] {
-    let one = serve(&dirs[0], db, proxied);
-    // The servers share one host key, as the README has them.
-    std::fs::copy(dirs[0].join("host_ed25519"), dirs[1].join("host_ed25519")).unwrap();
-    [one, serve(&dirs[1], db, proxied)]
-}
 
 /// `HAProxy` in front of `servers` as the README sets it up, listening on
 /// a free port of its own; killed when dropped.

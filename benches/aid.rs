@@ -1,6 +1,6 @@
 //! The steering aid against the Medium rivals (issue 60): on every
 //! bundled track in every model the aid steers, W held alone with the aid
-//! (`skid::medals::aided_lap`, at the pace worked out for it) against the
+//! (`skid::race::medals::aided_lap`, at the pace worked out for it) against the
 //! silver time, the Medium rivals'. Goal: never under it. Also what
 //! working out the aid's pace adds to a medal table, which is worked out
 //! once per track and car off the game's and the hub's threads: the
@@ -12,9 +12,9 @@
 use std::time::Instant;
 
 use skid::ai::race_line;
-use skid::car::CarSpec;
-use skid::medals::{Medal, Medals, aid_pace, aided_lap, work_out};
 use skid::physics::ModelKind;
+use skid::physics::car::CarSpec;
+use skid::race::medals::{Medal, Medals, aid_pace, aided_lap, work_out};
 use skid::track::bundled;
 
 fn main() {

@@ -9,8 +9,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skid::models::ModelKind;
-use skid::records::Record;
+use skid::physics::models::ModelKind;
+use skid::race::records::Record;
 use skid::serve::db::{Database, Lap, Sqlite};
 
 const BOARDS: usize = 100;

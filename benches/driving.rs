@@ -33,8 +33,8 @@ pub mod screen_driver;
 
 use skid::ai::Driver;
 use skid::physics::ModelKind;
+use skid::race::world::World;
 use skid::track::bundled;
-use skid::world::World;
 
 const TRACKS: [(&str, usize); 2] = [("pocket", 5), ("grandprix", 2)];
 
@@ -142,10 +142,10 @@ fn rivals() {
     for (track, _) in TRACKS {
         for model in ModelKind::ALL {
             let t = bundled::load_raceable(track).unwrap();
-            let spec = skid::car::CarSpec::default_for(model);
+            let spec = skid::physics::car::CarSpec::default_for(model);
             let driver = Driver::new(&t, &spec, model, 1.0);
             let mut world = World::new(t.into_track(), spec, model, 120);
-            world.cars[0].source = skid::world::Source::Driver(Box::new(driver));
+            world.cars[0].source = skid::race::world::Source::Driver(Box::new(driver));
             let mut ends = Vec::new();
             while world.cars[0].laps.lap < world.laps && world.tick < 120 * 900 {
                 let before = world.cars[0].laps.lap;
@@ -208,14 +208,14 @@ fn presses_alone_mean() {
 /// their ratio; the author time is the computer's at full pace.
 fn rivals_against_medals() {
     use skid::cli::Difficulty;
-    use skid::medals::{flying_lap, work_out};
+    use skid::race::medals::{flying_lap, work_out};
     println!("\n| track | model | author | easy / bronze | medium / silver | hard / gold |");
     println!("| --- | --- | --- | --- | --- | --- |");
     for (track, _) in bundled::TRACKS {
         let t = bundled::load_raceable(track).unwrap();
         let line = skid::ai::race_line(&t);
         for model in ModelKind::ALL {
-            let spec = skid::car::CarSpec::default_for(model);
+            let spec = skid::physics::car::CarSpec::default_for(model);
             let Some(medals) = work_out(&t, &line, &spec, model) else {
                 println!("| {track} | {model} | none | | | |");
                 continue;

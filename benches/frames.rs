@@ -9,11 +9,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Size;
+use skid::app::game::draw_frame;
 use skid::app::{App, Options};
 use skid::console::Frames;
-use skid::game::draw_frame;
 use skid::physics::ModelKind;
-use skid::script::Script;
+use skid::race::script::Script;
 use skid::track::bundled;
 
 /// A race on `track` in `model` at `size`, `script` replayed for
@@ -92,7 +92,7 @@ fn skid_marks(c: &mut Criterion) {
     let mut app = sliding();
     let race = app.race.as_mut().unwrap();
     let cell = race.world.track.cell_size();
-    let seat = race.seats.get_mut(&skid::world::FIRST).unwrap();
+    let seat = race.seats.get_mut(&skid::race::world::FIRST).unwrap();
     let cam = seat.camera.unwrap();
     let z = f64::from(cam.zoom);
     let (x0, y0) = (cam.origin.0 as f64 * cell.x, cam.origin.1 as f64 * cell.y);
@@ -151,7 +151,7 @@ fn camera_moved(c: &mut Criterion) {
                 .as_mut()
                 .unwrap()
                 .seats
-                .get_mut(&skid::world::FIRST)
+                .get_mut(&skid::race::world::FIRST)
                 .unwrap();
             if let Some(cam) = seat.camera.as_mut() {
                 cam.origin.0 += step;

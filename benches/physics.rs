@@ -4,10 +4,10 @@
 //! Goals: every model under 0.1 µs a step; an hour well under 0.25 s.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use skid::car::CarSpec;
+use skid::physics::car::CarSpec;
 use skid::physics::{Car, Controls, ModelKind};
+use skid::race::world::World;
 use skid::track::{bundled, parse};
-use skid::world::World;
 use std::hint::black_box;
 
 const DT: f64 = 1.0 / 120.0;

@@ -2,37 +2,41 @@
 //!
 //! The library holds every rule of the game so that it can be tested without
 //! a terminal; the `skid` binary only parses the command line and calls in.
+//!
+//! Its modules are its layers, from the bottom up: each imports only those
+//! above it here (docs/DESIGN.md, "Layout"; `tests/layout.rs` holds the
+//! code to it).
 
-pub mod ai;
-pub mod app;
-pub mod camera;
-pub mod car;
-pub mod cli;
-pub mod clock;
-pub mod console;
-pub mod damage;
-pub mod diag;
-pub mod files;
-pub mod game;
-pub mod input;
-pub mod keyboard;
-pub mod keys;
-pub mod layout;
-pub mod medals;
-pub mod models;
-pub mod person;
+// What knows nothing of racing.
+pub mod base;
+
+// The track: its format, its surfaces and walls, whether it can be raced.
+pub mod track;
+
+// The car on a fixed step: the five models and the car presets.
 pub mod physics;
+
+// Keys, from a terminal's bytes to the controls held.
+pub mod input;
+
+// Computer drivers and the racing line.
+pub mod ai;
+
+// One race for both front doors: its world, laps, records and people.
 pub mod race;
-pub mod records;
-pub mod script;
+
+// A screen and keyboard wherever they are, and a frame's bytes.
+pub mod console;
+
+// Drawing, for neither front door.
+pub mod ui;
+
+// Local play: the game as a state machine, its loop and its terminal.
+pub mod app;
+
+// `skid serve`: SSH, the hub, rooms, relays and the laps' database.
 #[cfg(feature = "serve")]
 pub mod serve;
-pub mod session;
-pub mod signals;
-pub mod term;
-pub mod threads;
-pub mod timing;
-pub mod track;
-pub mod trig;
-pub mod ui;
-pub mod world;
+
+// The command line, which hands each command to the layer that does it.
+pub mod cli;

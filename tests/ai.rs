@@ -11,10 +11,10 @@ use common::courses::{Shape, course, course_surface};
 use common::maps::field;
 use proptest::prelude::*;
 use skid::ai::{Driver, Line};
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
+use skid::physics::car::CarSpec;
+use skid::race::world::{Source, World};
 use skid::track::{Track, bundled, course, parse};
-use skid::world::{Source, World};
 
 /// The computer drives `track` with `kind` until its laps are done, in
 /// an average of 4 m/s round its racing line plus a minute, never ending a

@@ -26,12 +26,12 @@ use common::keyboard::{Keyboard, Player};
 use common::screen_driver::{Reading, best_lap};
 use ratatui::crossterm::event::KeyCode;
 use skid::app::Options;
-use skid::keys::Command;
-use skid::medals::Medal;
+use skid::input::keys::Command;
 use skid::physics::ModelKind;
+use skid::race::medals::Medal;
+use skid::race::world::FIRST;
 use skid::track::Raceable;
 use skid::track::course::raceable;
-use skid::world::FIRST;
 
 /// The driver's better lap of two runs (its reading's noise seeded 1
 /// and 2) round `pocket`, `secs` seconds each.
@@ -111,7 +111,7 @@ fn on_w_alone(
         }
     }
     let race = p.app.race.as_ref().unwrap();
-    (race.seats[&skid::world::FIRST].log.ends.len(), said)
+    (race.seats[&skid::race::world::FIRST].log.ends.len(), said)
 }
 
 fn bundled(name: &str) -> Raceable {
@@ -173,7 +173,9 @@ fn w_alone_keeps_to_the_road_round_generated_tracks() {
 
 /// An unaided record of 40 s on pocket in arcade, with its ghost, kept
 /// in `store`.
-fn a_slow_unaided_record(store: &skid::records::Store) -> (skid::records::Record, Vec<[f64; 3]>) {
+fn a_slow_unaided_record(
+    store: &skid::race::records::Store,
+) -> (skid::race::records::Record, Vec<[f64; 3]>) {
     let (unaided, ghost) = common::laps::slow_on_pocket();
     store.save(unaided.clone(), &ghost).unwrap();
     (unaided, ghost)
@@ -186,7 +188,7 @@ fn a_slow_unaided_record(store: &skid::records::Store) -> (skid::records::Record
 fn an_aided_lap_is_saved_and_listed_as_aided() {
     let dir = std::env::temp_dir().join(format!("skid-aid-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let store = skid::records::Store::new(&dir);
+    let store = skid::race::records::Store::new(&dir);
     let (unaided, ghost) = a_slow_unaided_record(&store);
     let mut keys = Keyboard::press_only(0.5, 0.033);
     keys.down(KeyCode::Char('w'), -1.0);
@@ -257,7 +259,7 @@ fn an_aided_lap_is_saved_and_listed_as_aided() {
     );
     // The person's lap with releases is not.
     let plain = dir.join("plain");
-    let store = skid::records::Store::new(&plain);
+    let store = skid::race::records::Store::new(&plain);
     let _ = common::person::one_lap_of_pocket(120, Some(store.clone()));
     let loaded = store.load().unwrap();
     assert!(

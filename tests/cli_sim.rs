@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use skid::car::{CarSpec, PRESETS};
+use skid::physics::car::{CarSpec, PRESETS};
 
 fn skid(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skid"))

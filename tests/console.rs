@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
+use skid::app::game::{self, Settings};
 use skid::app::{App, Options, Screen};
 use skid::console::{Console, Sink};
-use skid::game::{self, Settings};
 use skid::track::bundled;
 
 /// A console that hands the game one batch of events per wait and, before

@@ -72,7 +72,7 @@ fn speed(p: &Player) -> f64 {
 
 /// Whether the panel marks the throttle as kept by steering.
 fn kept(p: &Player) -> bool {
-    (p.app.race.as_ref().unwrap().seats[&skid::world::FIRST].kept).has(Action::Throttle)
+    (p.app.race.as_ref().unwrap().seats[&skid::race::world::FIRST].kept).has(Action::Throttle)
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn held_steering_then_a_pedal_steers_on_while_the_pedal_is_held() {
     p.keys.up(W, 2.0);
     p.keys.hold(D, 3.0, 3.6);
     p.run_to(1.9);
-    let kept = p.app.race.as_ref().unwrap().seats[&skid::world::FIRST].kept;
+    let kept = p.app.race.as_ref().unwrap().seats[&skid::race::world::FIRST].kept;
     assert!(kept.has(Action::Right), "the panel marks it kept: >*");
     p.run_to(4.6);
     each(&p, 0.5, 1.0, "full steering while D repeats", |c| {
@@ -378,7 +378,7 @@ fn focus_lost_and_pause_let_go_of_everything() {
     p.keys.down(A, 0.5);
     p.run_to(1.0);
     assert!(kept(&p));
-    skid::game::handle(&mut p.app, ratatui::crossterm::event::Event::FocusLost, 1.0);
+    skid::app::game::handle(&mut p.app, ratatui::crossterm::event::Event::FocusLost, 1.0);
     p.run_to(1.5);
     assert!(!kept(&p));
     let c = p.controls();

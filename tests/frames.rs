@@ -5,14 +5,14 @@
 mod common;
 
 use ratatui::layout::Size;
+use skid::app::game::draw_frame;
 use skid::app::{App, LOCAL, Options};
 use skid::console::Frames;
 use skid::console::Sink;
-use skid::game::draw_frame;
 use skid::physics::ModelKind;
-use skid::script::Script;
+use skid::race::script::Script;
+use skid::race::world::World;
 use skid::track::bundled;
-use skid::world::World;
 
 fn script(model: ModelKind) -> Script {
     let path = format!("tests/golden/{}.toml", model.name());
@@ -171,7 +171,7 @@ fn drawing_size_and_frame_rate_never_enter_the_physics() {
     // The same script through the bare step loop of `skid sim`.
     let mut sim = World::new(
         bundled::load("pocket").unwrap(),
-        skid::car::CarSpec::default_for(model),
+        skid::physics::car::CarSpec::default_for(model),
         model,
         120,
     );
@@ -230,7 +230,7 @@ fn a_terminal_shows_the_skid_marks_a_fresh_frame_shows() {
         draw_frame(&mut screen, &app).unwrap();
         term.process(&tap.take());
         let (shown, fresh) = shown_and_fresh(&term, size, |buf, area| {
-            skid::app::paint(buf, area, &app, &skid::damage::Damage::All);
+            skid::app::paint(buf, area, &app, &skid::console::damage::Damage::All);
         });
         assert_eq!(shown, fresh, "tick {n}");
         let skids = &app.race.as_ref().unwrap().view(LOCAL).unwrap().seat.skids;
@@ -279,12 +279,13 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
     let mut term = vt100::Parser::new(nz(size.1), nz(size.0), 0);
     let race = app.race.as_ref().unwrap();
     // One camera for all, as a watcher's own: the same ground under each.
-    let camera = race.seats[&skid::world::FIRST].camera;
+    let camera = race.seats[&skid::race::world::FIRST].camera;
     assert!(camera.is_some());
-    let paint = |buf: &mut ratatui::buffer::Buffer, area, c, before: &skid::damage::Damage| {
-        let v = race.view(c).unwrap().watched_by(None, camera);
-        skid::ui::race_screen(buf, area, v, false, true, before)
-    };
+    let paint =
+        |buf: &mut ratatui::buffer::Buffer, area, c, before: &skid::console::damage::Damage| {
+            let v = race.view(c).unwrap().watched_by(None, camera);
+            skid::ui::race_screen(buf, area, v, false, true, before)
+        };
     for turn in 0..12 {
         let c = cars[turn % cars.len()];
         screen
@@ -292,7 +293,7 @@ fn watching_cars_in_turn_shows_each_ones_own_skid_marks() {
             .unwrap();
         term.process(&tap.take());
         let (shown, fresh) = shown_and_fresh(&term, size, |buf, area| {
-            paint(buf, area, c, &skid::damage::Damage::All);
+            paint(buf, area, c, &skid::console::damage::Damage::All);
         });
         assert_eq!(shown, fresh, "turn {turn}, car {c:?}");
     }
@@ -313,7 +314,7 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
         app.tick(0.0);
     }
     let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
-    let (view, panel) = skid::layout::race_areas(area);
+    let (view, panel) = skid::race::layout::race_areas(area);
     let mut buf = ratatui::buffer::Buffer::empty(area);
     let paint = |app: &App, buf: &mut ratatui::buffer::Buffer, before| {
         skid::ui::race_screen(
@@ -325,7 +326,7 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
             before,
         )
     };
-    let first = paint(&app, &mut buf, &skid::damage::Damage::All);
+    let first = paint(&app, &mut buf, &skid::console::damage::Damage::All);
     let second = paint(&app, &mut buf, &first);
     let still = paint(&app, &mut buf, &second);
     let mask = still.mask(&second, area).expect("the same screen");
@@ -335,7 +336,7 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
         .as_mut()
         .unwrap()
         .seats
-        .get_mut(&skid::world::FIRST))
+        .get_mut(&skid::race::world::FIRST))
     .unwrap()
     .camera
     .as_mut()
@@ -355,6 +356,6 @@ fn a_camera_that_moved_leaves_the_panel_as_it_was() {
     );
     assert_eq!(marked(panel), 0, "the panel");
     let mut fresh = ratatui::buffer::Buffer::empty(area);
-    paint(&app, &mut fresh, &skid::damage::Damage::All);
+    paint(&app, &mut fresh, &skid::console::damage::Damage::All);
     assert_eq!(buf, fresh);
 }

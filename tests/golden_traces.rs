@@ -59,11 +59,11 @@ mod common;
 
 use std::process::Command;
 
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::script::Script;
+use skid::physics::car::CarSpec;
+use skid::race::script::Script;
+use skid::race::world::World;
 use skid::track::bundled;
-use skid::world::World;
 
 const EVERY: &str = "4";
 
@@ -217,6 +217,6 @@ fn every_n_prints_a_subset_of_the_same_rows_and_the_last() {
     // 660 ticks: every 7th row, then the final one (660 is not a multiple).
     picked.push(all.lines().last().unwrap());
     assert_eq!(some.lines().skip(1).collect::<Vec<_>>(), picked);
-    assert_eq!(all.lines().next(), Some(skid::world::TRACE_HEADER));
+    assert_eq!(all.lines().next(), Some(skid::race::world::TRACE_HEADER));
     assert_eq!(all.lines().count(), 1 + 660);
 }

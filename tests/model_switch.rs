@@ -7,7 +7,7 @@ mod common;
 
 use glam::DVec2;
 use skid::app::{App, Command, LOCAL, Options};
-use skid::car::CarSpec;
+use skid::physics::car::CarSpec;
 use skid::physics::{Car, ModelKind};
 
 /// A race in `model` four seconds after its start (tick 480).
@@ -95,7 +95,7 @@ fn a_switch_is_recorded_and_replays_bit_for_bit() {
     let script = seat.seat.recording.clone();
     let text = script.to_toml();
     assert_eq!(text.matches("model = ").count(), 2, "{text}");
-    let script = skid::script::Script::parse("recorded", &text).unwrap();
+    let script = skid::race::script::Script::parse("recorded", &text).unwrap();
     let mut replay = App::new(options(Some(script)));
     replay.start_race();
     for k in 0..=900u32 {

@@ -12,9 +12,9 @@ use ratatui::crossterm::event::{
     ModifierKeyCode, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Size;
+use skid::app::game;
 use skid::app::{App, Options, Screen};
 use skid::console::{Frames, Sink};
-use skid::game;
 use skid::track::bundled;
 
 fn code() -> impl Strategy<Value = KeyCode> {

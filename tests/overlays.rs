@@ -59,7 +59,7 @@ fn no_overlay_covers_the_road_two_seconds_ahead() {
                 if !fresh || !k.is_multiple_of(15) {
                     continue;
                 }
-                let (view, _) = skid::layout::race_areas(Rect::new(0, 0, size.0, size.1));
+                let (view, _) = skid::race::layout::race_areas(Rect::new(0, 0, size.0, size.1));
                 let cam = ui::track::camera(v, view);
                 let track = &race.world.track;
                 let e = race.world.car(LOCAL).unwrap();

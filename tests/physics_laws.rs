@@ -5,7 +5,7 @@ mod common;
 
 use common::{arena, car_on, moving, steer, throttle};
 use glam::DVec2;
-use skid::car::CarSpec;
+use skid::physics::car::CarSpec;
 use skid::physics::drivetrain::Drivetrain;
 use skid::physics::strafe::{self, UNITS};
 use skid::physics::{Car, Controls, ModelKind};

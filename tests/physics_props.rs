@@ -5,10 +5,10 @@
 mod common;
 
 use proptest::prelude::*;
-use skid::car::CarSpec;
+use skid::physics::car::CarSpec;
 use skid::physics::{Controls, ModelKind, Shift};
+use skid::race::world::World;
 use skid::track::bundled;
-use skid::world::World;
 
 const TEN_MINUTES: u64 = 10 * 60 * 120;
 

@@ -10,7 +10,7 @@ mod common;
 use skid::app::{App, Command, Options, Screen};
 use skid::physics::ModelKind;
 use skid::race::FINISH_WINDOW;
-use skid::script::Script;
+use skid::race::script::Script;
 use skid::track::bundled;
 use skid::ui;
 
@@ -32,9 +32,9 @@ fn race(model: ModelKind, opponents: usize, skill: f64, replay: Option<Script>) 
         skill,
         // Full skill is the computer's own pace; half, a bronze's.
         rivals: if skill >= 1.0 {
-            skid::medals::Medal::Author
+            skid::race::medals::Medal::Author
         } else {
-            skid::medals::Medal::Bronze
+            skid::race::medals::Medal::Bronze
         },
         replay,
         ..Options::default()
@@ -201,7 +201,7 @@ fn car_at(app: &App, name: &str) -> glam::DVec2 {
 fn results_at_80x24_show_every_key_beside_the_chart() {
     let (mut app, _) = finished_first(0);
     assert_eq!(app.screen, Screen::Results);
-    app.race.as_mut().unwrap().door = skid::session::Door::Served;
+    app.race.as_mut().unwrap().door = skid::race::session::Door::Served;
     let text = screen(&app);
     assert!(
         text.contains("r again") && text.contains("q leave"),
@@ -269,9 +269,9 @@ fn a_race_nobody_finishes_ends_after_fifteen_minutes() {
     let race = app.race.as_ref().unwrap();
     assert!(race.over());
     assert_eq!(race.world.tick, limit, "over at its limit");
-    let ghost = race.seats[&skid::world::FIRST].log.ghost.len() as u64;
+    let ghost = race.seats[&skid::race::world::FIRST].log.ghost.len() as u64;
     assert!(
-        ghost <= limit / skid::timing::GHOST_EVERY + 1,
+        ghost <= limit / skid::race::timing::GHOST_EVERY + 1,
         "{ghost} samples"
     );
     let text = screen(&app);

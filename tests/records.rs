@@ -187,8 +187,8 @@ fn check_refuses_devices_at_once() {
     );
 }
 
-fn record(car: &str, time: f64) -> skid::records::Record {
-    skid::records::Record {
+fn record(car: &str, time: f64) -> skid::race::records::Record {
+    skid::race::records::Record {
         track: "pocket".into(),
         track_id: "00ff".into(),
         model: skid::physics::ModelKind::Arcade,
@@ -210,7 +210,7 @@ fn listings_racing_saves_over_a_damaged_table_lose_nothing() {
         let dir = data_dir(&format!("race-{trial}"));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("records.toml"), damaged).unwrap();
-        let store = skid::records::Store::new(&dir);
+        let store = skid::race::records::Store::new(&dir);
         std::thread::scope(|s| {
             for i in 0..3 {
                 let (saver, lister) = (store.clone(), store.clone());
@@ -265,7 +265,7 @@ fn a_link_planted_where_a_temporary_file_goes_is_left_alone() {
         let tmp = dir.join(format!(".records.toml.tmp-{}-{n}", std::process::id()));
         std::os::unix::fs::symlink(&victim, &tmp).unwrap();
     }
-    let store = skid::records::Store::new(&dir);
+    let store = skid::race::records::Store::new(&dir);
     let saved = store.save(record("hatch", 20.0), &[[0.0; 3]]);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
     // Either saved under a free name or refused: never written through.
@@ -277,8 +277,8 @@ fn a_link_planted_where_a_temporary_file_goes_is_left_alone() {
 
 #[test]
 fn a_preset_edited_under_a_bundled_name_is_another_car() {
-    use skid::car::CarSpec;
     use skid::physics::ModelKind;
+    use skid::physics::car::CarSpec;
     let genuine = CarSpec::default_for(ModelKind::Tire);
     let mut edited = genuine.clone();
     edited.body.mass = 1.0;
@@ -286,8 +286,8 @@ fn a_preset_edited_under_a_bundled_name_is_another_car() {
     assert_eq!(genuine.name, edited.name);
     assert_ne!(genuine.content_id(), edited.content_id());
     let dir = data_dir("edited");
-    let store = skid::records::Store::new(&dir);
-    let as_record = |spec: &CarSpec, time: f64| skid::records::Record {
+    let store = skid::race::records::Store::new(&dir);
+    let as_record = |spec: &CarSpec, time: f64| skid::race::records::Record {
         car: spec.name.clone(),
         car_id: spec.content_id(),
         ..record("x", time)
@@ -309,7 +309,7 @@ fn a_preset_edited_under_a_bundled_name_is_another_car() {
 fn one_lap_switched(dir: &str, before: Option<usize>) -> String {
     let run = common::computer_run("pocket", ModelKind::Arcade, Some(1));
     let ticks: Vec<_> = run.controls().collect();
-    let mut script = skid::script::Script::default();
+    let mut script = skid::race::script::Script::default();
     for (i, mut c) in ticks.iter().copied().enumerate() {
         if before.is_some_and(|b| i + b == ticks.len()) {
             c.model = Some(ModelKind::Kinematic);
@@ -377,7 +377,7 @@ fn a_lap_driven_in_two_models_sets_no_record() {
 fn a_lap_at_another_physics_rate_sets_no_record_and_earns_no_medal() {
     for hz in [60, 120] {
         let dir = data_dir(&format!("rate-{hz}"));
-        let store = skid::records::Store::new(&dir);
+        let store = skid::race::records::Store::new(&dir);
         let p = common::person::one_lap_of_pocket(hz, Some(store.clone()));
         assert_eq!(p.app.screen, skid::app::Screen::Results, "{hz} Hz: no lap");
         let loaded = store.load().unwrap();

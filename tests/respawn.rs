@@ -11,9 +11,9 @@ use ratatui::crossterm::event::KeyCode;
 use skid::ai::Driver;
 use skid::app::Options;
 use skid::physics::ModelKind;
-use skid::script::Script;
+use skid::race::script::Script;
+use skid::race::world::{Source, World};
 use skid::track::bundled;
-use skid::world::{Source, World};
 
 const B: KeyCode = KeyCode::Char('b');
 
@@ -79,7 +79,7 @@ fn b_stands_the_car_on_the_last_checkpoint_facing_on_with_the_clock_running() {
     );
     assert!(body.vel.length() < 0.5, "standing: {}", body.vel.length());
     let along = race.line.ahead(e.along, 4.0) - race.line.points[e.along];
-    let facing = skid::trig::dir(body.heading);
+    let facing = skid::base::trig::dir(body.heading);
     assert!(
         facing.dot(along.normalize()) > 0.7,
         "facing on round the course"

@@ -2,10 +2,10 @@
 //! bundled tracks at full skill, where a model once defeated it.
 
 use skid::ai::Driver;
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
+use skid::physics::car::CarSpec;
+use skid::race::world::{Source, World};
 use skid::track::bundled;
-use skid::world::{Source, World};
 
 /// The computer's laps of bundled `track` in `kind` at full skill, in
 /// seconds, until `laps` are done (or ten minutes have passed).

@@ -83,7 +83,7 @@
 //! the keys, `v watch the others race`, shown while others still race
 //! (v follows their cars); nothing else moved.
 //!
-//! Re-blessed 2026-11-26 for medals (`skid::medals`): `title_*` gains a
+//! Re-blessed 2026-11-26 for medals (`skid::race::medals`): `title_*` gains a
 //! line (the box one row taller) with gold, silver and bronze for pocket
 //! in `arcade`, and the author time beside the record; `lap_banner_*`
 //! says the medal the lap earned (AUTHOR: the lap is the computer's own);
@@ -107,7 +107,7 @@
 //! `wrong_way_*`: the car, turned round at speed, has not yet brought the
 //! point 1.5 s ahead of it within a sixth of the view's left edge, so the
 //! camera has not moved: the car left of where it was, 52 columns of road
-//! still ahead of it at 160x48, 34 at 80x24 (`skid::camera`).
+//! still ahead of it at 160x48, 34 at 80x24 (`skid::race::camera`).
 //!
 //! Re-blessed 2026-11-26 (night): the computer counter-steers
 //! (`skid::ai`), so the `tire` rivals of `standings_*` stand a few dots
@@ -136,7 +136,7 @@ mod common;
 
 use skid::app::{App, Command, LOCAL, Options, Screen};
 use skid::physics::ModelKind;
-use skid::script::Script;
+use skid::race::script::Script;
 use skid::track::bundled;
 use skid::ui;
 
@@ -290,8 +290,12 @@ fn results_80x24() {
     let race = app.race.as_mut().unwrap();
     // Three laps of 21.5 s, 20 s and 20.75 s, the race finished at the
     // third, as the race would leave them.
-    race.seats.get_mut(&skid::world::FIRST).unwrap().log.ends = vec![2580, 4980, 7470];
-    race.finishers = vec![(race.seats[&skid::world::FIRST].car, 7470)];
+    race.seats
+        .get_mut(&skid::race::world::FIRST)
+        .unwrap()
+        .log
+        .ends = vec![2580, 4980, 7470];
+    race.finishers = vec![(race.seats[&skid::race::world::FIRST].car, 7470)];
     app.screen = Screen::Results;
     golden("results_80x24", &screen(&app));
 }
@@ -344,8 +348,8 @@ fn replayed(
 /// A second after the end of the second lap.
 fn after_lap_two(app: &App) -> bool {
     let race = app.race.as_ref().unwrap();
-    race.seats[&skid::world::FIRST].log.ends.len() == 2
-        && race.world.tick >= race.seats[&skid::world::FIRST].log.ends[1] + 120
+    race.seats[&skid::race::world::FIRST].log.ends.len() == 2
+        && race.world.tick >= race.seats[&skid::race::world::FIRST].log.ends[1] + 120
 }
 
 #[test]
@@ -463,7 +467,7 @@ fn standings(size: (u16, u16), color: bool) -> App {
     let opts = Options {
         opponents: 3,
         skill: 1.0,
-        rivals: skid::medals::Medal::Author,
+        rivals: skid::race::medals::Medal::Author,
         color,
         ..Options::default()
     };
@@ -503,7 +507,7 @@ fn results_with_positions_80x24() {
         replay: Some(script),
         opponents: 3,
         skill: 0.7,
-        rivals: skid::medals::Medal::Gold,
+        rivals: skid::race::medals::Medal::Gold,
         ..Options::default()
     });
     app.resize(80, 24);
@@ -579,7 +583,7 @@ fn skid_render_prints_the_same_screen() {
 /// steering through a pedal). Where all of them do not fit, shorter ones.
 #[test]
 fn the_help_is_whole_down_to_the_smallest_screen() {
-    use skid::session::Door;
+    use skid::race::session::Door;
     for (online, door) in [(false, Door::Local), (true, Door::Served)] {
         for (w, h) in [(60, 16), (60, 20), (70, 21), (80, 24)] {
             let area = ratatui::layout::Rect::new(0, 0, w, h);

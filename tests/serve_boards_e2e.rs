@@ -19,8 +19,8 @@ use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use skid::models::ModelKind;
-use skid::records::Record;
+use skid::physics::models::ModelKind;
+use skid::race::records::Record;
 use skid::serve::db::{Database, Sqlite};
 use skid::serve::keeper::Keeper;
 use tmux::Tmux;

@@ -137,7 +137,7 @@ fn a_damaged_records_table_is_logged_with_where_it_went() {
 /// every player's terminal left on the alternate screen).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_signal_that_would_end_the_server_gives_the_players_their_terminals_back() {
-    for signal in skid::signals::ENDING {
+    for signal in skid::base::signals::ENDING {
         let dir = std::env::temp_dir().join(format!("skid-signal-{}-{signal}", std::process::id()));
         let (mut server, port) = serve(&dir);
         let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));

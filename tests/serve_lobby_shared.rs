@@ -15,7 +15,7 @@ mod ssh;
 
 use std::time::{Duration, Instant};
 
-use skid::models::ModelKind;
+use skid::physics::models::ModelKind;
 use skid::serve::db::{self, Database, Listed, ROOMS_FRESH_MS};
 use skid::serve::keeper::Keeper;
 

@@ -12,11 +12,11 @@ mod ssh;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::KeyCode;
-use skid::medals::Medal;
-use skid::medals::book::Lookup;
+use skid::race::medals::Medal;
+use skid::race::medals::book::Lookup;
+use skid::race::timing::Lap;
 use skid::serve::db::{Database, Sqlite};
 use skid::serve::hub::{Hub, Out};
-use skid::timing::Lap;
 
 #[test]
 fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
@@ -48,7 +48,7 @@ fn a_room_shows_its_medals_and_a_record_keeps_the_one_it_earned() {
     key(&mut hub, KeyCode::Enter);
     let run = hub.rooms.get_mut(&1).unwrap().running.as_mut().unwrap();
     let silver = medals.time(Medal::Silver);
-    let seat = run.race.seats.get_mut(&skid::world::FIRST).unwrap();
+    let seat = run.race.seats.get_mut(&skid::race::world::FIRST).unwrap();
     seat.log.set_best(Lap {
         ticks: (silver * 120.0).floor() as u64,
         ..Lap::default()

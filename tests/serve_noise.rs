@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hub_sim::TwoOnHub;
 use proptest::prelude::*;
+use skid::race::session::screen_size;
 use skid::serve::hub::{Out, ToHub};
-use skid::session::screen_size;
 
 /// Panics anywhere in this test's process (the hub catches some and
 /// carries on: those count too).

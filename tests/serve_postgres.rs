@@ -12,8 +12,8 @@ mod postgres_db;
 
 use std::time::{Duration, Instant};
 
-use skid::models::ModelKind;
-use skid::records::Record;
+use skid::physics::models::ModelKind;
+use skid::race::records::Record;
 use skid::serve::keeper::{Ask, Keeper, LapKey, Polled, Wants};
 
 use laps::on_00ff as record;

@@ -12,9 +12,9 @@ mod ssh;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::KeyCode;
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::records::Record;
+use skid::physics::car::CarSpec;
+use skid::race::records::Record;
 use skid::serve::db::Board;
 use skid::serve::hub::{Hub, Out, ToHub};
 use skid::serve::keeper::Keeper;
@@ -55,7 +55,7 @@ fn a_keyed_players_record_is_raced_against_from_the_start() {
     let text = screen.screen().contents();
     assert!(text.contains("BEST  0:12.34"), "{text}");
     let run = hub.rooms[&1].running.as_ref().unwrap();
-    let seat = &run.race.seats[&skid::world::FIRST];
+    let seat = &run.race.seats[&skid::race::world::FIRST];
     assert_eq!(seat.log.best().map(|b| b.ticks), Some(1481));
     let mut log = seat.log.clone();
     assert!(
@@ -182,7 +182,7 @@ fn a_player_below_the_top_can_race_the_lap_just_above_theirs() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::race::world::FIRST];
     let (name, lap) = seat.their_ghost.as_ref().expect("lee's ghost");
     assert_eq!((name.as_str(), lap.ticks), ("lee", 2610));
     let _ = std::fs::remove_dir_all(&dir);
@@ -226,7 +226,7 @@ fn a_player_can_race_the_ghost_of_a_room_mates_lap() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::race::world::FIRST];
     let (name, _) = seat.their_ghost.as_ref().expect("mo's ghost");
     assert_eq!(name, "mo");
     let _ = std::fs::remove_dir_all(&dir);
@@ -266,7 +266,7 @@ fn a_player_races_the_ghost_of_a_lap_picked_from_the_board() {
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::world::FIRST];
+    let seat = &hub.rooms[&1].running.as_ref().unwrap().race.seats[&skid::race::world::FIRST];
     let (name, lap) = seat.their_ghost.as_ref().expect("bob's ghost");
     assert_eq!((name.as_str(), lap.ticks), ("bob", 2340));
     assert!(

@@ -10,8 +10,8 @@ mod laps;
 #[path = "common/postgres.rs"]
 mod postgres_db;
 
-use skid::models::ModelKind;
-use skid::records::Record;
+use skid::physics::models::ModelKind;
+use skid::race::records::Record;
 use skid::serve::db::{self, Database};
 use skid::serve::keeper::{Keeper, LapKey};
 

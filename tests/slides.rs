@@ -122,7 +122,7 @@ fn the_brake_lets_go_while_the_rear_slides() {
         while p.now() < FLICK.1 + 3.0 {
             let (speed, slip) = slide(&p);
             p.step();
-            let brake = p.app.race.as_ref().unwrap().seats[&skid::world::FIRST]
+            let brake = p.app.race.as_ref().unwrap().seats[&skid::race::world::FIRST]
                 .last
                 .brake;
             if speed > 5.0 && slip.abs() > 5.0 {

@@ -225,7 +225,7 @@ fn recorded_race(name: &str) -> Option<(Tmux, PathBuf, PathBuf)> {
 /// The controls of every tick a recording on disk holds.
 fn recorded(rec: &std::path::Path) -> Vec<skid::physics::Controls> {
     let text = std::fs::read_to_string(rec).unwrap();
-    let script = skid::script::Script::parse("rec.toml", &text).unwrap();
+    let script = skid::race::script::Script::parse("rec.toml", &text).unwrap();
     script.into_controls().collect()
 }
 

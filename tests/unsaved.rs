@@ -10,9 +10,9 @@ mod common;
 use common::keyboard::Player;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use skid::app::Screen;
-use skid::car::CarSpec;
 use skid::physics::ModelKind;
-use skid::records::Store;
+use skid::physics::car::CarSpec;
+use skid::race::records::Store;
 use skid::ui::buffer_text;
 
 fn screen(p: &Player) -> String {
@@ -36,7 +36,7 @@ fn a_record_the_disk_refuses_says_not_saved_and_is_kept_on_leaving() {
     let text = screen(&p);
     assert!(text.contains("NOT SAVED YET"), "{text}");
     // The banner of the lap, drawn over the race: back a moment.
-    let lap = p.app.race.as_ref().unwrap().seats[&skid::world::FIRST]
+    let lap = p.app.race.as_ref().unwrap().seats[&skid::race::world::FIRST]
         .log
         .last
         .clone()
@@ -49,7 +49,7 @@ fn a_record_the_disk_refuses_says_not_saved_and_is_kept_on_leaving() {
     std::fs::remove_file(&blocker).unwrap();
     let quit = Event::Key(KeyEvent::from(KeyCode::Char('q')));
     let now = p.now();
-    skid::game::handle(&mut p.app, quit, now);
+    skid::app::game::handle(&mut p.app, quit, now);
     assert!(p.app.quit);
     let (record, _) = kept().expect("kept on leaving");
     assert_eq!(record.ticks, lap.ticks);

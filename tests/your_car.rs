@@ -60,7 +60,7 @@ fn your_car_alone_carries_an_arrow_along_its_heading() {
                 color,
                 opponents: 3,
                 skill: 1.0,
-                rivals: skid::medals::Medal::Author,
+                rivals: skid::race::medals::Medal::Author,
                 ..Options::default()
             });
             app.resize(80, 24);

@@ -152,7 +152,7 @@ pub fn of(line: &Line, at: usize, car: &Car, pace: &Pace, keys: f64) -> Option<A
     let offset = pace.within_room(aim, keys.clamp(-1.0, 1.0) * SIDE);
     let to = ahead + along.perp() * offset - body.pos;
     let (mut throttle, brake) = pedals(car, pace.target(at));
-    if crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to)).abs() > 1.0 {
+    if crate::base::trig::atan2(fwd.perp_dot(to), fwd.dot(to)).abs() > 1.0 {
         throttle *= 0.5;
     }
     Some(Aiding {
@@ -165,7 +165,7 @@ pub fn of(line: &Line, at: usize, car: &Car, pace: &Pace, keys: f64) -> Option<A
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::car::CarSpec;
+    use crate::physics::car::CarSpec;
     use glam::DVec2;
 
     /// A straight line along y = 0, eastwards, a point a metre.
@@ -189,7 +189,7 @@ mod tests {
     /// `speed` m/s.
     fn car(kind: ModelKind, pos: DVec2, heading: f64, speed: f64) -> Car {
         let mut car = Car::new(CarSpec::default_for(kind), kind, pos, heading);
-        car.state.body.vel = crate::trig::dir(heading) * speed;
+        car.state.body.vel = crate::base::trig::dir(heading) * speed;
         car
     }
 

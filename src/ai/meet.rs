@@ -209,7 +209,7 @@ pub(super) fn meet(
         let (ask, asked) = mpsc::channel::<usize>();
         let (tell, told) = mpsc::channel::<()>();
         let threads = threads
-            && crate::threads::spawn(s, move || {
+            && crate::base::threads::spawn(s, move || {
                 for n in asked {
                     lock(b).round(cost, n);
                     if tell.send(()).is_err() {

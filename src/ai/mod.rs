@@ -46,7 +46,7 @@ mod speeds;
 
 use glam::DVec2;
 
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
 use crate::track::Track;
 pub use line::{Line, race_line};
@@ -125,7 +125,7 @@ fn inside_turn(car: &Car, aim: DVec2, alpha: f64) -> bool {
         _ => {
             let b = &spec.body;
             b.wheelbase
-                / crate::trig::sin_cos(b.max_steer_deg.to_radians())
+                / crate::base::trig::sin_cos(b.max_steer_deg.to_radians())
                     .0
                     .max(1e-3)
         }
@@ -162,15 +162,16 @@ pub fn look_ahead(car: &Car) -> f64 {
 /// the slide (counter-steer).
 pub fn steer_towards(car: &Car, to: DVec2) -> f64 {
     let (fwd, _) = car.state.body.axes();
-    let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+    let alpha = crate::base::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
     match car.kind {
         ModelKind::Arcade => alpha * 2.5,
         ModelKind::Strafe => alpha * 3.0,
         _ => {
             let slide = car.rear_slide();
             let b = &car.spec().body;
-            let sin_alpha = crate::trig::sin_cos(alpha - slide).0;
-            let delta = crate::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
+            let sin_alpha = crate::base::trig::sin_cos(alpha - slide).0;
+            let delta =
+                crate::base::trig::atan2(2.0 * b.wheelbase * sin_alpha, to.length().max(1.0));
             (delta + slide) / b.max_steer_deg.to_radians().max(1e-3)
         }
     }
@@ -275,7 +276,7 @@ impl Driver {
                 ..Controls::default()
             };
         }
-        let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+        let alpha = crate::base::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         // Off the line first: a car that finished slowly (a rival at a
         // bronze pace) would stop on it, braking as it turns aside.
         let aside = self.line.points[self.at].distance(body.pos) >= PARK_SIDE * 0.6;
@@ -314,7 +315,7 @@ impl Driver {
                 (self.gate_ahead(body.pos, look)).unwrap_or_else(|| self.line.ahead(self.at, look))
             }
         } - body.pos;
-        let alpha = crate::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
+        let alpha = crate::base::trig::atan2(fwd.perp_dot(to), fwd.dot(to));
         let mut steer = steer_towards(car, to);
 
         let target = back

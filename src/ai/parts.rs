@@ -1,13 +1,13 @@
 //! Work on the racing line split in parts run at once, one a core: the
 //! parts of a long line ([`parts`], [`in_parts`]) and the two ends of a
-//! search ([`crate::threads::two_cores`]). What is computed is the same however many
+//! search ([`crate::base::threads::two_cores`]). What is computed is the same however many
 //! parts there are; only how long it takes changes.
 
 /// Lines of this many points or more are worked on in two parts at once
 /// ([`parts`]).
 const TWO_PARTS: usize = 1 << 16;
 
-pub(super) use crate::threads::two_cores;
+pub(super) use crate::base::threads::two_cores;
 
 /// In how many parts at once to work on a line of `n` points: two where
 /// there are two cores and the line is long ([`TWO_PARTS`]), else one.
@@ -24,10 +24,10 @@ pub(super) fn part_len(n: usize) -> usize {
 }
 
 /// What `work` makes of each of `parts`, in order, each part on a thread
-/// of its own but the first (where one can be had: [`crate::threads`]).
+/// of its own but the first (where one can be had: [`crate::base::threads`]).
 pub(super) fn in_parts<P: Send, R: Send>(
     parts: impl Iterator<Item = P>,
     work: impl Fn(P) -> R + Sync,
 ) -> Vec<R> {
-    crate::threads::each(parts.collect(), work)
+    crate::base::threads::each(parts.collect(), work)
 }

@@ -135,7 +135,7 @@ impl<'a> Regions<'a> {
             }
         };
         if two_cores() {
-            crate::threads::each(halves.into(), label_half);
+            crate::base::threads::each(halves.into(), label_half);
         } else {
             halves.into_iter().for_each(label_half);
         }

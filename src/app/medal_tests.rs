@@ -2,8 +2,8 @@
 //! shown, earned, kept with the record.
 
 use super::*;
-use crate::medals::Medals;
-use crate::timing::Lap;
+use crate::race::medals::Medals;
+use crate::race::timing::Lap;
 
 fn temp(name: &str) -> (std::path::PathBuf, Store) {
     let dir = std::env::temp_dir().join(format!("skid-medals-{name}-{}", std::process::id()));

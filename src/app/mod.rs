@@ -2,27 +2,29 @@
 //! the keys held, records, and the race ([`crate::race::Race`]) with its clock,
 //! recording and replay. The game loop feeds it inputs and one
 //! [`App::tick`] per physics step; the UI draws it without changing it.
-//! The race steps the same [`crate::world::World`] as `skid sim`.
+//! The race steps the same [`crate::race::world::World`] as `skid sim`.
 
+pub mod game;
 mod paint;
 pub mod planner;
 mod records;
+pub mod term;
 
 use crate::ai::Line;
-use crate::car::CarSpec;
 use crate::input::{Held, Key};
-use crate::medals::book::{Book, Lookup};
-use crate::medals::{self, Medal};
-use crate::person::Person;
 use crate::physics::ModelKind;
-use crate::records::Store;
-use crate::script::Script;
-use crate::session::{Door, Session};
+use crate::physics::car::CarSpec;
+use crate::race::medals::book::{Book, Lookup};
+use crate::race::medals::{self, Medal};
+use crate::race::person::Person;
+use crate::race::records::Store;
+use crate::race::script::Script;
+use crate::race::session::{Door, Session};
+use crate::race::world::CarId;
 use crate::track::{Raceable, bundled};
-use crate::world::CarId;
 
 use crate::ai::race_line;
-pub use crate::keys::Command;
+pub use crate::input::keys::Command;
 use crate::race::{Entry, Menu, Race, Setup, TrackChoice, presets};
 pub use paint::{draw, paint};
 use planner::{Planned, Planner};
@@ -57,7 +59,7 @@ pub struct Options {
     /// recording names) and the medal whose time they lap in.
     pub opponents: usize,
     pub skill: f64,
-    pub rivals: crate::medals::Medal,
+    pub rivals: crate::race::medals::Medal,
     /// Whether slow work (a large track's racing line, a medal table) is
     /// done on a thread while the game goes on (the game) or at once
     /// (headless runs, tests).

@@ -7,8 +7,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::{App, LOCAL, Screen};
-use crate::damage::Damage;
-use crate::session::Door;
+use crate::console::damage::Damage;
+use crate::race::session::Door;
 use crate::ui::{self, InRace, menu::MenuView};
 
 /// Draws the whole screen into a ratatui frame (`skid render`, tests).

@@ -4,9 +4,9 @@
 //! book works them out.
 
 use super::{App, LOCAL, Setup};
-use crate::medals::{self, book::Lookup};
-use crate::records::Store;
-use crate::timing::Lap;
+use crate::race::medals::{self, book::Lookup};
+use crate::race::records::Store;
+use crate::race::timing::Lap;
 
 /// The records a race of `setup` at `hz` races against (one a board),
 /// read from `store`; a damaged table set aside, or a read that failed,

@@ -1,15 +1,15 @@
 //! Scenario tests of the app: menus, races, records, replays.
 
 use super::*;
-use crate::car;
 use crate::input::Action;
 use crate::physics::Car;
+use crate::physics::car;
+use crate::race::records::Record;
+use crate::race::timing::Lap;
+use crate::race::world::CarId;
+use crate::race::world::World;
 use crate::race::{Phase, Row};
-use crate::records::Record;
-use crate::timing::Lap;
 use crate::track::Track;
-use crate::world::CarId;
-use crate::world::World;
 use glam::DVec2;
 
 /// A press (or a terminal's repeat) of `key` at `now`, as the game reads
@@ -394,7 +394,7 @@ fn two_seats_drive_their_own_cars_in_one_race() {
     let other = race.add_seat(second, Vec::new());
     assert_eq!(other, CarId(1));
     // Computer cars take the slots the seats left free.
-    race.add_opponents(2, crate::medals::Medal::Author);
+    race.add_opponents(2, crate::race::medals::Medal::Author);
     let starts: Vec<DVec2> = (race.world.cars.iter())
         .map(|e| e.car.state.body.pos)
         .collect();

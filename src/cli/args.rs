@@ -3,8 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::models::ModelKind;
 use crate::physics::DEFAULT_HZ;
+use crate::physics::models::ModelKind;
 use crate::track::bundled;
 
 #[derive(Parser, Debug)]
@@ -163,8 +163,8 @@ impl Difficulty {
 
     /// The medal whose time rivals of this difficulty lap in: Easy
     /// bronze, Medium silver, Hard gold.
-    pub fn medal(self) -> crate::medals::Medal {
-        use crate::medals::Medal;
+    pub fn medal(self) -> crate::race::medals::Medal {
+        use crate::race::medals::Medal;
         match self {
             Difficulty::Easy => Medal::Bronze,
             Difficulty::Medium => Medal::Silver,

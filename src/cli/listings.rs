@@ -4,12 +4,12 @@
 use std::io::Write;
 
 use super::{Outcome, Setup, load_car, load_track, store};
-use crate::car;
-use crate::diag::{self, Diagnostic, Diagnostics};
-use crate::medals::Medal;
-use crate::medals::book::{Book, key};
+use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::ModelKind;
-use crate::records::Record;
+use crate::physics::car;
+use crate::race::medals::Medal;
+use crate::race::medals::book::{Book, key};
+use crate::race::records::Record;
 use crate::track::bundled;
 use crate::ui;
 

@@ -1,8 +1,8 @@
 //! Tracks and cars named on the command line: a file if one is at that
 //! path, else a bundled one by that name; errors name the file.
 
-use crate::car::{self, CarSpec};
-use crate::diag::{self, Diagnostic, Diagnostics};
+use crate::base::diag::{self, Diagnostic, Diagnostics};
+use crate::physics::car::{self, CarSpec};
 use crate::track::{self, Raceable, Track, bundled};
 
 /// A track named on the command line: an existing file, else a bundled

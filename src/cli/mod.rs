@@ -13,18 +13,18 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use crate::ai::Driver;
+use crate::app::game::{self, Settings};
+use crate::app::term;
 use crate::app::{App, LOCAL, Options};
-use crate::car::CarSpec;
-use crate::diag::{self, Diagnostic, Diagnostics};
-use crate::game::{self, Settings};
+use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::ModelKind;
-use crate::records::{self, Record, Store};
-use crate::script::Script;
-use crate::term;
-use crate::timing::LapLog;
+use crate::physics::car::CarSpec;
+use crate::race::records::{self, Record, Store};
+use crate::race::script::Script;
+use crate::race::timing::LapLog;
+use crate::race::world::{FIRST, Source, TRACE_HEADER, World};
 use crate::track::{self, Raceable, bundled};
 use crate::ui;
-use crate::world::{FIRST, Source, TRACE_HEADER, World};
 
 mod args;
 mod listings;
@@ -139,11 +139,11 @@ fn load_script(path: &str) -> Result<Script, Diagnostics> {
 }
 
 /// Reads and validates an input script, with the race its first line
-/// says it was recorded in, if it says ([`crate::script::recorded_as`]).
+/// says it was recorded in, if it says ([`crate::race::script::recorded_as`]).
 fn load_recording(path: &str) -> Result<(Script, Option<String>), Diagnostics> {
     let bytes = diag::read_file(path)?;
     let text = diag::utf8(path, &bytes)?;
-    let about = crate::script::recorded_as(text).map(str::to_string);
+    let about = crate::race::script::recorded_as(text).map(str::to_string);
     Ok((Script::parse(path, text)?, about))
 }
 
@@ -192,7 +192,7 @@ fn game_options(
         records: None,
         opponents: 0,
         skill: 1.0,
-        rivals: crate::medals::Medal::Author,
+        rivals: crate::race::medals::Medal::Author,
         track: Some((setup.track.clone(), track)),
         model: Some(kind),
         car: setup.car.clone().map(|c| (c, spec)),
@@ -251,7 +251,7 @@ fn play(p: Play) -> Outcome {
     // The recording's file is made now: a path that cannot be written is
     // an error before the game takes the terminal.
     let mut recorder = match &p.record {
-        Some(path) => Some(crate::script::Recorder::create(path).map_err(|e| {
+        Some(path) => Some(crate::race::script::Recorder::create(path).map_err(|e| {
             Diagnostics::from(Diagnostic::file(
                 path,
                 format!("cannot write the recording: {e}"),
@@ -305,7 +305,7 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     app.start_race();
     // As the game draws a terminal of this size: its top-left part, at
     // most `session::MAX_SIZE`, the rest blank.
-    let drawn = crate::session::screen_size(size.0.into(), size.1.into());
+    let drawn = crate::race::session::screen_size(size.0.into(), size.1.into());
     app.resize(drawn.0, drawn.1);
     while app.running() && app.race.as_ref().is_some_and(|r| r.world.tick < target) {
         app.tick(0.0);
@@ -315,7 +315,12 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
     let area = ratatui::layout::Rect::new(0, 0, drawn.0, drawn.1);
     terminal
         .draw(|f| {
-            crate::app::paint(f.buffer_mut(), area, &app, &crate::damage::Damage::All);
+            crate::app::paint(
+                f.buffer_mut(),
+                area,
+                &app,
+                &crate::console::damage::Damage::All,
+            );
         })
         .expect("a test backend never fails");
     print!("{}", ui::buffer_text(terminal.backend().buffer()));
@@ -328,7 +333,7 @@ fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: 
 /// after a race whose laps were lost); or the user's data directory.
 fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
     if let Some(d) = dir {
-        crate::files::make_dir(std::path::Path::new(d))
+        crate::base::files::make_dir(std::path::Path::new(d))
             .map_err(|e| Diagnostic::file(d, format!("cannot keep records here: {e}")))?;
     }
     match dir
@@ -358,7 +363,7 @@ fn sim(
     if !(0.5..=1.0).contains(&skill) {
         return bad("--skill must be from 0.5 to 1");
     }
-    if store.is_some() && !crate::timing::standard_rate(1.0 / f64::from(hz)) {
+    if store.is_some() && !crate::race::timing::standard_rate(1.0 / f64::from(hz)) {
         return bad("--save keeps laps timed as records are, at --hz 120");
     }
     let (track, spec, kind) = setup.resolve()?;
@@ -403,7 +408,7 @@ fn sim(
 }
 
 /// The one car of a headless run: [`World::new`]'s, which never leaves.
-fn solo(sim: &World) -> &crate::world::Entrant {
+fn solo(sim: &World) -> &crate::race::world::Entrant {
     sim.car(FIRST)
         .expect("a headless run's one car never leaves")
 }
@@ -453,8 +458,8 @@ fn keep_record(store: &Store, sim: &World, log: &mut LapLog) -> Outcome {
     let entrant = solo(sim);
     let (track, car) = (&sim.track, &entrant.car);
     let medals = || {
-        let mut book = crate::medals::book::Book::open(Some(store.dir.clone()));
-        let key = crate::medals::book::key(track, car.spec(), car.kind);
+        let mut book = crate::race::medals::book::Book::open(Some(store.dir.clone()));
+        let key = crate::race::medals::book::key(track, car.spec(), car.kind);
         book.ask(key, track, car.spec(), false).medals()
     };
     for (record, ghost) in Record::new_in(log, track, entrant, sim.dt, medals) {

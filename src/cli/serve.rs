@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::base::diag::{Diagnostic, Diagnostics};
 use crate::physics::DEFAULT_HZ;
 use crate::race::TrackChoice;
-use crate::records;
+use crate::race::records;
 use crate::track::bundled;
 
 use super::args::Serve;

@@ -20,7 +20,7 @@ use ratatui::layout::{Rect, Size};
 use unicode_width::UnicodeWidthStr;
 
 use super::{FrameWriter, SizedBackend, Wire, commit};
-use crate::damage::Damage;
+use crate::console::damage::Damage;
 
 /// A screen of frames written to `W` (see the module's doc).
 pub struct Frames<W: Write> {

@@ -11,6 +11,7 @@
 //! whole.
 
 mod cells;
+pub mod damage;
 mod frames;
 
 pub use frames::Frames;
@@ -52,7 +53,7 @@ pub fn take_over() -> Vec<u8> {
     out
 }
 
-/// Windows Terminal's win32-input-mode on (`crate::keyboard` reads it).
+/// Windows Terminal's win32-input-mode on (`crate::input::keyboard` reads it).
 const WIN32_INPUT_ON: &[u8] = b"\x1b[?9001h";
 
 /// What gives the terminal back, as bytes: colours and attributes reset

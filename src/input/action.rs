@@ -20,8 +20,8 @@ pub enum Key {
 
 impl Key {
     /// The driving key `name` is, if any: the arrows, W A S D, Space.
-    pub fn of(name: crate::keys::KeyName) -> Option<Key> {
-        use crate::keys::KeyName;
+    pub fn of(name: crate::input::keys::KeyName) -> Option<Key> {
+        use crate::input::keys::KeyName;
         Some(match name {
             KeyName::Up => Key::Up,
             KeyName::Down => Key::Down,

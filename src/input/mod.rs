@@ -79,6 +79,8 @@
 //! tested without a clock.
 
 mod action;
+pub mod keyboard;
+pub mod keys;
 mod repeat;
 
 use action::ACTIONS;

@@ -32,7 +32,7 @@
 use glam::DVec2;
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 
 #[derive(Debug)]
 pub struct Arcade {
@@ -73,11 +73,11 @@ impl Model for Arcade {
         // q = (1 - a + a cos(turn), a sin(turn)) in the car's frame: the new
         // forward is q normalised, turned by atan2(q.y, q.x).
         let a = (dt * p.steer_lerp).min(1.0);
-        let (sin_t, cos_t) = crate::trig::sin_cos(turn);
+        let (sin_t, cos_t) = crate::base::trig::sin_cos(turn);
         let q = DVec2::new(1.0 - a + a * cos_t, a * sin_t);
         let u = q * (1.0 / q.length());
         let new_forward = u.rotate(forward);
-        body.yaw_rate = crate::trig::atan2(q.y, q.x) / dt;
+        body.yaw_rate = crate::base::trig::atan2(q.y, q.x) / dt;
 
         // The rest in the new forward's frame: along (`lon`) and across
         // (`lat`) the car.
@@ -118,7 +118,7 @@ impl Model for Arcade {
         // the slip angles measured are the arc's, and a car on its arc
         // does not show as sliding.
         let radius_inv = self.steer * p.steer_factor * p.steer_lerp * self.per_max_speed;
-        car.steer = crate::trig::atan2(spec.body.wheelbase * radius_inv, 1.0);
+        car.steer = crate::base::trig::atan2(spec.body.wheelbase * radius_inv, 1.0);
         car.drive.follow(&spec.engine, along, c.throttle, c.brake);
     }
 }

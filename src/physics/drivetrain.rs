@@ -23,7 +23,7 @@
 
 use std::f64::consts::PI;
 
-use crate::car::EngineSpec;
+use crate::physics::car::EngineSpec;
 use serde::{Deserialize, Serialize};
 
 /// A gear change asked for once (`"up"` or `"down"` in scripts).
@@ -249,7 +249,7 @@ impl Drivetrain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::car::CarSpec;
+    use crate::physics::car::CarSpec;
 
     fn c5() -> EngineSpec {
         CarSpec::bundled("corvette-c5").unwrap().engine

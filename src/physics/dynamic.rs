@@ -34,7 +34,7 @@
 //! instead of shivering.
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 
 #[derive(Debug)]
 pub struct Dynamic {

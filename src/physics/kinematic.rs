@@ -36,7 +36,7 @@
 use glam::DVec2;
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 
 #[derive(Debug, Default)]
 pub struct Kinematic {
@@ -73,7 +73,7 @@ impl Model for Kinematic {
         let d = speed * dt;
         let (sin_d, cos_d) = self.trig.of(car.steer);
         let turn = d * sin_d / l;
-        let rotation = crate::trig::dir(turn);
+        let rotation = crate::base::trig::dir(turn);
         let rear = if turn.abs() < 1e-12 {
             rear + forward * (d * cos_d)
         } else {

@@ -9,18 +9,20 @@
 //! the same states, bit for bit.
 
 pub mod arcade;
+pub mod car;
 pub mod drivetrain;
 pub mod dynamic;
 pub mod kinematic;
 mod model;
+pub mod models;
 pub mod strafe;
 pub mod tire;
 pub mod walls;
 
 use glam::DVec2;
 
-use crate::car::CarSpec;
-pub use crate::models::ModelKind;
+use crate::physics::car::CarSpec;
+pub use crate::physics::models::ModelKind;
 use crate::track::{Surface, Track};
 pub use drivetrain::{Drivetrain, Shift};
 pub use model::{
@@ -47,7 +49,7 @@ pub struct Car {
     /// Half the footprint's diagonal: how far a corner is from the centre.
     half_diagonal: f64,
     /// The body's forward vector and the heading it is for: carried from
-    /// step to step, each step's turn applied to it ([`crate::trig::turn`]),
+    /// step to step, each step's turn applied to it ([`crate::base::trig::turn`]),
     /// instead of the heading's sine and cosine taken anew.
     fwd: (f64, DVec2),
     /// The last ground lookup: where, on which track (by content), and
@@ -87,7 +89,7 @@ impl Car {
                 .map(|o| o.length())
                 .fold(0.0, f64::max),
             half_diagonal: 0.5 * spec.body.length.hypot(spec.body.width),
-            fwd: (heading, crate::trig::dir(heading)),
+            fwd: (heading, crate::base::trig::dir(heading)),
             ground: (pos, 0, crate::track::Around::default()),
             spec,
         }

@@ -6,8 +6,8 @@
 
 use glam::DVec2;
 
-use crate::car::CarSpec;
-use crate::models::ModelKind;
+use crate::physics::car::CarSpec;
+use crate::physics::models::ModelKind;
 use crate::track::Surface;
 
 use super::drivetrain::{Drivetrain, Shift};
@@ -63,7 +63,7 @@ impl Body {
     }
 
     pub fn forward(&self) -> DVec2 {
-        crate::trig::dir(self.heading)
+        crate::base::trig::dir(self.heading)
     }
 
     /// The car's right: forward turned a quarter towards +y.
@@ -204,7 +204,7 @@ impl Default for SteerTrig {
 impl SteerTrig {
     pub fn of(&mut self, angle: f64) -> (f64, f64) {
         if angle != self.angle {
-            (self.sin, self.cos) = crate::trig::sin_cos(angle);
+            (self.sin, self.cos) = crate::base::trig::sin_cos(angle);
             self.angle = angle;
         }
         (self.sin, self.cos)
@@ -228,8 +228,8 @@ pub fn slip_angles(
     let along = v_long.abs().max(floor);
     let dir = if v_long < 0.0 { -1.0 } else { 1.0 };
     (
-        crate::trig::atan2(v_lat + yaw * b, along) - dir * delta,
-        crate::trig::atan2(v_lat - yaw * c, along),
+        crate::base::trig::atan2(v_lat + yaw * b, along) - dir * delta,
+        crate::base::trig::atan2(v_lat - yaw * c, along),
     )
 }
 
@@ -261,7 +261,7 @@ pub fn wheel_positions(pos: DVec2, (f, r): (DVec2, DVec2), spec: &CarSpec) -> [D
 impl CarState {
     /// Turns the front wheels towards the steer input's share of the lock,
     /// at no more than the car's steering rate.
-    pub fn turn_wheels(&mut self, body: &crate::car::BodySpec, input: f64, dt: f64) {
+    pub fn turn_wheels(&mut self, body: &crate::physics::car::BodySpec, input: f64, dt: f64) {
         let target = input * body.max_steer_deg.to_radians();
         let max = body.steer_rate_deg.to_radians() * dt;
         self.steer += (target - self.steer).clamp(-max, max);

@@ -30,7 +30,7 @@
 use glam::DVec2;
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::{CarSpec, StrafeSpec};
+use crate::physics::car::{CarSpec, StrafeSpec};
 
 /// Quake units per metre.
 pub const UNITS: f64 = 32.0;
@@ -81,8 +81,8 @@ pub fn best_air_wishdir(v: DVec2, wishspeed: f64, p: &StrafeSpec, dt: f64, side:
     let a = p.airaccelerate * wishspeed * dt;
     let u = (p.air_wishspeed - a).max(0.0);
     let cos = (u / speed).min(1.0);
-    let gamma = crate::trig::acos(cos) * side;
-    crate::trig::dir(gamma).rotate(v / speed)
+    let gamma = crate::base::trig::acos(cos) * side;
+    crate::base::trig::dir(gamma).rotate(v / speed)
 }
 
 /// QuakeWorld ground friction (seed 002): the speed after one step.
@@ -100,7 +100,7 @@ impl Model for Strafe {
         let p = &spec.strafe;
         let body = &mut car.body;
         body.yaw_rate = c.steer * p.yaw_speed_deg.to_radians();
-        let look = crate::trig::turn(at.fwd, body.yaw_rate * dt);
+        let look = crate::base::trig::turn(at.fwd, body.yaw_rate * dt);
         let mut v = body.vel * UNITS;
 
         let wish = look * (c.throttle - c.brake) * p.maxspeed + look.perp() * c.strafe * p.maxspeed;

@@ -52,12 +52,12 @@
 //! The `iforce2d` preset scales the tutorial's toy constants to metres
 //! (10 units to 4.5 m, its 7-unit mass to 1000 kg, one toy second to
 //! 3.46 s): drive 500 / 300, lateral caps 7.5 / 8.5 per step, drag 2 and top
-//! speeds 250 / -40 become the forces and speeds in [`crate::car::TireSpec`].
+//! speeds 250 / -40 become the forces and speeds in [`crate::physics::car::TireSpec`].
 
 use glam::DVec2;
 
 use super::model::{CarState, Controls, Footing, G, Model};
-use crate::car::{CarSpec, TireSpec};
+use crate::physics::car::{CarSpec, TireSpec};
 
 /// Passes over the four tires' lateral impulses each step.
 const ITERATIONS: usize = 2;
@@ -145,7 +145,7 @@ impl Tire {
     fn aim(&mut self, spec: &CarSpec, steer: f64) {
         let offsets = super::model::wheel_offsets(spec);
         let l = spec.body.wheelbase;
-        let (sin_d, cos_d) = crate::trig::sin_cos(steer);
+        let (sin_d, cos_d) = crate::base::trig::sin_cos(steer);
         for (i, r) in offsets.into_iter().enumerate().take(2) {
             let wheel = DVec2::new(l * cos_d - r.y * sin_d, l * sin_d).normalize();
             self.points[i] = Point::new(r, wheel, self.inv_m, self.inv_i);

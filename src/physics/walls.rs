@@ -17,8 +17,8 @@ use std::f64::consts::{PI, TAU};
 use glam::DVec2;
 
 use super::model::Body;
+use crate::base::trig;
 use crate::track::{Obb, Track};
-use crate::trig;
 
 /// Coefficient of restitution against walls.
 pub const RESTITUTION: f64 = 0.3;

@@ -22,7 +22,7 @@
 //! off and on.
 
 pub use crate::ai::aid::{Aiding, Pace, SIDE, of};
-use crate::medals::{Medal, Medals, guessed_pace};
+use crate::race::medals::{Medal, Medals, guessed_pace};
 
 /// How every list and board marks a lap driven with the aid.
 pub const AIDED: &str = "aided";

@@ -4,9 +4,9 @@
 
 use super::Race;
 use super::said::Said;
-use crate::camera::Camera;
-use crate::session::Session;
-use crate::world::CarId;
+use crate::race::camera::Camera;
+use crate::race::session::Session;
+use crate::race::world::CarId;
 
 impl Race {
     /// Moves the camera of the seat driving `car` after it, for a track
@@ -62,7 +62,7 @@ impl Race {
     /// any) after the car they follow ([`Race::followed`]): their own
     /// seat's camera, or their watching camera.
     pub fn move_camera(&mut self, mine: Option<CarId>, session: &mut Session) {
-        let view = crate::layout::track_view_size(session.size);
+        let view = crate::race::layout::track_view_size(session.size);
         match self.followed(mine, session.watch) {
             Some(c) if Some(c) == mine => self.follow(c, view),
             Some(c) => session.camera = self.camera_on(c, session.camera, view),
@@ -71,7 +71,7 @@ impl Race {
     }
 
     /// Camera `prev` moved after car `car`, for a track view of `view`
-    /// cells: a watcher's own camera ([`crate::session::Session::camera`]);
+    /// cells: a watcher's own camera ([`crate::race::session::Session::camera`]);
     /// `prev` as it was if the car is gone.
     pub fn camera_on(&self, car: CarId, prev: Option<Camera>, view: (u16, u16)) -> Option<Camera> {
         let Some(e) = self.world.car(car) else {

@@ -14,13 +14,22 @@
 //! * [`view`]: a seat reading its race, for the screen.
 
 pub mod aid;
+pub mod camera;
 mod follow;
+pub mod layout;
+pub mod medals;
+pub mod person;
+pub mod records;
 mod rivals;
 pub mod said;
+pub mod script;
 pub mod seat;
+pub mod session;
 pub mod setup;
 pub mod skids;
+pub mod timing;
 pub mod view;
+pub mod world;
 
 pub use seat::{Kept, Readout, Seat, Standing};
 pub use setup::{MAX_CARS, Menu, Row, Setup, TrackChoice, level, presets};
@@ -33,15 +42,15 @@ use std::collections::BTreeMap;
 use glam::DVec2;
 
 use crate::ai::{Driver, Line};
-use crate::car::CarSpec;
 use crate::input::Held;
-use crate::medals::{Medal, Medals, guessed_pace};
+use crate::physics::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
-use crate::records::Record;
-use crate::script::Script;
-use crate::session::Door;
-use crate::timing::{Lap, Laps};
-use crate::world::{CarId, FIRST, Source, World};
+use crate::race::medals::{Medal, Medals, guessed_pace};
+use crate::race::records::Record;
+use crate::race::script::Script;
+use crate::race::session::Door;
+use crate::race::timing::{Lap, Laps};
+use crate::race::world::{CarId, FIRST, Source, World};
 
 use crate::ai::race_line;
 use seat::Sitter;
@@ -68,7 +77,7 @@ const AUTHOR_TIMES: f64 = 10.0;
 
 /// A person taking a seat when a race starts: their name on the others'
 /// screens (none in local play), the records they race against (one a
-/// board: [`crate::timing::LapLog::against`]), and the
+/// board: [`crate::race::timing::LapLog::against`]), and the
 /// keys they hold (with their terminal's key repeat learned, which their
 /// seat goes on with; every key let go as the race starts).
 #[derive(Debug, Clone, Default)]
@@ -114,7 +123,7 @@ pub struct Race {
     pub finishers: Vec<(CarId, u64)>,
     /// The medals of the track for the model and car the race started
     /// with ([`Race::started_with`]): none until known
-    /// ([`crate::medals::book`]).
+    /// ([`crate::race::medals::book`]).
     pub medals: Option<Medals>,
     /// The speeds the steering aid holds each car it steers to, for each
     /// car and pace met so far ([`aid::Pace`]).
@@ -292,9 +301,9 @@ impl Race {
 
     /// Applies one of a seat's own commands ([`Seat::command`]) to the
     /// seat driving `car`; returns whether `cmd` was one.
-    pub fn seat_command(&mut self, car: CarId, cmd: crate::keys::Command) -> bool {
+    pub fn seat_command(&mut self, car: CarId, cmd: crate::input::keys::Command) -> bool {
         let tick = self.world.tick;
-        if cmd == crate::keys::Command::ToggleAid && !self.aid_allowed {
+        if cmd == crate::input::keys::Command::ToggleAid && !self.aid_allowed {
             if let Some(seat) = self.seats.get_mut(&car) {
                 seat.said.say(said::Said::AidNotAllowed, tick);
             }

@@ -4,9 +4,9 @@
 use super::seat::Seat;
 use super::{GRID_GAP, Race};
 use crate::ai::Driver;
-use crate::medals::Medal;
 use crate::physics::Car;
-use crate::world::Source;
+use crate::race::medals::Medal;
+use crate::race::world::Source;
 
 impl Race {
     /// Puts up to `n` computer cars of the player's model and car, lapping

@@ -9,12 +9,12 @@
 use super::said::{Said, Sayings};
 use super::skids::Skids;
 use crate::ai::Line;
-use crate::camera::Camera;
 use crate::input::{Action, Held, Latch, Tap};
 use crate::physics::{Car, Controls, ModelKind, Shift, Telemetry, wheel_positions};
-use crate::script::Script;
-use crate::timing::{Event, Lap, LapLog};
-use crate::world::{CarId, World};
+use crate::race::camera::Camera;
+use crate::race::script::Script;
+use crate::race::timing::{Event, Lap, LapLog};
+use crate::race::world::{CarId, World};
 
 /// Lateral acceleration the keyboard's steering aims at, m/s²: full steer
 /// asks for the wheel angle that gives about this at the current speed
@@ -160,7 +160,7 @@ pub struct Seat {
     pub camera: Option<Camera>,
     pub autostrafe: bool,
     /// The seat's inputs so far, as an input script (none on a server:
-    /// [`crate::session::Door::keeps_inputs`]).
+    /// [`crate::race::session::Door::keeps_inputs`]).
     pub recording: Script,
     /// The one-shot controls asked for (a shift, the gearbox, a
     /// respawn, a model switch), for the next tick.
@@ -230,8 +230,8 @@ impl Seat {
     /// Applies one of a seat's own commands to it and its car `car`:
     /// gears, the gearbox, autostrafe, the ghost, back to the last mark.
     /// Returns whether `cmd` was one.
-    pub fn command(&mut self, cmd: crate::keys::Command, car: &Car, tick: u64) -> bool {
-        use crate::keys::Command;
+    pub fn command(&mut self, cmd: crate::input::keys::Command, car: &Car, tick: u64) -> bool {
+        use crate::input::keys::Command;
         match cmd {
             Command::ToggleGhost if self.their_ghost.is_none() && self.log.best().is_none() => {
                 self.said.say(Said::NoGhost, tick);
@@ -450,7 +450,7 @@ pub(super) fn steer_assist(car: &Car) -> f64 {
     if v2 < 1e-6 || lock <= 0.0 {
         return 1.0;
     }
-    (crate::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
+    (crate::base::trig::atan2(spec.wheelbase * STEER_ASSIST, v2) / lock).min(1.0)
 }
 
 /// The steer the keyboard's share `share` (-1 to 1) asks for: the

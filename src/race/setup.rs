@@ -3,10 +3,10 @@
 //! keys change them, and what a selection means ([`Setup`]), worked out
 //! once for local play and the server alike.
 
-use crate::car::{self, CarSpec};
-use crate::keys::Command;
-use crate::medals::Medal;
-use crate::models::ModelKind;
+use crate::input::keys::Command;
+use crate::physics::car::{self, CarSpec};
+use crate::physics::models::ModelKind;
+use crate::race::medals::Medal;
 
 use crate::track::Raceable;
 

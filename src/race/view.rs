@@ -3,12 +3,12 @@
 //! neither. Its own module so that the race holds seats and a seat knows
 //! nothing of the race it sits in.
 
-use crate::camera::Camera;
 use crate::input::{Action, Key};
-use crate::medals::Medals;
 use crate::physics::{Car, ModelKind};
-use crate::timing::{GHOST_EVERY, Lap, Laps};
-use crate::world::{CarId, Entrant};
+use crate::race::camera::Camera;
+use crate::race::medals::Medals;
+use crate::race::timing::{GHOST_EVERY, Lap, Laps};
+use crate::race::world::{CarId, Entrant};
 
 use super::said::Said;
 use super::seat::{Readout, Seat};
@@ -131,7 +131,7 @@ impl<'a> SeatView<'a> {
     /// Whether this seat's laps are timed as records and medals are: at
     /// the standard physics rate (`race::standard_rate`).
     pub fn timed_as_records(&self) -> bool {
-        crate::timing::standard_rate(self.race.world.dt)
+        crate::race::timing::standard_rate(self.race.world.dt)
     }
 
     /// The latest split's difference to the best lap's, seconds.

@@ -21,9 +21,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
 use super::db::{self, Boards, Database, Listed};
-use crate::models::ModelKind;
-use crate::records::{Record, Store};
-use crate::timing::Lap;
+use crate::physics::models::ModelKind;
+use crate::race::records::{Record, Store};
+use crate::race::timing::Lap;
 use link::Breaker;
 use queue::{Queue, Told, now_ms};
 
@@ -372,7 +372,7 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
     for dir in dirs.flatten().take(MAX_PLAYERS_READ) {
         let identity = identity_of(&dir.file_name().to_string_lossy());
         let store = Store::new(dir.path());
-        let name = crate::files::read_capped(&dir.path().join("name"), 256, false)
+        let name = crate::base::files::read_capped(&dir.path().join("name"), 256, false)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
             .map_or_else(|| "?".into(), |n| super::names::display_name(&n));

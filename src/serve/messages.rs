@@ -72,6 +72,6 @@ pub enum Out {
 
 /// A terminal size as ratatui's.
 pub fn to_size((w, h): (u16, u16)) -> Size {
-    let (w, h) = crate::session::screen_size(w.into(), h.into());
+    let (w, h) = crate::race::session::screen_size(w.into(), h.into());
     Size::new(w, h)
 }

@@ -36,7 +36,7 @@ use russh::{MethodKind, MethodSet};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-pub use crate::keyboard::Keyboard;
+pub use crate::input::keyboard::Keyboard;
 pub use admission::PER_ADDRESS;
 pub use names::display_name;
 pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
@@ -124,7 +124,7 @@ pub fn host_key(dir: &Path) -> io::Result<PrivateKey> {
     let named = |path: &Path, e: &dyn std::fmt::Display| {
         io::Error::other(format!("{}: {e}", path.display()))
     };
-    crate::files::make_dir(dir).map_err(|e| named(dir, &e))?;
+    crate::base::files::make_dir(dir).map_err(|e| named(dir, &e))?;
     let path = dir.join("host_ed25519");
     for _ in 0..3 {
         match read_key(&path) {
@@ -327,7 +327,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
 }
 
 /// `skid serve`: runs until a signal that would end the process
-/// (`crate::signals::ENDING`), then gives every player their terminal
+/// (`crate::base::signals::ENDING`), then gives every player their terminal
 /// back and returns the exit status: 0 for SIGINT and SIGTERM, the ways
 /// to stop a server, else 128 + the signal, as a shell reports a process
 /// a signal ended (a hang-up, SIGQUIT, SIGUSR1...: the players' terminals
@@ -363,7 +363,7 @@ pub fn run(opts: Options) -> io::Result<i32> {
 fn first_signal() -> io::Result<impl std::future::Future<Output = i32>> {
     use tokio::signal::unix::{SignalKind, signal};
     let (tx, mut rx) = tokio::sync::mpsc::channel(1);
-    for number in crate::signals::ENDING {
+    for number in crate::base::signals::ENDING {
         let mut caught = signal(SignalKind::from_raw(number))?;
         let tx = tx.clone();
         tokio::spawn(async move {

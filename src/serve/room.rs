@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 
 use crate::ai::Line;
 use crate::input::Held;
-use crate::medals::book::{Book, Lookup};
 use crate::physics::ModelKind;
+use crate::race::medals::book::{Book, Lookup};
+use crate::race::records::Record;
+use crate::race::session::{Door, Session};
+use crate::race::timing::Lap;
+use crate::race::world::CarId;
 use crate::race::{Entry, Menu, Race, Setup};
-use crate::records::Record;
-use crate::session::{Door, Session};
-use crate::timing::Lap;
 use crate::track::Track;
-use crate::world::CarId;
 
 use super::db::{Boards, Spot};
 use super::keeper::{self, Keeper};
@@ -124,7 +124,7 @@ pub struct Shown<'a> {
     pub book: &'a mut Book,
     pub keeper: &'a mut Keeper,
     pub offered: &'a Offered,
-    pub cars: &'a [(String, crate::car::CarSpec)],
+    pub cars: &'a [(String, crate::physics::car::CarSpec)],
     /// Boards changed since the last refresh.
     pub changed: &'a [keeper::LapKey],
 }

@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::car::CarSpec;
-use crate::damage::Damage;
-use crate::session::{Door, Session};
+use crate::console::damage::Damage;
+use crate::physics::car::CarSpec;
+use crate::race::session::{Door, Session};
 use crate::ui::{self, lobby, overlay};
 
 use super::db::{Board, Boards, Listed};

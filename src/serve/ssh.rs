@@ -22,8 +22,8 @@ use super::messages::{Out, ToHub};
 use super::names::display_name;
 use super::relay;
 use super::room::PlayerId;
-use crate::keyboard::Keyboard;
-use crate::session::screen_size;
+use crate::input::keyboard::Keyboard;
+use crate::race::session::screen_size;
 
 /// Input a client may send in one second before it is cut off: far more
 /// than any typist or autorepeat (50 keys a second of the longest kitty

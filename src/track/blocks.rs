@@ -34,7 +34,7 @@ impl Track {
             rank[s] = k as u8;
         }
         let rows: Vec<usize> = (0..h).collect();
-        let parts = crate::threads::each(
+        let parts = crate::base::threads::each(
             rows.chunks(h.div_ceil(2).max(1)).collect(),
             |rows: &[usize]| {
                 let mut out = Vec::with_capacity(rows.len() * w * 2);

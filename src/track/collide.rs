@@ -27,7 +27,7 @@ pub struct Obb {
 
 impl Obb {
     pub fn new(center: DVec2, heading: f64, length: f64, width: f64) -> Self {
-        Obb::along(center, crate::trig::dir(heading), length, width)
+        Obb::along(center, crate::base::trig::dir(heading), length, width)
     }
 
     /// A box whose length runs along the unit vector `axis`.

@@ -18,7 +18,7 @@
 //! The answer is the first problem found, with the cell it is about.
 
 use super::{Mark, Track, each_neighbour, flood};
-use crate::diag::{Diagnostic, Pos};
+use crate::base::diag::{Diagnostic, Pos};
 
 /// Why no lap can be completed, and the cell (column, row) it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -113,17 +113,17 @@ const LARGE: usize = 1 << 20;
 
 /// `a()` and `b()`, on two threads where the map has `cells` cells or
 /// more ([`LARGE`]) and there are two cores (and a thread can be had:
-/// [`crate::threads::both`]): the two distance tables of the largest map
+/// [`crate::base::threads::both`]): the two distance tables of the largest map
 /// took 0.4 s one after the other.
 pub(super) fn at_once<T: Send>(
     cells: usize,
     a: impl Fn() -> T + Sync,
     b: impl Fn() -> T + Sync,
 ) -> (T, T) {
-    if cells < LARGE || !crate::threads::two_cores() {
+    if cells < LARGE || !crate::base::threads::two_cores() {
         return (a(), b());
     }
-    crate::threads::both(a, b)
+    crate::base::threads::both(a, b)
 }
 
 #[cfg(test)]
@@ -200,7 +200,8 @@ mod tests {
         }
         assert!(w * h >= super::LARGE);
         let track = crate::track::parse("big", map.as_bytes()).expect("parses");
-        let alone = crate::threads::without_threads(|| crate::track::parse("big", map.as_bytes()));
+        let alone =
+            crate::base::threads::without_threads(|| crate::track::parse("big", map.as_bytes()));
         // Every table, through the track's debug form.
         assert!(alone.is_ok_and(|alone| format!("{alone:?}") == format!("{track:?}")));
     }

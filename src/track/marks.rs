@@ -71,8 +71,8 @@ fn line_normal(s: &Moments) -> Option<DVec2> {
         s.yy / s.n - c.y * c.y,
     );
     // The principal axis's angle; the normal is a quarter turn from it.
-    let axis = 0.5 * crate::trig::atan2(2.0 * xy, xx - yy);
-    let along = crate::trig::dir(axis);
+    let axis = 0.5 * crate::base::trig::atan2(2.0 * xy, xx - yy);
+    let along = crate::base::trig::dir(axis);
     (xx + yy > 1e-9).then_some(along.perp())
 }
 

@@ -355,7 +355,7 @@ impl Track {
 
     /// The race direction: the player's start heading as a unit vector.
     pub fn race_direction(&self) -> DVec2 {
-        crate::trig::dir(self.starts[0].dir.heading())
+        crate::base::trig::dir(self.starts[0].dir.heading())
     }
 
     /// Names of the surfaces that some cell uses, in table order.

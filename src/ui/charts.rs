@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Widget};
 
 use super::theme::THEME;
-use crate::timing::Lap;
+use crate::race::timing::Lap;
 
 /// Which of a lap's traces to chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

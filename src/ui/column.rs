@@ -12,7 +12,7 @@ use ratatui::widgets::Widget;
 
 use super::gauges::{Bar, SlipBar};
 use super::text::put_str;
-use crate::damage::Damage;
+use crate::console::damage::Damage;
 
 /// One piece of a column.
 pub enum Piece<'a> {

@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use super::column::{self, Piece};
 use super::gauges::{self, finite};
 use super::theme::THEME;
-use crate::damage::Damage;
+use crate::console::damage::Damage;
 use crate::input::Action;
 use crate::physics::ModelKind;
 use crate::race::seat::Aid;

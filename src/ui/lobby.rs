@@ -11,8 +11,8 @@ use super::column::{self, Piece};
 use super::menu::centred;
 use super::selector;
 use super::theme::THEME;
-use crate::medals::book::Lookup;
 use crate::race::Row;
+use crate::race::medals::book::Lookup;
 
 /// One room as the lobby lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,7 +240,7 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
         .collect();
     // The settings' medals, under them.
     let author = s.medals.medals().map_or_else(String::new, |m| {
-        let t = super::hud::clock(Some(m.time(crate::medals::Medal::Author)));
+        let t = super::hud::clock(Some(m.time(crate::race::medals::Medal::Author)));
         format!("author {t}: the computer's lap")
     });
     pieces.extend(

@@ -2,8 +2,8 @@
 //! a room's settings, the lap banner and the results.
 
 use super::hud::clock;
-use crate::medals::book::Lookup;
-use crate::medals::{Medal, Medals};
+use crate::race::medals::book::Lookup;
+use crate::race::medals::{Medal, Medals};
 
 /// `gold 0:21.40  silver 0:26.00  bronze 0:37.10`, or what stands in for
 /// the targets while they are worked out or where there are none.

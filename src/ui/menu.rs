@@ -8,8 +8,8 @@ use ratatui::widgets::{Block, Widget};
 
 use super::column::{self, Piece};
 use super::theme::THEME;
-use crate::medals::Medal;
-use crate::medals::book::Lookup;
+use crate::race::medals::Medal;
+use crate::race::medals::book::Lookup;
 use crate::race::{Row, Setup};
 
 /// What the title menu shows: its selection and cursor, the records
@@ -103,7 +103,7 @@ fn rows(buf: &mut Buffer, area: Rect, v: &MenuView<'_>) {
     let y = column::stack(buf, area, rows);
     let (lookup, kept) = v.medals;
     // Laps at another physics rate are no records (`timing::standard_rate`).
-    let record = if crate::timing::standard_rate(1.0 / f64::from(v.hz)) {
+    let record = if crate::race::timing::standard_rate(1.0 / f64::from(v.hz)) {
         super::medals::record(v.best, kept, lookup.medals(), v.aided)
     } else {
         format!("at --hz {}: laps set no record, no medal", v.hz)

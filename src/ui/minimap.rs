@@ -16,7 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 
 use super::dots::Dots;
 use super::theme::THEME;
-use crate::damage::Damage;
+use crate::console::damage::Damage;
 use crate::race::SeatView;
 use crate::track::{Mark, Track};
 
@@ -162,9 +162,9 @@ mod tests {
     fn any_area_and_any_track_draws_without_panicking() {
         for name in ["pocket", "grandprix", "oval", "rally"] {
             let track = bundled::load(name).unwrap();
-            let world = crate::world::World::new(
+            let world = crate::race::world::World::new(
                 track,
-                crate::car::CarSpec::default_for(crate::physics::ModelKind::Arcade),
+                crate::physics::car::CarSpec::default_for(crate::physics::ModelKind::Arcade),
                 crate::physics::ModelKind::Arcade,
                 120,
             );
@@ -174,7 +174,7 @@ mod tests {
                 draw(
                     &mut buf,
                     Rect::new(0, 0, w, h),
-                    race.view(crate::world::FIRST).unwrap(),
+                    race.view(crate::race::world::FIRST).unwrap(),
                     &mut Damage::All,
                     None,
                 );

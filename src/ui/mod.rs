@@ -27,11 +27,11 @@ pub mod track;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::damage::Damage;
-use crate::layout::race_areas;
+use crate::console::damage::Damage;
+use crate::race::layout::race_areas;
+use crate::race::session::Session;
+use crate::race::world::CarId;
 use crate::race::{Race, SeatView};
-use crate::session::Session;
-use crate::world::CarId;
 
 /// A person in a race, as both front doors draw them: below the
 /// smallest screen, that it is too small; their own seat's race screen

@@ -1,7 +1,7 @@
 //! What is drawn over the race: the countdown, the pause notice, the help
 //! overlay, and the too-small message that replaces everything.
 
-use crate::session::Door;
+use crate::race::session::Door;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Widget};
 use super::hud::{clock, delta as delta_text};
 use super::menu::centred;
 use super::theme::THEME;
-use crate::layout::MIN_SIZE;
+use crate::race::layout::MIN_SIZE;
 use crate::race::said::Said;
 use crate::race::{Phase, SeatView};
 
@@ -243,15 +243,15 @@ pub fn race(buf: &mut Buffer, view: Rect, v: SeatView<'_>, paused: bool, color: 
 }
 
 /// Every key, in a box over the screen: the bindings' own words
-/// ([`crate::keys`]), two to a line, for a person at `door`: on a server
+/// ([`crate::input::keys`]), two to a line, for a person at `door`: on a server
 /// (a race between people) no pause or model switch, a restart only for
 /// one racing alone, and q leaves.
-pub fn help(buf: &mut Buffer, area: Rect, door: crate::session::Door) {
-    use crate::keys::{
+pub fn help(buf: &mut Buffer, area: Rect, door: crate::race::session::Door) {
+    use crate::input::keys::{
         AID, AUTOSTRAFE, BRAKE, Binding, FOLLOW, GHOST, HANDBRAKE, HELP, MANUAL, PAUSE, QUIT,
         REDRAW, RESPAWN, RESTART, SHIFT, STEER_LEFT, STEER_RIGHT, SWITCH_MODEL, THROTTLE,
     };
-    let online = door == crate::session::Door::Served;
+    let online = door == crate::race::session::Door::Served;
     let two = |a: &str, b: &str| format!("{a:<22}{b}");
     let pair = |a: &Binding, b: &Binding| two(&a.entry(), &b.entry());
     let mut keys = vec![

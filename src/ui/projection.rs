@@ -7,7 +7,7 @@ use glam::DVec2;
 use ratatui::style::Color;
 
 use super::dots::{Dots, steps};
-use crate::camera::Camera;
+use crate::race::camera::Camera;
 use crate::track::Obb;
 
 /// Maps world metres to canvas dots for one camera and view.

@@ -10,10 +10,10 @@ use super::hud::{clock, delta};
 use super::menu::centred;
 use super::theme::THEME;
 use crate::physics::ModelKind;
+use crate::race::session::Door;
+use crate::race::timing::Lap;
+use crate::race::world::CarId;
 use crate::race::{SeatView, Standing};
-use crate::session::Door;
-use crate::timing::Lap;
-use crate::world::CarId;
 
 /// 1st, 2nd, 3rd, 4th ...
 fn ordinal(n: usize) -> String {

@@ -33,10 +33,10 @@ use super::dots::{Dots, Trail};
 use super::labels::{arrow, label, names};
 use super::projection::Projection;
 use super::theme::THEME;
-use crate::camera::Camera;
-use crate::damage::Damage;
+use crate::console::damage::Damage;
 use crate::physics::ModelKind;
 use crate::race::SeatView;
+use crate::race::camera::Camera;
 use crate::track::{Mark, Obb, Track};
 
 /// (dot x, dot y) offsets within a terminal cell.
@@ -171,7 +171,7 @@ impl CarShape<'_> {
         self.view.line(painter, rear_right, tip, self.color);
         self.view.line(painter, b.pos - f * hl, tip, self.color);
         if car.kind == ModelKind::Tire {
-            let steer = crate::trig::dir(car.state.steer);
+            let steer = crate::base::trig::dir(car.state.steer);
             let wheels = crate::physics::wheel_positions(b.pos, (f, r), car.spec());
             for (i, at) in wheels.into_iter().enumerate() {
                 let dir = if i < 2 { steer.rotate(f) } else { f };

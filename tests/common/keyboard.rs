@@ -17,8 +17,8 @@
 #![allow(dead_code)]
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use skid::app::game;
 use skid::app::{App, Options};
-use skid::game;
 use skid::physics::Controls;
 use skid::race::Phase;
 
@@ -213,7 +213,7 @@ impl Player {
     /// The same race with the steering aid turned off (`t`): the keys'
     /// own reading, which the aid adds to where there are no releases.
     pub fn without_aid(mut self) -> Player {
-        self.app.command(skid::keys::Command::ToggleAid);
+        self.app.command(skid::input::keys::Command::ToggleAid);
         self
     }
 
@@ -248,7 +248,7 @@ impl Player {
     /// what `--record` saves).
     pub fn controls(&self) -> Vec<Controls> {
         let race = self.app.race.as_ref().expect("racing");
-        race.seats[&skid::world::FIRST]
+        race.seats[&skid::race::world::FIRST]
             .recording
             .clone()
             .into_controls()

@@ -3,13 +3,13 @@
 //! its ghost, for tests where a faster lap comes after it.
 #![allow(dead_code)]
 
-use skid::models::ModelKind;
-use skid::records::Record;
+use skid::physics::models::ModelKind;
+use skid::race::records::Record;
 
 /// The lap, driven by hand.
 pub fn slow_on_pocket() -> (Record, Vec<[f64; 3]>) {
     let track = skid::track::bundled::load_raceable("pocket").unwrap();
-    let car = skid::car::CarSpec::default_for(ModelKind::Arcade);
+    let car = skid::physics::car::CarSpec::default_for(ModelKind::Arcade);
     let record = Record {
         track: track.name.clone(),
         track_id: track.content_id(),

@@ -9,7 +9,7 @@ pub mod person;
 pub mod screen_driver;
 
 use glam::DVec2;
-use skid::car::CarSpec;
+use skid::physics::car::CarSpec;
 use skid::physics::{Car, Controls, ModelKind};
 use skid::track::{Track, parse};
 
@@ -96,8 +96,12 @@ pub fn cases(default: u32) -> u32 {
 /// The computer driver's run of `laps` laps (none: the track's own) of
 /// the bundled `track` in `model`, at full skill and 120 Hz, as an input
 /// script: a lap driven well, to replay in a player's seat.
-pub fn computer_run(track: &str, model: ModelKind, laps: Option<u32>) -> skid::script::Script {
-    use skid::world::{Source, World};
+pub fn computer_run(
+    track: &str,
+    model: ModelKind,
+    laps: Option<u32>,
+) -> skid::race::script::Script {
+    use skid::race::world::{Source, World};
     let t = skid::track::bundled::load(track).unwrap();
     let spec = CarSpec::default_for(model);
     let driver = skid::ai::Driver::new(&t, &spec, model, 1.0);
@@ -106,7 +110,7 @@ pub fn computer_run(track: &str, model: ModelKind, laps: Option<u32>) -> skid::s
         sim.laps = laps;
     }
     sim.cars[0].source = Source::Driver(Box::new(driver));
-    let mut script = skid::script::Script::default();
+    let mut script = skid::race::script::Script::default();
     while sim.cars[0].laps.lap < sim.laps {
         sim.step();
         script.push(&sim.cars[0].last);

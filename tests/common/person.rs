@@ -107,7 +107,7 @@ impl Person {
         let k = dt / 0.15;
         self.gas += k * (want.throttle - self.gas);
         self.brake += k * (want.brake - self.brake);
-        let read = race.seats[&skid::world::FIRST].last;
+        let read = race.seats[&skid::race::world::FIRST].last;
         self.reach = (self.reach * (1.0 - dt)).max(read.steer.abs()).max(0.02);
         self.owed = (self.owed + (want.steer - read.steer) / self.reach * dt).clamp(-0.6, 0.6);
         let t = p.now();
@@ -214,7 +214,7 @@ pub fn best_lap(
     let mut person = Person::new(Driver::new(&race.world.track, spec, model, 0.9), seed);
     while p.now() < LAP_LIMIT * laps as f64 {
         let race = p.app.race.as_ref().unwrap();
-        let ends = &race.seats[&skid::world::FIRST].log.ends;
+        let ends = &race.seats[&skid::race::world::FIRST].log.ends;
         if ends.len() >= laps {
             let ticks = ends.iter().scan(0, |prev, &end| {
                 let lap = end - *prev;
@@ -232,7 +232,7 @@ pub fn best_lap(
 /// A person's race of one lap of `pocket` in `arcade` at `hz` (kitty
 /// keys, so every run drives the same), its records in `records`, at
 /// 80x24: the player once the results show (or after 300 s, not done).
-pub fn one_lap_of_pocket(hz: u32, records: Option<skid::records::Store>) -> Player {
+pub fn one_lap_of_pocket(hz: u32, records: Option<skid::race::records::Store>) -> Player {
     use skid::physics::ModelKind;
     let mut p = Player::racing(
         skid::app::Options {

@@ -310,11 +310,15 @@ pub fn best_lap(
     }
     let race = p.app.race.as_ref().unwrap();
     let mut prev = 0;
-    let laps = race.seats[&skid::world::FIRST].log.ends.iter().map(|&e| {
-        let lap = e - prev;
-        prev = e;
-        lap
-    });
+    let laps = race.seats[&skid::race::world::FIRST]
+        .log
+        .ends
+        .iter()
+        .map(|&e| {
+            let lap = e - prev;
+            prev = e;
+            lap
+        });
     laps.min().map(|t| t as f64 * race.world.dt)
 }
 

@@ -87,7 +87,7 @@ fn a_search_from_both_ends_finds_as_cheap_a_way_as_one_from_the_start() {
         );
         // Asked for two threads where none can be had: the ends take
         // turns on this one.
-        let refused = crate::threads::without_threads(|| {
+        let refused = crate::base::threads::without_threads(|| {
             meet(&track, ends(), &length, &aim, &cost, true, tables)
         });
         assert_eq!(both, refused);

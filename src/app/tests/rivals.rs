@@ -57,7 +57,7 @@ fn every_bundled_grid_holds_every_preset_without_touching() {
             let spec = CarSpec::bundled(preset).unwrap();
             let world = World::new(t.clone(), spec.clone(), spec.model, 120);
             let mut race = Race::new(world, 1, None, None);
-            let placed = race.add_opponents(7, crate::medals::Medal::Author);
+            let placed = race.add_opponents(7, crate::race::medals::Medal::Author);
             assert_eq!(placed, (t.starts.len() - 1).min(7), "{track} with {preset}");
         }
     }
@@ -139,12 +139,12 @@ fn easy_rivals_lap_in_the_bronze_time() {
         model: Some(ModelKind::Kinematic),
         hz: 120,
         opponents: 1,
-        rivals: crate::medals::Medal::Bronze,
+        rivals: crate::race::medals::Medal::Bronze,
         ..Options::default()
     });
     app.start_race();
     let medals = app.race.as_ref().unwrap().medals.unwrap();
-    let bronze = medals.time(crate::medals::Medal::Bronze);
+    let bronze = medals.time(crate::race::medals::Medal::Bronze);
     let mut now = 0.0;
     let mut ends = Vec::new();
     while ends.len() < 2 && now < 300.0 {
@@ -167,8 +167,8 @@ fn easy_rivals_lap_in_the_bronze_time() {
 /// `--difficulty` put it.
 #[test]
 fn the_level_row_chooses_how_hard_the_rivals_drive() {
-    use crate::keys::Command;
-    use crate::medals::Medal;
+    use crate::input::keys::Command;
+    use crate::race::medals::Medal;
     let mut app = App::new(Options {
         hz: 120,
         opponents: 2,

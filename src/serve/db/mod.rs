@@ -16,14 +16,14 @@ mod postgres;
 mod sql;
 mod sqlite;
 
-use crate::medals::Medal;
-use crate::models::ModelKind;
-use crate::records::Record;
+use crate::physics::models::ModelKind;
+use crate::race::medals::Medal;
+use crate::race::records::Record;
 
 pub use postgres::Postgres;
 pub use sqlite::Sqlite;
 
-pub use crate::timing::LapKey;
+pub use crate::race::timing::LapKey;
 
 /// A record with its ghost.
 pub type Kept = (Record, Vec<[f64; 3]>);

@@ -28,8 +28,8 @@ use super::{
     CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Listed, Refusal, TrackBest,
     medal_named, splits_of, splits_text, sql,
 };
-use crate::medals::Medal;
-use crate::records::{Record, ghost_text, parse_ghost};
+use crate::race::medals::Medal;
+use crate::race::records::{Record, ghost_text, parse_ghost};
 
 mod rooms;
 mod said;

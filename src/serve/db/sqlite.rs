@@ -16,9 +16,9 @@ use super::{
     CHANGES_KEPT, Database, Entry, Kept, Lap, LapKey, Listed, ROOMS_FRESH_MS, ROOMS_KEPT_MS,
     Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
 };
-use crate::medals::Medal;
-use crate::models::ModelKind;
-use crate::records::{Record, ghost_text, parse_ghost};
+use crate::physics::models::ModelKind;
+use crate::race::medals::Medal;
+use crate::race::records::{Record, ghost_text, parse_ghost};
 
 /// The schema, one step a version: step `n`'s statements take a
 /// database at version `n` to `n + 1` (step 1 adds `aided` first where a

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use tokio::sync::mpsc::error::TrySendError;
 
-use crate::car::CarSpec;
 use crate::console::Frames;
+use crate::physics::car::CarSpec;
 
 use super::super::db::{Boards, Listed};
 use super::super::keeper::{Best, LapKey};

@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::Event;
 
-use crate::keys::Command;
-use crate::person::Person;
-use crate::session::{self, Read};
+use crate::input::keys::Command;
+use crate::race::person::Person;
+use crate::race::session::{self, Read};
 
 use super::super::keeper::{Ask, Wants};
 use super::super::room::{self, Place, PlayerId, Room};
@@ -266,7 +266,7 @@ impl Hub {
         eprintln!(
             "skid serve: room {r} races on {} with {}",
             offered.choice.name,
-            crate::diag::count(
+            crate::base::diag::count(
                 room.running.as_ref().map_or(0, |run| run.drivers.len()),
                 "player"
             )

@@ -27,11 +27,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc::Sender;
 
-use crate::car::CarSpec;
-use crate::clock::{Cadence, Clock};
+use crate::base::clock::{Cadence, Clock};
 use crate::console::{Frames, Sink};
-use crate::medals::book::Book;
-use crate::session::Session;
+use crate::physics::car::CarSpec;
+use crate::race::medals::book::Book;
+use crate::race::session::Session;
 
 mod frames;
 mod idle;
@@ -385,7 +385,7 @@ impl Hub {
 impl Hub {
     /// Records read for races that started, each to its room: records to
     /// beat, or the ghost a player picked.
-    fn records_found(&mut self, records: Vec<(super::keeper::Ask, Vec<crate::timing::Lap>)>) {
+    fn records_found(&mut self, records: Vec<(super::keeper::Ask, Vec<crate::race::timing::Lap>)>) {
         for (ask, laps) in records {
             let Some(room) = self.rooms.get_mut(&ask.room) else {
                 continue;

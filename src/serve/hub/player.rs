@@ -6,7 +6,7 @@ use std::time::Instant;
 use tokio::sync::mpsc::Sender;
 
 use crate::console::{Frames, Sink};
-use crate::session::Session;
+use crate::race::session::Session;
 
 use super::super::relay::Relay;
 use super::super::room::Place;

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::super::db::{self, Database};
-use crate::files::write_atomic;
-use crate::records::{Record, ghost_text, parse_ghost};
+use crate::base::files::write_atomic;
+use crate::race::records::{Record, ghost_text, parse_ghost};
 
 /// Laps waiting for a database that fails, at the most; one more is lost,
 /// with a line in the log.
@@ -53,7 +53,7 @@ pub type Told = (String, Option<String>);
 impl Queue {
     /// The laps a spool at `spool` kept from an earlier run, waiting.
     pub fn load(spool: PathBuf) -> Queue {
-        let text = crate::files::read_capped(&spool, MAX_SPOOL, false)
+        let text = crate::base::files::read_capped(&spool, MAX_SPOOL, false)
             .ok()
             .and_then(|b| String::from_utf8(b).ok());
         let kept: Spool = text
@@ -70,7 +70,7 @@ impl Queue {
         if !laps.is_empty() {
             eprintln!(
                 "skid serve: {} of an earlier run waiting in {}",
-                crate::diag::count(laps.len(), "lap"),
+                crate::base::diag::count(laps.len(), "lap"),
                 spool.display()
             );
         }

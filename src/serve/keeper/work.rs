@@ -94,7 +94,7 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
                 "skid serve: {}: answers again after {:.1} s; {} that waited written{}",
                 r.link.name(),
                 gone.as_secs_f64(),
-                crate::diag::count(waiting - left, "lap"),
+                crate::base::diag::count(waiting - left, "lap"),
                 if left > 0 {
                     format!(", {left} wait still")
                 } else {

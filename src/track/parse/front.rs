@@ -10,7 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{CELL, Glyph, LAPS, Report};
-use crate::diag::{self, Diagnostic, Diagnostics, Pos};
+use crate::base::diag::{self, Diagnostic, Diagnostics, Pos};
 use crate::track::Track;
 
 const GRIP: std::ops::RangeInclusive<f64> = 0.01..=3.0;
@@ -105,7 +105,7 @@ impl Shown for i64 {
 
 impl Shown for f64 {
     fn shown(&self) -> String {
-        crate::diag::number(*self)
+        crate::base::diag::number(*self)
     }
 }
 

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use super::{
     Dir, MARK_FINISH, MARK_NONE, START_FOOTPRINT, Start, Track, WALL, default_surfaces, fnv1a,
 };
-use crate::diag::{self, Diagnostic, Diagnostics, Pos};
+use crate::base::diag::{self, Diagnostic, Diagnostics, Pos};
 use crate::track::Obb;
 
 /// The largest map, in columns and in rows.

@@ -16,8 +16,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use serde::{Deserialize, Serialize};
 
 use super::{Medals, work_out};
-use crate::car::CarSpec;
 use crate::physics::ModelKind;
+use crate::physics::car::CarSpec;
 use crate::track::Track;
 
 /// What a cached table was worked out by: the game's version and the
@@ -27,7 +27,7 @@ pub const RULE: &str = concat!(env!("CARGO_PKG_VERSION"), "/4");
 /// The most the cache file may hold (a hundred thousand tables fit).
 const MAX_FILE: u64 = 16 << 20;
 
-pub use crate::timing::LapKey;
+pub use crate::race::timing::LapKey;
 
 /// The key of `track` with `spec` driven as `kind`.
 pub fn key(track: &Track, spec: &CarSpec, kind: ModelKind) -> LapKey {
@@ -101,7 +101,7 @@ impl Book {
         let file = dir.map(|d| d.join("medals.toml"));
         let mut known = HashMap::new();
         let text = (file.as_ref())
-            .and_then(|f| crate::files::read_capped(f, MAX_FILE, false).ok())
+            .and_then(|f| crate::base::files::read_capped(f, MAX_FILE, false).ok())
             .and_then(|b| String::from_utf8(b).ok());
         let read: File = text
             .and_then(|t| toml::from_str(&t).ok())
@@ -260,7 +260,7 @@ fn write(path: &std::path::Path, text: &str) {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = crate::files::write_atomic(path, text.as_bytes(), || Ok(()));
+    let _ = crate::base::files::write_atomic(path, text.as_bytes(), || Ok(()));
 }
 
 /// The worker: takes tables in the order asked, one at a time, racing

@@ -9,10 +9,10 @@
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
-use crate::camera::Camera;
+use crate::input::keys::{self, Command, key_id, key_name};
 use crate::input::{Held, Key};
-use crate::keys::{self, Command, key_id, key_name};
-use crate::world::CarId;
+use crate::race::camera::Camera;
+use crate::race::world::CarId;
 
 /// The largest screen drawn, in cells (columns, rows). A terminal
 /// larger than this, which any pty or SSH client can claim (65535 x
@@ -170,7 +170,7 @@ impl Session {
 
     /// Whether their screen is too small to draw a race.
     pub fn too_small(&self) -> bool {
-        crate::layout::too_small(self.size)
+        crate::race::layout::too_small(self.size)
     }
 
     /// Passes `cmd` through the help: `?` opens it; while it is open,

@@ -10,16 +10,19 @@ mod checks;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::{self, Diagnostics};
-use crate::models::ModelKind;
+use crate::base::diag::{self, Diagnostics};
+use crate::physics::models::ModelKind;
 
 /// (name, TOML) of every bundled preset.
 pub const PRESETS: &[(&str, &str)] = &[
-    ("hatch", include_str!("../../cars/hatch.toml")),
-    ("corvette-c5", include_str!("../../cars/corvette-c5.toml")),
-    ("quake", include_str!("../../cars/quake.toml")),
-    ("kart", include_str!("../../cars/kart.toml")),
-    ("iforce2d", include_str!("../../cars/iforce2d.toml")),
+    ("hatch", include_str!("../../../cars/hatch.toml")),
+    (
+        "corvette-c5",
+        include_str!("../../../cars/corvette-c5.toml"),
+    ),
+    ("quake", include_str!("../../../cars/quake.toml")),
+    ("kart", include_str!("../../../cars/kart.toml")),
+    ("iforce2d", include_str!("../../../cars/iforce2d.toml")),
 ];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

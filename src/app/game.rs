@@ -19,9 +19,9 @@ use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 
 use crate::app::{App, LOCAL, Screen};
-use crate::clock::{Cadence, Clock};
+use crate::base::clock::{Cadence, Clock};
 use crate::console::{Console, Frames};
-use crate::session::{self, Read, screen_size};
+use crate::race::session::{self, Read, screen_size};
 
 /// How a game ends and what it reports.
 #[derive(Debug, Clone, Default)]
@@ -102,7 +102,7 @@ pub fn run<C: Console>(
     console: &mut C,
     app: &mut App,
     settings: &Settings,
-    mut recorder: Option<&mut crate::script::Recorder>,
+    mut recorder: Option<&mut crate::race::script::Recorder>,
 ) -> io::Result<Stats> {
     let size = console.size()?;
     let (w, h) = screen_size(size.width.into(), size.height.into());

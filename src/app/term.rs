@@ -34,7 +34,7 @@ use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, size};
 use ratatui::layout::Size;
 
 use crate::console::{Console, RESTORE};
-use crate::keyboard::Keyboard;
+use crate::input::keyboard::Keyboard;
 
 /// The process's own terminal, taken over for as long as this lives. Its
 /// bytes are read here and parsed by [`Keyboard`], as a server session's
@@ -254,9 +254,9 @@ fn install_guards() {
             restore();
             previous(info);
         }));
-        // Every signal whose default ends the process (`crate::signals`),
+        // Every signal whose default ends the process (`crate::base::signals`),
         // and job control's stop.
-        let handled = crate::signals::ENDING.into_iter().chain([SIGTSTP]);
+        let handled = crate::base::signals::ENDING.into_iter().chain([SIGTSTP]);
         if let Ok(mut signals) = signal_hook::iterator::Signals::new(handled) {
             std::thread::spawn(move || {
                 for sig in signals.forever() {

@@ -255,11 +255,11 @@ pub fn printable(s: &str) -> String {
 /// largest legal map (8192 x 8192 cells, up to 4 bytes a character) fits.
 pub const MAX_FILE: u64 = 256 << 20;
 
-/// Reads a file named on the command line ([`crate::files::read_capped`] at
+/// Reads a file named on the command line ([`crate::base::files::read_capped`] at
 /// [`MAX_FILE`], following links), mapping failures to a diagnostic that
 /// names it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, Diagnostic> {
-    crate::files::read_capped(std::path::Path::new(path), MAX_FILE, true)
+    crate::base::files::read_capped(std::path::Path::new(path), MAX_FILE, true)
         .map_err(|e| Diagnostic::file(path, format!("cannot read: {e}")))
 }
 
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn only_regular_files_are_read_and_never_past_the_cap() {
-        use crate::files::read_capped;
+        use crate::base::files::read_capped;
         let err = |p: &str| read_file(p).unwrap_err().to_string();
         assert_eq!(
             err("/dev/zero"),

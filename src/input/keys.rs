@@ -217,7 +217,7 @@ pub fn is_redraw(key: KeyName) -> bool {
     REDRAW.keys.iter().any(|&(k, _)| k == key)
 }
 
-/// The key a terminal event names, as [`crate::keys`] knows keys.
+/// The key a terminal event names, as [`crate::input::keys`] knows keys.
 pub fn key_name(k: &KeyEvent) -> Option<KeyName> {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {

@@ -1,7 +1,7 @@
 //! The five physics models by name ([`ModelKind`]): what a car preset says
 //! it is for, what the menu and the command line offer, and what
 //! [`crate::physics`] builds. Apart from the physics so that the presets
-//! ([`crate::car`]), which the physics reads, need not read the physics.
+//! ([`crate::physics::car`]), which the physics reads, need not read the physics.
 
 use std::fmt;
 use std::str::FromStr;

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::{self, Diagnostic, Diagnostics};
+use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::{Controls, ModelKind, Shift};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

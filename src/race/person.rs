@@ -19,8 +19,8 @@
 
 use crate::input::Key;
 use crate::race::Race;
-use crate::session::Session;
-use crate::world::CarId;
+use crate::race::session::Session;
+use crate::race::world::CarId;
 
 /// A person at their screen, with the race they have a seat in and
 /// their car there, if any.
@@ -61,13 +61,13 @@ mod tests {
     use super::*;
     use crate::input::Action;
     use crate::physics::ModelKind;
-    use crate::world::{FIRST, World};
+    use crate::race::world::{FIRST, World};
 
     fn race() -> Race {
         let track = crate::track::bundled::load_raceable("pocket")
             .unwrap()
             .into_track();
-        let spec = crate::car::CarSpec::default_for(ModelKind::Arcade);
+        let spec = crate::physics::car::CarSpec::default_for(ModelKind::Arcade);
         Race::new(
             World::new(track, spec, ModelKind::Arcade, 120),
             1,

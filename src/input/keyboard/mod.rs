@@ -1,5 +1,5 @@
 //! A terminal's bytes to key events, for both front doors: the process's
-//! own terminal (`crate::term`) and each `skid serve` session.
+//! own terminal (`crate::app::term`) and each `skid serve` session.
 //!
 //! terminput parses the bytes (the legacy xterm encodings and the kitty
 //! keyboard protocol, releases included) into crossterm's events, and

@@ -15,11 +15,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::aid::{self, Pace};
 use crate::ai::{Driver, Line};
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 use crate::physics::{Controls, DEFAULT_HZ, ModelKind};
-use crate::timing::Event;
+use crate::race::timing::Event;
+use crate::race::world::{FIRST, Source, World};
 use crate::track::Track;
-use crate::world::{FIRST, Source, World};
 
 /// The medals, the best first. (The default is the one Medium rivals
 /// lap in.)
@@ -270,7 +270,10 @@ fn alone(track: &Track, spec: &CarSpec, kind: ModelKind) -> World {
 /// The best of the [`LAPS`] laps the first car of `world` drives, its
 /// controls set by `drive` before each step; none if it completes none
 /// in [`GIVE_UP_SECONDS`] or its state goes non-finite.
-fn laps_of(world: &mut World, mut drive: impl FnMut(&mut crate::world::Entrant)) -> Option<f64> {
+fn laps_of(
+    world: &mut World,
+    mut drive: impl FnMut(&mut crate::race::world::Entrant),
+) -> Option<f64> {
     let limit = GIVE_UP_SECONDS * u64::from(DEFAULT_HZ);
     let mut ends = vec![0];
     while ends.len() <= LAPS && world.tick < limit {

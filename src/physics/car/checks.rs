@@ -117,7 +117,7 @@ impl CarSpec {
                     format!(
                         "{} = {} is out of range: {} to {}",
                         r.path,
-                        crate::diag::number(v),
+                        crate::base::diag::number(v),
                         r.min,
                         r.max
                     ),
@@ -156,7 +156,7 @@ impl CarSpec {
                     format!("engine.gears.{i}"),
                     format!(
                         "gear ratio {} is out of range: 0.05 to 20",
-                        crate::diag::number(*g)
+                        crate::base::diag::number(*g)
                     ),
                 ));
             }
@@ -177,7 +177,7 @@ impl CarSpec {
             }
             last = *rpm;
         }
-        let bad = |c: char| c.is_control() || crate::diag::is_bidi_control(c);
+        let bad = |c: char| c.is_control() || crate::base::diag::is_bidi_control(c);
         if self.name.chars().any(bad) || self.name.len() > 40 {
             out.push((
                 "name".into(),

@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::files::write_atomic;
-use crate::medals::{Medal, Medals};
+use crate::base::files::write_atomic;
 use crate::physics::ModelKind;
-use crate::timing::{GHOST_EVERY, Lap, LapLog};
+use crate::race::medals::{Medal, Medals};
+use crate::race::timing::{GHOST_EVERY, Lap, LapLog};
 
 /// The most the records table may hold (thousands of records fit).
 const MAX_TABLE: u64 = 16 << 20;
@@ -59,7 +59,7 @@ pub struct Record {
     pub model: ModelKind,
     /// The car preset's name, for people; `car_id` is what identifies it.
     pub car: String,
-    /// The preset's content hash ([`crate::car::CarSpec::content_id`]);
+    /// The preset's content hash ([`crate::physics::car::CarSpec::content_id`]);
     /// empty in records saved before cars were keyed by content, which
     /// then match no car and are only listed.
     #[serde(default)]
@@ -71,7 +71,7 @@ pub struct Record {
     pub hz: u32,
     /// Checkpoint splits in ticks from the lap's start.
     pub splits: Vec<u64>,
-    /// The medal the lap earned (`crate::medals`), if the targets were
+    /// The medal the lap earned (`crate::race::medals`), if the targets were
     /// known when it was set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub medal: Option<Medal>,
@@ -110,7 +110,7 @@ impl Record {
     pub fn new_in(
         log: &mut LapLog,
         track: &crate::track::Track,
-        entrant: &crate::world::Entrant,
+        entrant: &crate::race::world::Entrant,
         dt: f64,
         medals: impl FnOnce() -> Option<Medals>,
     ) -> Vec<(Record, Vec<[f64; 3]>)> {
@@ -279,7 +279,7 @@ impl Store {
     /// table, or `None` when it is damaged. Never through a link, never
     /// waiting on a FIFO, never unbounded.
     fn read_table(&self) -> io::Result<Option<Vec<Record>>> {
-        let text = match crate::files::read_capped(&self.table_path(), MAX_TABLE, false) {
+        let text = match crate::base::files::read_capped(&self.table_path(), MAX_TABLE, false) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Some(Vec::new())),
             Err(e) => return Err(e),
@@ -362,7 +362,7 @@ impl Store {
     pub fn ghost(&self, r: &Record, records: &[Record]) -> Vec<[f64; 3]> {
         let read = |name: String| {
             let path = self.dir.join("ghosts").join(name);
-            crate::files::read_capped(&path, ghost_cap(r.ticks), false)
+            crate::base::files::read_capped(&path, ghost_cap(r.ticks), false)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
         };

@@ -140,7 +140,7 @@ impl Lap {
 
 /// Which laps compare with each other, for a record, a board or a medal
 /// table: the track's content id, the model, the car's content id.
-pub type LapKey = (String, crate::models::ModelKind, String);
+pub type LapKey = (String, crate::physics::models::ModelKind, String);
 
 /// A lap to race against: its length in ticks, its checkpoint splits, the
 /// car's pose every [`GHOST_EVERY`] ticks (x, y, heading), and at the same
@@ -487,7 +487,7 @@ mod tests {
         let mut log = LapLog::default();
         let plain = Controls::default();
         let switch = Controls {
-            model: Some(crate::models::ModelKind::Tire),
+            model: Some(crate::physics::models::ModelKind::Tire),
             ..Controls::default()
         };
         let lap = |log: &mut LapLog, start: u64, ticks: u64, at: Option<u64>| {

@@ -12,9 +12,9 @@ use std::fmt::Write;
 use glam::DVec2;
 
 use crate::ai::Driver;
-use crate::car::CarSpec;
+use crate::physics::car::CarSpec;
 use crate::physics::{Car, Controls, ModelKind};
-use crate::timing::{Event, Laps};
+use crate::race::timing::{Event, Laps};
 use crate::track::Track;
 
 /// The trace's header (docs/DESIGN.md, "Trace").
@@ -35,7 +35,7 @@ pub enum Source {
 
 impl Source {
     /// A script's controls, tick by tick.
-    pub fn script(script: &crate::script::Script) -> Source {
+    pub fn script(script: &crate::race::script::Script) -> Source {
         Source::Script(
             Box::new(script.clone().into_controls()),
             script.total_ticks(),
@@ -92,7 +92,7 @@ impl Entrant {
                 } else {
                     normal
                 };
-                (centre, crate::trig::atan2(way.y, way.x))
+                (centre, crate::base::trig::atan2(way.y, way.x))
             }
             None => self.grid,
         }
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_script_gives_its_ticks_then_nothing() {
-        let mut script = crate::script::Script::default();
+        let mut script = crate::race::script::Script::default();
         for _ in 0..10 {
             script.push(&throttle());
         }

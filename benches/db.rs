@@ -11,13 +11,13 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::physics::models::ModelKind;
 use skid::race::records::Record;
-use skid::serve::db::{Database, Lap, Sqlite};
+use skid::serve::db::{Database, NewLap, Sqlite};
 
 const BOARDS: usize = 100;
 const PLAYERS: usize = 1000;
 
-fn lap(board: usize, player: usize, time: f64) -> Lap {
-    Lap {
+fn lap(board: usize, player: usize, time: f64) -> NewLap {
+    NewLap {
         identity: format!("SHA256:player{player}"),
         name: format!("player{player}"),
         record: Record {
@@ -44,7 +44,7 @@ fn filled() -> (std::path::PathBuf, Sqlite) {
     std::fs::create_dir_all(&dir).unwrap();
     let mut db = Sqlite::open(&dir.join("skid.db")).unwrap();
     for board in 0..BOARDS {
-        let laps: Vec<Lap> = (0..PLAYERS)
+        let laps: Vec<NewLap> = (0..PLAYERS)
             .map(|p| lap(board, p, 20.0 + (p * 7919 % PLAYERS) as f64 / 100.0))
             .collect();
         db.save(&laps, 0).unwrap();
@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("db/250 better laps in one transaction", |b| {
         b.iter(|| {
             time -= 0.001;
-            let laps: Vec<Lap> = (0..250).map(|p| lap(p % BOARDS, p, time)).collect();
+            let laps: Vec<NewLap> = (0..250).map(|p| lap(p % BOARDS, p, time)).collect();
             black_box(db.save(&laps, 1).unwrap());
         });
     });

@@ -400,3 +400,58 @@ fn a_circle_of_relative_imports_is_found() {
         "{edges:#?}"
     );
 }
+
+/// The types `src/serve` defines (structs, enums, traits and type
+/// aliases of its own, not a trait impl's associated types), with the
+/// file each is in.
+fn serve_types() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = BTreeMap::new();
+    modules(&root, &root.join("serve"), &mut all);
+    let mut found = Vec::new();
+    for (m, path) in all.iter().filter(|(m, _)| !is_test(m)) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut in_impl = false;
+        for line in text.lines() {
+            if line.starts_with("impl") {
+                in_impl = true;
+            } else if line.starts_with('}') {
+                in_impl = false;
+            }
+            let l = line.trim_start();
+            let l = ["pub(crate) ", "pub(super) ", "pub "]
+                .iter()
+                .find_map(|p| l.strip_prefix(p))
+                .unwrap_or(l);
+            let Some(rest) = ["struct ", "enum ", "trait ", "type "]
+                .iter()
+                .find_map(|k| l.strip_prefix(k))
+            else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !(in_impl && l.starts_with("type ")) && !name.is_empty() {
+                found.push((name, m.clone()));
+            }
+        }
+    }
+    found
+}
+
+/// One name for one thing: no two types of the server share a name
+/// (there were three `Entry`s, two `Link`s and two `Ask`s, each a
+/// different thing).
+#[test]
+fn no_type_name_is_defined_twice_in_the_server() {
+    let found = serve_types();
+    assert!(found.iter().any(|(n, _)| n == "Hub"), "{found:?}");
+    let mut seen: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, m) in &found {
+        seen.entry(name).or_default().push(m);
+    }
+    let twice: Vec<_> = seen.iter().filter(|(_, ms)| ms.len() > 1).collect();
+    assert!(twice.is_empty(), "{twice:#?}");
+}

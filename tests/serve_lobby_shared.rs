@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use skid::physics::models::ModelKind;
 use skid::serve::db::{self, Database, Listed, ROOMS_FRESH_MS};
 use skid::serve::keeper::Keeper;
+use skid::serve::listing::{Listing, Published};
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("skid-rooms-{name}-{}", std::process::id()));
@@ -39,30 +40,37 @@ fn room(server: &str, n: u32, players: u32, racing: bool) -> Listed {
     }
 }
 
-/// Polls `k` until its view of the other servers' rooms is `want`,
-/// within `limit`; returns how long that took.
-fn until_elsewhere(k: &mut Keeper, want: &[Listed], limit: Duration) -> Duration {
+/// Polls `k` until the other servers' rooms it read last (its hub's
+/// listing, `seen`) are `want`, within `limit`; returns how long that
+/// took.
+fn until_elsewhere(
+    (k, seen): &mut (Keeper, Listing),
+    want: &[Listed],
+    limit: Duration,
+) -> Duration {
     let start = Instant::now();
     loop {
-        k.poll();
-        if k.elsewhere == want {
+        if let Some(rooms) = k.poll().elsewhere {
+            seen.heard(rooms);
+        }
+        if seen.elsewhere() == want {
             return start.elapsed();
         }
         assert!(
             start.elapsed() < limit,
             "not within {limit:?}: {:?}",
-            k.elsewhere
+            seen.elsewhere()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
 }
 
 /// A server's published name, taking no relays.
-fn published(name: &str) -> skid::serve::hub::Published {
-    skid::serve::hub::Published {
+fn published(name: &str) -> Listing {
+    Listing::new(Some(Published {
         name: name.into(),
         peer: None,
-    }
+    }))
 }
 
 fn now_ms() -> i64 {
@@ -77,17 +85,23 @@ fn a_room_on_one_server_is_known_to_the_other_within_a_second() {
     let Some(db) = postgres_db::database("rooms") else {
         return;
     };
-    let mut a = Keeper::on(Some(&db.url), &temp("a")).unwrap();
-    let mut b = Keeper::on(Some(&db.url), &temp("b")).unwrap();
-    b.publish("b", vec![]);
+    let mut a = (
+        Keeper::on(Some(&db.url), &temp("a")).unwrap(),
+        Listing::default(),
+    );
+    let mut b = (
+        Keeper::on(Some(&db.url), &temp("b")).unwrap(),
+        Listing::default(),
+    );
+    b.0.publish("b", vec![]);
     until_elsewhere(&mut b, &[], Duration::from_secs(5));
     // A room made on A, then a second player in it and its race.
     let made = vec![room("a", 1, 1, false)];
-    a.publish("a", made.clone());
+    a.0.publish("a", made.clone());
     let took = until_elsewhere(&mut b, &made, Duration::from_secs(5));
     assert!(took < Duration::from_secs(1), "{took:?}");
     let racing = vec![room("a", 1, 2, true), room("a", 2, 1, false)];
-    a.publish("a", racing.clone());
+    a.0.publish("a", racing.clone());
     let took = until_elsewhere(&mut b, &racing, Duration::from_secs(5));
     assert!(took < Duration::from_secs(1), "{took:?}");
     // A server never lists its own rooms as elsewhere.
@@ -108,8 +122,11 @@ fn a_server_that_goes_silent_has_its_rooms_gone_within_seconds() {
     dead.ready(db::DEADLINE).unwrap();
     let rooms = vec![room("dead", 3, 2, true)];
     dead.publish_rooms("dead", &rooms, now_ms()).unwrap();
-    let mut b = Keeper::on(Some(&db.url), &temp("alive")).unwrap();
-    b.publish("alive", vec![]);
+    let mut b = (
+        Keeper::on(Some(&db.url), &temp("alive")).unwrap(),
+        Listing::default(),
+    );
+    b.0.publish("alive", vec![]);
     until_elsewhere(&mut b, &rooms, Duration::from_secs(2));
     let gone = until_elsewhere(&mut b, &[], Duration::from_secs(6));
     let fresh = Duration::from_millis(ROOMS_FRESH_MS as u64);
@@ -132,7 +149,7 @@ fn a_hub_publishes_its_rooms_as_they_change() {
     use ratatui::crossterm::event::KeyCode;
     let dir = temp("hub");
     let mut two = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
-    two.hub.server = Some(published("here"));
+    two.hub.listing = published("here");
     let mut db = db::open(None, &dir).unwrap();
     let seen = |db: &mut Box<dyn Database>| db.rooms_elsewhere("another", now_ms()).unwrap();
     let until = |db: &mut Box<dyn Database>, two: &mut hub_sim::TwoOnHub, want: &[Listed]| {
@@ -172,8 +189,8 @@ fn the_lobby_lists_the_rooms_on_the_other_servers() {
     let dir = temp("lobbies");
     let mut a = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
     let mut b = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
-    a.hub.server = Some(published("host-a/10.0.0.1:22"));
-    b.hub.server = Some(published("host-b/10.0.0.2:22"));
+    a.hub.listing = published("host-a/10.0.0.1:22");
+    b.hub.listing = published("host-b/10.0.0.2:22");
     a.press(1, KeyCode::Enter, 0);
     // Ben, in B's lobby, sees Ann's room on A within a second.
     let start = Instant::now();
@@ -235,7 +252,7 @@ fn a_room_whose_server_takes_no_relays_says_so() {
     use ratatui::crossterm::event::KeyCode;
     let dir = temp("no-relays");
     let mut b = hub_sim::TwoOnHub::keyed_with(Keeper::open(&dir).unwrap());
-    b.hub.keeper.elsewhere = vec![room("host-a/10.0.0.1:22", 3, 1, false)];
+    (b.hub.listing).heard(vec![room("host-a/10.0.0.1:22", 3, 1, false)]);
     b.press(2, KeyCode::Down, 0);
     b.press(2, KeyCode::Enter, 0);
     b.frames(4);

@@ -7,7 +7,7 @@
 //! turns on win32-input-mode (a terminal that does not know them ignores
 //! them; no query is sent, so nothing waits for an answer). [`restore`] undoes all of it, once, from
 //! whichever path gets there first:
-//! * the game quitting (and [`Hold`]'s drop, for early returns);
+//! * the game quitting (and [`Grip`]'s drop, for early returns);
 //! * a panic (a hook that restores, then runs the previous hook);
 //! * SIGINT, SIGTERM, SIGQUIT and every other signal that would end the
 //!   process by default but the faults (SIGUSR1, SIGALRM...): a thread
@@ -43,7 +43,7 @@ use crate::input::keyboard::Keyboard;
 /// both front doors; a window's new size is told as crossterm tells it,
 /// an [`Event::Resize`].
 pub struct Local {
-    _session: Hold,
+    _session: Grip,
     /// Where the keys come from: standard input, or the controlling
     /// terminal when standard input is not one.
     input: Input,
@@ -173,19 +173,19 @@ pub fn redraw_wanted() -> bool {
 const HANGUP_EXIT: i32 = 128 + libc::SIGHUP;
 
 /// The game's hold on the terminal; dropping it restores the terminal.
-pub struct Hold(());
+pub struct Grip(());
 
-impl Drop for Hold {
+impl Drop for Grip {
     fn drop(&mut self) {
         restore();
     }
 }
 
 /// Takes the terminal over for the game.
-pub fn enter() -> io::Result<Hold> {
+pub fn enter() -> io::Result<Grip> {
     install_guards();
     take()?;
-    Ok(Hold(()))
+    Ok(Grip(()))
 }
 
 /// Raw mode, the alternate screen, no cursor, focus events and the kitty

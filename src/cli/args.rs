@@ -16,7 +16,7 @@ use crate::track::bundled;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Verb>,
     /// With no command, the title menu's: where records are kept, the
     /// rivals' skill, the rates.
     #[command(flatten)]
@@ -46,14 +46,14 @@ pub struct Game {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum Verb {
     /// Race in the terminal (with no command: the title menu).
     Play(Play),
     /// The exact screen the game would show at a tick of a script, as
     /// plain text.
     Render {
         #[command(flatten)]
-        setup: Setup,
+        setup: RaceArgs,
         /// The input script (TOML holds).
         #[arg(long, value_name = "FILE")]
         inputs: String,
@@ -114,7 +114,7 @@ pub enum Command {
     /// on stdout, a row per tick.
     Sim {
         #[command(flatten)]
-        setup: Setup,
+        setup: RaceArgs,
         /// The input script (TOML holds).
         #[arg(long, value_name = "FILE")]
         inputs: Option<String>,
@@ -183,7 +183,7 @@ pub enum DriverArg {
 #[derive(clap::Args, Debug)]
 pub struct Play {
     #[command(flatten)]
-    pub setup: Setup,
+    pub setup: RaceArgs,
     /// Laps in the race (default: the track's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub laps: Option<u32>,
@@ -225,7 +225,7 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
 
 /// What every driving command takes: track, model and car.
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct Setup {
+pub struct RaceArgs {
     /// A bundled track's name or a track file.
     #[arg(long, value_name = "T", default_value = bundled::DEFAULT)]
     pub track: String,

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{Outcome, Setup, load_car, load_track, store};
+use super::{Outcome, RaceArgs, load_car, load_track, store};
 use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::ModelKind;
 use crate::physics::car;
@@ -143,7 +143,7 @@ fn board_column(aided: bool) -> String {
 /// The bundled tracks, with the medal times for `model` and `car` (worked
 /// out once, then kept in the data directory).
 pub(super) fn tracks(model: Option<ModelKind>, car: Option<String>, dir: Option<&str>) -> Outcome {
-    let setup = Setup {
+    let setup = RaceArgs {
         track: bundled::DEFAULT.into(),
         model,
         car,

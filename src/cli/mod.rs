@@ -32,7 +32,7 @@ use listings::{cars, records, tracks};
 mod load;
 #[cfg(feature = "serve")]
 mod serve;
-pub use args::{Cli, Command, Difficulty, DriverArg, Play, Setup};
+pub use args::{Cli, Difficulty, DriverArg, Play, RaceArgs, Verb};
 pub use load::{load_car, load_raceable, load_track};
 
 /// What a command comes to: done, or the errors to print (exit status 2).
@@ -48,7 +48,7 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         None => play(Play {
-            setup: Setup::default(),
+            setup: RaceArgs::default(),
             laps: None,
             replay: None,
             quit_at_end: false,
@@ -57,33 +57,33 @@ pub fn main() -> ExitCode {
             opponents: 0,
             menu: true,
         }),
-        Some(Command::Play(p)) => play(p),
-        Some(Command::Render {
+        Some(Verb::Play(p)) => play(p),
+        Some(Verb::Render {
             setup,
             inputs,
             size,
             tick,
             hz,
         }) => render(&setup, &inputs, size, tick, hz),
-        Some(Command::Tracks {
+        Some(Verb::Tracks {
             model,
             car,
             data_dir,
         }) => tracks(model, car, data_dir.as_deref()),
         #[cfg(feature = "serve")]
-        Some(Command::Serve(s)) => serve::serve(s),
-        Some(Command::Check { files }) => check(&files),
-        Some(Command::Cars { show }) => cars(show.as_deref()),
+        Some(Verb::Serve(s)) => serve::serve(s),
+        Some(Verb::Check { files }) => check(&files),
+        Some(Verb::Cars { show }) => cars(show.as_deref()),
         #[cfg(feature = "serve")]
-        Some(Command::Records {
+        Some(Verb::Records {
             database: Some(url),
             track,
             ..
         }) => listings::server_boards(&url, track.as_deref()),
-        Some(Command::Records {
+        Some(Verb::Records {
             track, data_dir, ..
         }) => records(track.as_deref(), data_dir.as_deref()),
-        Some(Command::Sim {
+        Some(Verb::Sim {
             setup,
             inputs,
             driver,
@@ -116,7 +116,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-impl Setup {
+impl RaceArgs {
     /// The track, car and model the options name. With no model the car's
     /// own is used; with no car, the model's preset.
     pub fn resolve(&self) -> Result<(Raceable, CarSpec, ModelKind), Diagnostics> {
@@ -182,7 +182,7 @@ fn colour() -> bool {
 
 /// The game's options from the command line's.
 fn game_options(
-    setup: &Setup,
+    setup: &RaceArgs,
     laps: Option<u32>,
     hz: u32,
     replay: Option<Script>,
@@ -291,7 +291,7 @@ fn play(p: Play) -> Outcome {
     Ok(())
 }
 
-fn render(setup: &Setup, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: u32) -> Outcome {
+fn render(setup: &RaceArgs, inputs: &str, size: (u16, u16), tick: Option<u64>, hz: u32) -> Outcome {
     let script = load_script(inputs)?;
     let total = script.total_ticks();
     let target = tick.unwrap_or(total);
@@ -350,7 +350,7 @@ fn store(dir: Option<&str>) -> Result<Store, Diagnostics> {
 
 #[allow(clippy::too_many_arguments)]
 fn sim(
-    setup: &Setup,
+    setup: &RaceArgs,
     inputs: Option<&str>,
     driver: DriverArg,
     skill: f64,

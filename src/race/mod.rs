@@ -31,7 +31,7 @@ pub mod timing;
 pub mod view;
 pub mod world;
 
-pub use seat::{Kept, Readout, Seat, Standing};
+pub use seat::{Latched, Readout, Seat, Standing};
 pub use setup::{MAX_CARS, Menu, Row, Setup, TrackChoice, level, presets};
 pub use skids::{SKIDS, Skids};
 pub use view::SeatView;

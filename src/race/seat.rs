@@ -76,13 +76,13 @@ fn tenths(tick: u64, dt: f64) -> u64 {
 /// The controls kept on by a latch in a terminal without key releases:
 /// a set of [`Action`]s.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Kept(u8);
+pub struct Latched(u8);
 
-impl Kept {
+impl Latched {
     /// The controls `held` keeps on by a latch at `now`.
-    pub fn of(held: &Held, now: f64) -> Kept {
+    pub fn of(held: &Held, now: f64) -> Latched {
         let kept = Action::ALL.into_iter().filter(|&a| held.latched(a, now));
-        Kept(kept.fold(0, |bits, a| bits | 1 << a.index()))
+        Latched(kept.fold(0, |bits, a| bits | 1 << a.index()))
     }
 
     /// Whether `action` is kept on.
@@ -167,7 +167,7 @@ pub struct Seat {
     pub(super) pending: Controls,
     /// Which controls are on by a latch, not their key (the panel marks
     /// them; see [`crate::input`]).
-    pub kept: Kept,
+    pub kept: Latched,
     /// The controls of the latest tick: what the game read.
     pub last: Controls,
     /// The steering aid, where the keyboard sends no releases
@@ -204,7 +204,7 @@ impl Seat {
             autostrafe: true,
             recording: Script::default(),
             pending: Controls::default(),
-            kept: Kept::default(),
+            kept: Latched::default(),
             last: Controls::default(),
             aid: Aid::On,
             said: Sayings::default(),
@@ -358,7 +358,7 @@ impl Seat {
             model: self.pending.model.take(),
             ..Controls::default()
         };
-        self.kept = Kept::of(held, now);
+        self.kept = Latched::of(held, now);
         if kind == ModelKind::Dynamic {
             ease_in_slide(&mut c, car, self.kept);
         }
@@ -479,7 +479,7 @@ fn keyboard_steer(car: &Car, share: f64, assist: f64) -> f64 {
 /// car), and so does the brake, whatever the terminal: a key's brake is
 /// all or nothing, and at full brake the weight leaving the rear wheels
 /// turns a slide into a spin.
-fn ease_in_slide(c: &mut Controls, car: &Car, kept: Kept) {
+fn ease_in_slide(c: &mut Controls, car: &Car, kept: Latched) {
     let state = &car.state;
     let forwards = state.drive.gear >= 0 && state.body.vel.length() > REVERSE_SPEED;
     if forwards && car.telemetry().slip_rear.abs() > SLIDE_DEG {

@@ -170,7 +170,7 @@ struct Driven {
 /// The best lap on one board of a race ([`LapLog::best_on`]): the
 /// record raced against, or a lap of this race that beat it.
 #[derive(Debug, Clone, Default)]
-struct Best {
+struct BoardBest {
     lap: Option<Lap>,
     /// Whether `lap` was set in this race and not kept yet (and so is
     /// worth saving).
@@ -202,7 +202,7 @@ pub struct LapLog {
     /// The lap just completed.
     pub last: Option<Lap>,
     /// The best lap on each board, unaided first.
-    bests: [Best; 2],
+    bests: [BoardBest; 2],
     /// How the lap in progress is being driven.
     driven: Driven,
     /// Whether the lap in progress races on the aided board: once the
@@ -285,7 +285,7 @@ impl LapLog {
     /// and to be kept. For tests and tools that make a race's laps up.
     pub fn set_best(&mut self, lap: Lap) {
         let aided = lap.aided;
-        self.bests[usize::from(aided)] = Best {
+        self.bests[usize::from(aided)] = BoardBest {
             lap: Some(lap),
             improved: true,
         };
@@ -385,7 +385,7 @@ impl LapLog {
                     .filter(|_| !self.last_mixed)
                     .map(|b| lap.ticks as i64 - b.ticks as i64);
                 if !self.last_mixed && best.lap.as_ref().is_none_or(|b| lap.ticks < b.ticks) {
-                    *best = Best {
+                    *best = BoardBest {
                         lap: Some(lap.clone()),
                         improved: true,
                     };

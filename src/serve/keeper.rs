@@ -54,7 +54,7 @@ pub struct Best {
 /// What the records' thread does, in the order asked (so a read after a
 /// save finds the lap saved).
 enum Job {
-    Save(db::Lap),
+    Save(db::NewLap),
     /// A player's records to read, answered as [`Answer::Record`].
     Read {
         identity: String,
@@ -117,6 +117,10 @@ pub struct Polled {
     pub records: Vec<(Ask, Vec<Lap>)>,
     /// Boards changed: whoever shows one asks for it again.
     pub changed: Vec<LapKey>,
+    /// The rooms open on the other servers sharing the database, if
+    /// read again (none while it does not answer), for the hub's
+    /// [`super::listing::Listing`].
+    pub elsewhere: Option<Vec<Listed>>,
     /// Whether a board, the lobby's best laps or the rooms on other
     /// servers changed.
     pub news: bool,
@@ -142,9 +146,6 @@ pub struct Keeper {
     asked: HashSet<LapKey>,
     /// Whether the database answers (else the boards are offline).
     pub online: bool,
-    /// The rooms open on the other servers sharing the database, as last
-    /// read (none while it does not answer).
-    pub elsewhere: Vec<Listed>,
     /// Why the database did not answer when the server started, for the
     /// log to say once the server has said where it listens.
     pub down_at_start: Option<String>,
@@ -204,7 +205,6 @@ impl Keeper {
             boards: HashMap::new(),
             asked: HashSet::new(),
             online,
-            elsewhere: Vec::new(),
             down_at_start: failed.map(|why| link::offline(&why)),
         })
     }
@@ -263,7 +263,7 @@ impl Keeper {
             };
             self.board.insert(record.track_id.clone(), best);
         }
-        self.send(Job::Save(db::Lap {
+        self.send(Job::Save(db::NewLap {
             identity: identity.to_string(),
             name: name.to_string(),
             record,
@@ -288,7 +288,7 @@ impl Keeper {
                 }
                 Answer::Changed(keys) => polled.changed.extend(keys),
                 Answer::Elsewhere(rooms) => {
-                    self.elsewhere = rooms;
+                    polled.elsewhere = Some(rooms);
                     polled.news = true;
                 }
                 Answer::Told(told) => polled.unsaved.extend(told),
@@ -337,7 +337,7 @@ fn first_answer(db: &mut dyn Database, dir: &Path) -> Result<Vec<(String, Best)>
         .collect())
 }
 
-fn best(e: db::Entry, model: ModelKind, car: String) -> Best {
+fn best(e: db::Placing, model: ModelKind, car: String) -> Best {
     Best {
         time: e.time,
         name: e.name,
@@ -382,7 +382,7 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
         }
         for r in &loaded.records {
             let ghost = store.ghost(r, &loaded.records);
-            laps.push(db::Lap {
+            laps.push(db::NewLap {
                 identity: identity.clone(),
                 name: name.clone(),
                 record: r.clone(),

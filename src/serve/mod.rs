@@ -14,6 +14,7 @@ pub mod admission;
 pub mod db;
 pub mod hub;
 pub mod keeper;
+pub mod listing;
 pub mod messages;
 pub mod names;
 pub mod offered;
@@ -277,7 +278,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
     let database_down = keeper.down_at_start.take();
     // Sharing a database, this server's rooms are published under its
     // host's name and address, for the others' lobbies.
-    let server = (opts.database.is_some()).then(|| hub::Published {
+    let server = (opts.database.is_some()).then(|| listing::Published {
         name: format!("{}/{addr}", host_name()),
         peer: peer.map(|p| p.to_string()),
     });
@@ -294,7 +295,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         .spawn(move || {
             let mut hub = Hub::new(tracks, settings, keeper, Instant::now());
             hub.relays = server.is_some().then_some(relays);
-            hub.server = server;
+            hub.listing = listing::Listing::new(server);
             hub::run(&from_conns, hub);
         })?;
     let (stop, stopped) = watch::channel(false);

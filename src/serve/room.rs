@@ -16,8 +16,9 @@ use crate::race::world::CarId;
 use crate::race::{Entry, Menu, Race, Setup};
 use crate::track::Track;
 
-use super::db::{Boards, Spot};
+use super::db::{Boards, Listed, Spot};
 use super::keeper::{self, Keeper};
+use super::listing::Published;
 use super::offered::Offered;
 
 /// A player's number on the server, for as long as they are connected.
@@ -255,6 +256,22 @@ impl Room {
     /// choice is past them).
     pub fn offered<'a>(&self, tracks: &'a [Offered]) -> &'a Offered {
         &tracks[self.menu.track.min(tracks.len() - 1)]
+    }
+
+    /// This room as `server` publishes it for the other servers' lobbies.
+    pub fn listed(&self, server: &Published, tracks: &[Offered]) -> Listed {
+        let t = &self.offered(tracks).choice;
+        Listed {
+            server: server.name.clone(),
+            peer: server.peer.clone(),
+            room: self.id,
+            track: t.name.clone(),
+            model: self.menu.model,
+            players: self.members.len() as u32,
+            seats: Room::slots(&t.track) as u32,
+            racing: self.running.is_some(),
+            aid: self.menu.aid,
+        }
     }
 
     /// The cars this room's track seats.

@@ -77,7 +77,7 @@ const TRAIL_GRID_CELLS: usize = 12_000;
 
 /// Grids a thread keeps, each with when it was last used and its cells,
 /// up to a number of cells in all.
-struct Kept<K, V> {
+struct Cache<K, V> {
     grids: HashMap<K, (u64, usize, V)>,
     uses: u64,
     /// Cells of all the grids kept.
@@ -85,9 +85,9 @@ struct Kept<K, V> {
     budget: usize,
 }
 
-impl<K: std::hash::Hash + Eq + Copy, V> Kept<K, V> {
-    fn new(budget: usize) -> Kept<K, V> {
-        Kept {
+impl<K: std::hash::Hash + Eq + Copy, V> Cache<K, V> {
+    fn new(budget: usize) -> Cache<K, V> {
+        Cache {
             grids: HashMap::new(),
             uses: 0,
             cells: 0,
@@ -160,9 +160,9 @@ thread_local! {
     /// A grid drawn and done with ([`Dots::give_back`]), whose memory
     /// the next copy of a kept grid takes.
     static SPARE: RefCell<Option<Dots>> = const { RefCell::new(None) };
-    static KEPT_GRIDS: RefCell<Kept<Scene, Dots>> = RefCell::new(Kept::new(KEPT_CELLS));
-    static KEPT_TRAILS: RefCell<Kept<TrailAt, TrailGrid>> =
-        RefCell::new(Kept::new(KEPT_TRAIL_CELLS));
+    static KEPT_GRIDS: RefCell<Cache<Scene, Dots>> = RefCell::new(Cache::new(KEPT_CELLS));
+    static KEPT_TRAILS: RefCell<Cache<TrailAt, TrailGrid>> =
+        RefCell::new(Cache::new(KEPT_TRAIL_CELLS));
 }
 
 impl Dots {

@@ -236,17 +236,17 @@ pub fn widen(track: &Track, from: impl IntoIterator<Item = usize>, reach: f64) -
 /// The cells within `reach` metres of a path's cells ([`widen`]), for a
 /// long path widened in parts at once: a cell is near the path if it is
 /// near a part.
-pub struct Near(Vec<Cells>);
+pub struct Nearby(Vec<Cells>);
 
-impl Near {
+impl Nearby {
     pub fn contains(&self, i: usize) -> bool {
         self.0.iter().any(|part| part.contains(i))
     }
 }
 
 /// [`widen`] of the cells `path`, in parts at once ([`super::parts`]).
-pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Near {
-    Near(in_parts(path.chunks(part_len(path.len())), |part| {
+pub fn widen_path(track: &Track, path: &[u32], reach: f64) -> Nearby {
+    Nearby(in_parts(path.chunks(part_len(path.len())), |part| {
         widen(track, part.iter().map(|&i| i as usize), reach)
     }))
 }

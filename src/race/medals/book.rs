@@ -36,7 +36,7 @@ pub fn key(track: &Track, spec: &CarSpec, kind: ModelKind) -> LapKey {
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Entry {
+struct Stored {
     track_id: String,
     model: ModelKind,
     car_id: String,
@@ -55,7 +55,7 @@ struct Entry {
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct File {
     #[serde(default)]
-    medals: Vec<Entry>,
+    medals: Vec<Stored>,
 }
 
 /// A table asked for: known (with medals, or none where the computer
@@ -189,8 +189,8 @@ impl Book {
     /// once otherwise (the command line, which asked and waited already).
     fn keep(&mut self) {
         let Some(path) = &self.file else { return };
-        let mut medals: Vec<Entry> = (self.known.iter())
-            .map(|((track_id, model, car_id), m)| Entry {
+        let mut medals: Vec<Stored> = (self.known.iter())
+            .map(|((track_id, model, car_id), m)| Stored {
                 track_id: track_id.clone(),
                 model: *model,
                 car_id: car_id.clone(),

@@ -48,7 +48,7 @@ const CHANGES_KEPT: i64 = 100_000;
 
 /// One place on a board.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct Placing {
     /// The driver's key fingerprint (never shown).
     pub identity: String,
     /// Their name as the server showed it when they set the lap.
@@ -64,22 +64,22 @@ pub struct Entry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Board {
     /// The best laps, the best first (ties: who set it first).
-    pub top: Vec<Entry>,
+    pub top: Vec<Placing>,
     /// Laps on the board.
     pub total: u64,
     /// Each player asked about who has a lap here: their place (from 1)
     /// and lap.
-    pub places: Vec<(u64, Entry)>,
+    pub places: Vec<(u64, Placing)>,
     /// For each of those placed below the top and the lap after it, the
     /// lap just above theirs, with its place: a ghost to chase a place at
     /// a time.
-    pub above: Vec<(u64, Entry)>,
+    pub above: Vec<(u64, Placing)>,
 }
 
 impl Board {
     /// The lap at `place` (from 1) among those the board holds: the top,
     /// the players asked about and the laps just above theirs.
-    pub fn at(&self, place: u64) -> Option<&Entry> {
+    pub fn at(&self, place: u64) -> Option<&Placing> {
         let i = usize::try_from(place.checked_sub(1)?).ok()?;
         let mut listed = (self.above.iter()).chain(&self.places);
         (self.top.get(i)).or_else(|| listed.find(|(p, _)| *p == place).map(|(_, e)| e))
@@ -87,7 +87,7 @@ impl Board {
 
     /// Where `identity` stands on the board and their lap, if they were
     /// asked about and have one.
-    pub fn place_of(&self, identity: Option<&str>) -> Option<&(u64, Entry)> {
+    pub fn place_of(&self, identity: Option<&str>) -> Option<&(u64, Placing)> {
         (self.places.iter()).find(|(_, e)| Some(e.identity.as_str()) == identity)
     }
 
@@ -146,7 +146,7 @@ impl Boards {
     }
 
     /// The lap at `spot`, among those its board holds.
-    pub fn at(&self, spot: Spot) -> Option<&Entry> {
+    pub fn at(&self, spot: Spot) -> Option<&Placing> {
         self.on(spot.aided).at(spot.place)
     }
 
@@ -166,7 +166,7 @@ impl Boards {
 
 /// A lap to keep: whose, by what name, and its ghost.
 #[derive(Debug, Clone)]
-pub struct Lap {
+pub struct NewLap {
     pub identity: String,
     pub name: String,
     pub record: Record,
@@ -175,7 +175,7 @@ pub struct Lap {
 
 /// The best lap on one track, whatever the model and car: the lap, its
 /// model and the car's name.
-pub type TrackBest = (Entry, ModelKind, String);
+pub type TrackBest = (Placing, ModelKind, String);
 
 /// A room as its server publishes it for the others' lobbies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,12 +255,12 @@ pub trait Database: Send {
     /// Keeps `laps` in one transaction (all or none), each only if it
     /// beats its driver's lap for its key on its board, logging a change
     /// for each kept; returns which were.
-    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String>;
+    fn save(&mut self, laps: &[NewLap], now_ms: i64) -> Result<Vec<bool>, String>;
     /// `identity`'s best lap for `key` on the aided board (`aided`) or
     /// the unaided one, with its ghost.
     fn best(&mut self, identity: &str, key: &LapKey, aided: bool) -> Result<Option<Kept>, String>;
     /// The best `n` laps on a board of `key`, and how many it holds.
-    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String>;
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Placing>, u64), String>;
     /// Where `identity` stands on a board of `key` (from 1), with their
     /// lap, if they have one there.
     fn place(
@@ -268,9 +268,9 @@ pub trait Database: Send {
         key: &LapKey,
         aided: bool,
         identity: &str,
-    ) -> Result<Option<(u64, Entry)>, String>;
+    ) -> Result<Option<(u64, Placing)>, String>;
     /// The lap at `place` (from 1) on a board of `key`.
-    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String>;
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Placing>, String>;
     /// A board of `key`: its best `top` laps, how many, where each of
     /// `who` stands on it and, for each placed below the top and the lap
     /// after it, the lap just above theirs ([`Board::above`]).

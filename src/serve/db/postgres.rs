@@ -25,7 +25,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, DEADLINE, Database, Entry, Kept, Lap, LapKey, Listed, Refusal, TrackBest,
+    CHANGES_KEPT, DEADLINE, Database, Kept, LapKey, Listed, NewLap, Placing, Refusal, TrackBest,
     medal_named, splits_of, splits_text, sql,
 };
 use crate::race::medals::Medal;
@@ -287,9 +287,9 @@ impl Postgres {
 }
 
 /// A board's row: identity, name, time, medal, aided.
-fn entry(r: &Row) -> Entry {
+fn placing(r: &Row) -> Placing {
     let medal: Option<String> = r.get(3);
-    Entry {
+    Placing {
         identity: r.get(0),
         name: r.get(1),
         time: r.get(2),
@@ -331,7 +331,7 @@ impl Database for Postgres {
         Ok(())
     }
 
-    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+    fn save(&mut self, laps: &[NewLap], now_ms: i64) -> Result<Vec<bool>, String> {
         let kept = self.run("cannot save laps", async |c| {
             let tx = c.transaction().await?;
             let upsert = tx.prepare(sql::UPSERT).await?;
@@ -401,7 +401,7 @@ impl Database for Postgres {
         }))
     }
 
-    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Placing>, u64), String> {
         let on = i64::from(aided);
         let (rows, total) = self.run("cannot read a board", async |c| {
             let model = key.1.name();
@@ -414,7 +414,7 @@ impl Database for Postgres {
                 .get(0);
             Ok((rows, total))
         })?;
-        Ok((rows.iter().map(entry).collect(), total.max(0) as u64))
+        Ok((rows.iter().map(placing).collect(), total.max(0) as u64))
     }
 
     fn place(
@@ -422,23 +422,23 @@ impl Database for Postgres {
         key: &LapKey,
         aided: bool,
         identity: &str,
-    ) -> Result<Option<(u64, Entry)>, String> {
+    ) -> Result<Option<(u64, Placing)>, String> {
         let on = i64::from(aided);
         let row = self.run("cannot read a board", async |c| {
             c.query_opt(sql::PLACE, &[&identity, &key.0, &key.1.name(), &key.2, &on])
                 .await
         })?;
-        Ok(row.map(|r| (r.get::<_, i64>(5).max(0) as u64 + 1, entry(&r))))
+        Ok(row.map(|r| (r.get::<_, i64>(5).max(0) as u64 + 1, placing(&r))))
     }
 
-    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Placing>, String> {
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
         let on = i64::from(aided);
         let row = self.run("cannot read a board", async |c| {
             c.query_opt(sql::AT, &[&key.0, &key.1.name(), &key.2, &on, &offset])
                 .await
         })?;
-        Ok(row.map(|r| entry(&r)))
+        Ok(row.map(|r| placing(&r)))
     }
 
     fn tracks(&mut self) -> Result<Vec<String>, String> {
@@ -468,7 +468,7 @@ impl Database for Postgres {
         })?;
         Ok(row.map(|r| {
             let model: String = r.get(5);
-            (entry(&r), model.parse().unwrap_or_default(), r.get(6))
+            (placing(&r), model.parse().unwrap_or_default(), r.get(6))
         }))
     }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    CHANGES_KEPT, Database, Entry, Kept, Lap, LapKey, Listed, ROOMS_FRESH_MS, ROOMS_KEPT_MS,
+    CHANGES_KEPT, Database, Kept, LapKey, Listed, NewLap, Placing, ROOMS_FRESH_MS, ROOMS_KEPT_MS,
     Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
 };
 use crate::physics::models::ModelKind;
@@ -190,7 +190,7 @@ impl Database for Sqlite {
 
     /// Keeps `laps` in one transaction (all or none), each only if it
     /// beats its driver's lap for its key; returns which did.
-    fn save(&mut self, laps: &[Lap], now_ms: i64) -> Result<Vec<bool>, String> {
+    fn save(&mut self, laps: &[NewLap], now_ms: i64) -> Result<Vec<bool>, String> {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| error(&path, "cannot save laps", e);
         let tx = self.conn.transaction().map_err(fail)?;
@@ -264,12 +264,12 @@ impl Database for Sqlite {
         Ok(row)
     }
 
-    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Entry>, u64), String> {
+    fn top(&mut self, key: &LapKey, aided: bool, n: usize) -> Result<(Vec<Placing>, u64), String> {
         let fail = |e| self.fail("cannot read a board", e);
         let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::TOP).map_err(fail)?;
         let rows = q
-            .query_map(params![key.0, key.1.name(), key.2, on, n as i64], entry)
+            .query_map(params![key.0, key.1.name(), key.2, on, n as i64], placing)
             .map_err(fail)?;
         let top = rows.collect::<Result<Vec<_>, _>>().map_err(fail)?;
         let total: i64 = (self.conn)
@@ -284,23 +284,23 @@ impl Database for Sqlite {
         key: &LapKey,
         aided: bool,
         identity: &str,
-    ) -> Result<Option<(u64, Entry)>, String> {
+    ) -> Result<Option<(u64, Placing)>, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::PLACE).map_err(fail)?;
         q.query_row(params![identity, key.0, key.1.name(), key.2, on], |r| {
-            Ok((r.get::<_, i64>(5)?.max(0) as u64 + 1, entry(r)?))
+            Ok((r.get::<_, i64>(5)?.max(0) as u64 + 1, placing(r)?))
         })
         .optional()
         .map_err(fail)
     }
 
-    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Entry>, String> {
+    fn at(&mut self, key: &LapKey, aided: bool, place: u64) -> Result<Option<Placing>, String> {
         let fail = |e| self.fail("cannot read a board", e);
         let offset = i64::try_from(place.saturating_sub(1)).unwrap_or(i64::MAX);
         let on = i64::from(aided);
         let mut q = (self.conn).prepare_cached(sql::AT).map_err(fail)?;
-        q.query_row(params![key.0, key.1.name(), key.2, on, offset], entry)
+        q.query_row(params![key.0, key.1.name(), key.2, on, offset], placing)
             .optional()
             .map_err(fail)
     }
@@ -341,7 +341,7 @@ impl Database for Sqlite {
             .map_err(|e| self.fail("cannot read the best laps", e))?;
         q.query_row([track_id], |r| {
             let model: String = r.get(5)?;
-            Ok((entry(r)?, model.parse().unwrap_or_default(), r.get(6)?))
+            Ok((placing(r)?, model.parse().unwrap_or_default(), r.get(6)?))
         })
         .optional()
         .map_err(|e| self.fail("cannot read the best laps", e))
@@ -449,8 +449,8 @@ impl Database for Sqlite {
 }
 
 /// A board's row: identity, name, time, medal, aided.
-fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
-    Ok(Entry {
+fn placing(r: &rusqlite::Row) -> rusqlite::Result<Placing> {
+    Ok(Placing {
         identity: r.get(0)?,
         name: r.get(1)?,
         time: r.get(2)?,

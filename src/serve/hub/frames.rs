@@ -131,7 +131,7 @@ impl Hub {
             board: &self.keeper.board,
             boards: &self.keeper.boards,
             online: self.keeper.online,
-            elsewhere: &self.keeper.elsewhere,
+            elsewhere: self.listing.elsewhere(),
             idle: self.settings.idle,
             rooms_last_key: idle::rooms_last_key(self.players.values()),
             turn: self.turns,

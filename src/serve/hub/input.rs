@@ -101,7 +101,7 @@ impl Hub {
     fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
         // Row 0 makes a room; this server's rooms follow in the order they
         // were made, then the other servers'.
-        let rows = self.rooms.len() + self.keeper.elsewhere.len() + 1;
+        let rows = self.rooms.len() + self.listing.elsewhere().len() + 1;
         if let Some(p) = self.players.get_mut(&id) {
             p.note = None;
         }

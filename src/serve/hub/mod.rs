@@ -44,8 +44,8 @@ pub use player::Player;
 
 mod input;
 
-use super::db::Listed;
 use super::keeper::{Keeper, Wants};
+use super::listing::{Listing, Published};
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
@@ -73,15 +73,6 @@ pub struct Settings {
 /// own server takes them back to its lobby without a word.
 pub const LEFT_ROOM: &str = "left the room";
 
-/// What this server publishes its rooms under for the others sharing its
-/// database: its name (host and listen address) and where it takes their
-/// relays, if it does (`--peer`).
-#[derive(Debug, Clone)]
-pub struct Published {
-    pub name: String,
-    pub peer: Option<String>,
-}
-
 /// Every player and room.
 pub struct Hub {
     pub tracks: Vec<Offered>,
@@ -99,13 +90,9 @@ pub struct Hub {
     clock: Clock,
     /// Frame turns so far ([`Hub::frames`]).
     turns: u64,
-    /// The name this server publishes its rooms under for the others
-    /// sharing its database (none: a server alone, which publishes
-    /// nothing), and the rooms it published last (none before the first
-    /// time: even no rooms are published, which starts the reading of
-    /// the others').
-    pub server: Option<Published>,
-    published: Option<Vec<Listed>>,
+    /// This server's rooms as published for the other servers sharing
+    /// its database, and theirs as read.
+    pub listing: Listing,
     /// How its players are relayed to the other servers' rooms (none: a
     /// server alone).
     pub relays: Option<Relays>,
@@ -127,8 +114,7 @@ impl Hub {
             keeper,
             next_room: 1,
             turns: 0,
-            server: None,
-            published: None,
+            listing: Listing::default(),
             relays: None,
             closing: leaving::Closing::default(),
         }
@@ -137,27 +123,9 @@ impl Hub {
     /// This server's rooms as the other servers' lobbies list them,
     /// handed to the records' thread to publish when they changed.
     pub(super) fn publish_rooms(&mut self) {
-        let Some(server) = &self.server else { return };
-        let rooms: Vec<Listed> = (self.rooms.values())
-            .map(|room| {
-                let t = &room.offered(&self.tracks).choice;
-                Listed {
-                    server: server.name.clone(),
-                    peer: server.peer.clone(),
-                    room: room.id,
-                    track: t.name.clone(),
-                    model: room.menu.model,
-                    players: room.members.len() as u32,
-                    seats: Room::slots(&t.track) as u32,
-                    racing: room.running.is_some(),
-                    aid: room.menu.aid,
-                }
-            })
-            .collect();
-        if self.published.as_ref() != Some(&rooms) {
-            self.keeper.publish(&server.name, rooms.clone());
-            self.published = Some(rooms);
-        }
+        let tracks = &self.tracks;
+        let listed = |server: &Published, room: &Room| room.listed(server, tracks);
+        (self.listing).publish(self.rooms.values(), listed, &mut self.keeper);
     }
 
     /// Seconds since the hub started: the clock of every key event.
@@ -330,6 +298,9 @@ impl Hub {
         // Records read for races that started (on the records' thread).
         let mut polled = self.keeper.poll();
         self.records_found(std::mem::take(&mut polled.records));
+        if let Some(rooms) = polled.elsewhere.take() {
+            self.listing.heard(rooms);
+        }
         // Laps the server could not keep yet: their drivers are told.
         for (identity, why) in &polled.unsaved {
             for (id, p) in &self.players {

@@ -16,7 +16,7 @@ impl Hub {
     /// Player `id` chose the other servers' room at `index` in their
     /// lobby: relayed there if its server takes relays, else told why not.
     pub(super) fn relay_to(&mut self, id: PlayerId, index: usize) {
-        let Some(listed) = self.keeper.elsewhere.get(index).cloned() else {
+        let Some(listed) = self.listing.elsewhere().get(index).cloned() else {
             return;
         };
         let Some(p) = self.players.get_mut(&id) else {

@@ -37,7 +37,7 @@ struct Spool {
 }
 
 pub struct Queue {
-    laps: VecDeque<db::Lap>,
+    laps: VecDeque<db::NewLap>,
     spool: PathBuf,
     /// Whether the spool file holds every lap waiting.
     spooled: bool,
@@ -59,8 +59,8 @@ impl Queue {
         let kept: Spool = text
             .and_then(|t| toml::from_str(&t).ok())
             .unwrap_or_default();
-        let laps: VecDeque<db::Lap> = (kept.lap.into_iter())
-            .map(|s| db::Lap {
+        let laps: VecDeque<db::NewLap> = (kept.lap.into_iter())
+            .map(|s| db::NewLap {
                 identity: s.identity,
                 name: s.name,
                 record: s.record,
@@ -84,7 +84,7 @@ impl Queue {
 
     /// A lap to write; none past [`MAX_WAITING`] (the log says whose, and
     /// so does the answer, for the player).
-    pub fn push(&mut self, lap: db::Lap, database: &str) -> Option<Told> {
+    pub fn push(&mut self, lap: db::NewLap, database: &str) -> Option<Told> {
         if self.laps.len() >= MAX_WAITING {
             eprintln!(
                 "skid serve: {database}: {MAX_WAITING} laps wait already: {}'s lap on {} is lost",

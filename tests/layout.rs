@@ -433,7 +433,8 @@ fn serve_types() -> Vec<(String, String)> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            if !(in_impl && l.starts_with("type ")) && !name.is_empty() {
+            let associated = in_impl && l.starts_with("type ");
+            if !associated && !name.is_empty() {
                 found.push((name, m.clone()));
             }
         }

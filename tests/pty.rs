@@ -6,8 +6,11 @@
 //! without asking. The pty is made here with `openpty`; nothing is ever
 //! written to the game except the keys the test sends.
 
+#[path = "common/pty.rs"]
+mod pty;
+
 use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,37 +31,11 @@ struct Pty {
     out: Vec<u8>,
 }
 
-fn set_size(fd: i32, cols: u16, rows: u16) {
-    let ws = libc::winsize {
-        ws_row: rows,
-        ws_col: cols,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: a valid fd and a valid winsize for the call.
-    assert_eq!(unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &ws) }, 0);
-}
-
 impl Pty {
     /// `skid ARGS` on the slave side of a new pty of `cols` x `rows`, as
     /// the session leader with the pty as its controlling terminal.
     fn spawn(args: &[&str], cols: u16, rows: u16) -> Pty {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty writes two fds; null name, termios and winsize.
-        let rc = unsafe {
-            libc::openpty(
-                &raw mut master,
-                &raw mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty");
-        set_size(master, cols, rows);
-        // SAFETY: both fds were just opened and are owned here.
-        let (master, slave) =
-            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let (master, slave) = pty::pair(cols, rows);
         // SAFETY: fcntl on an owned fd.
         unsafe {
             let flags = libc::fcntl(master.as_raw_fd(), libc::F_GETFL);
@@ -198,7 +175,7 @@ fn a_race_draws_at_once_and_redraws_on_resize_and_ctrl_l_without_asking() {
         text(&pty.out)
     );
     // A resize: the game clears and draws the whole screen again.
-    set_size(pty.master.as_raw_fd(), 100, 30);
+    pty::set_size(pty.master.as_raw_fd(), 100, 30);
     // SAFETY: a signal to our own child.
     unsafe { libc::kill(pty.child.id() as i32, libc::SIGWINCH) };
     let before = pty.out.len();
@@ -243,7 +220,7 @@ fn a_terminal_of_65535_by_65535_gets_its_top_left_drawn() {
         .find(|&(r, c)| r > 200 || c > 500);
     assert_eq!(far, None, "a cell drawn past 500 x 200");
     for (cols, rows) in [(u16::MAX, 40_000), (90, 30)] {
-        set_size(pty.master.as_raw_fd(), cols, rows);
+        pty::set_size(pty.master.as_raw_fd(), cols, rows);
         // SAFETY: a signal to our own child.
         unsafe { libc::kill(pty.child.id() as i32, libc::SIGWINCH) };
         let before = pty.out.len();

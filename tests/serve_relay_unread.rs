@@ -15,13 +15,15 @@
 mod peers;
 #[path = "common/postgres.rs"]
 mod postgres_db;
+#[path = "common/pty.rs"]
+mod pty;
 #[path = "common/server.rs"]
 mod server;
 #[path = "common/ssh.rs"]
 mod ssh;
 
 use std::io::Write as _;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -52,49 +54,6 @@ fn unread(fd: i32) -> i32 {
     // SAFETY: FIONREAD on an open pipe writes one int.
     assert_eq!(unsafe { libc::ioctl(fd, libc::FIONREAD, &raw mut n) }, 0);
     n
-}
-
-/// Sets the size of the pseudo-terminal whose master is `fd`: its
-/// session (Ben's ssh) is told, and tells the server.
-fn set_size(fd: i32, cols: u16, rows: u16) {
-    let ws = libc::winsize {
-        ws_row: rows,
-        ws_col: cols,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: a valid fd and a valid winsize for the call.
-    assert_eq!(unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &ws) }, 0);
-}
-
-/// A pseudo-terminal of `cols` x `rows`: its master, and its slave for a
-/// child's standard input.
-fn pty(cols: u16, rows: u16) -> (std::fs::File, OwnedFd) {
-    let (mut master, mut slave) = (0, 0);
-    let size = libc::winsize {
-        ws_row: rows,
-        ws_col: cols,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: openpty writes two fds; null name and termios, a valid size.
-    let rc = unsafe {
-        libc::openpty(
-            &raw mut master,
-            &raw mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &raw const size,
-        )
-    };
-    assert_eq!(rc, 0, "openpty");
-    // SAFETY: both fds were just opened and are owned here.
-    unsafe {
-        (
-            std::fs::File::from_raw_fd(master),
-            OwnedFd::from_raw_fd(slave),
-        )
-    }
 }
 
 /// OpenSSH as guest `ben` on `port`, its terminal (and controlling
@@ -145,7 +104,8 @@ fn a_relayed_player_who_reads_nothing_leaves_their_server_flat() {
         ann.wait_for("PLAYERS 1/4", 5.0).await;
         // Ben on server B, in a large terminal (large frames fill his
         // window soon); his output goes to a pipe nobody reads.
-        let (mut keys, slave) = pty(200, 60);
+        let (master, slave) = pty::pair(200, 60);
+        let mut keys = std::fs::File::from(master);
         let mut ben = unread_ssh(b_at.port(), slave);
         let out = ben.stdout.take().unwrap();
         b_log.wait_until(
@@ -168,7 +128,7 @@ fn a_relayed_player_who_reads_nothing_leaves_their_server_flat() {
             while Instant::now() < end {
                 n += 1;
                 if resizing && n.is_multiple_of(10) {
-                    set_size(master, 200 - (n / 10 % 2) as u16, 60);
+                    pty::set_size(master, 200 - (n / 10 % 2) as u16, 60);
                 }
                 keys.write_all(&[b'w'; 120]).unwrap();
                 b_log.read_for(Duration::from_millis(1));

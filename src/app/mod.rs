@@ -64,6 +64,9 @@ pub struct Options {
     /// done on a thread while the game goes on (the game) or at once
     /// (headless runs, tests).
     pub background: bool,
+    /// The Track of the Day, first of the menu's tracks (the front door
+    /// reads the date; none in tests, whose menu is the same every day).
+    pub today: Option<(String, Raceable)>,
 }
 
 // The game's switches (paused, quit...) are independent of one
@@ -125,6 +128,11 @@ impl App {
                 })
             })
             .collect();
+        let bundled_first = usize::from(opts.today.is_some());
+        choices.splice(
+            0..0,
+            (opts.today).map(|(name, track)| TrackChoice { name, track }),
+        );
         let mut cars = presets();
         let track = match opts.track {
             Some((name, track)) => {
@@ -135,7 +143,7 @@ impl App {
                     choices.len() - 1
                 }
             }
-            None => 0,
+            None => bundled_first,
         };
         let car_index = match &opts.car {
             Some((name, spec)) => {

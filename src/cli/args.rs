@@ -85,6 +85,22 @@ pub enum Verb {
     /// NAME@host` lands in the lobby (no install, no account).
     #[cfg(feature = "serve")]
     Serve(Serve),
+    /// Make a track from a seed: the same seed, the same track, on every
+    /// machine. Printed, or written to --out.
+    Generate {
+        /// The seed (default: one from the clock, named in the file).
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// small, medium or large.
+        #[arg(long, value_name = "SIZE", default_value = "medium")]
+        size: String,
+        /// Write the track to this file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// The Track of the Day instead: today's (UTC), or the day given.
+        #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "seed")]
+        daily: Option<String>,
+    },
     /// Validate track files: `ok` for each valid file, its errors otherwise.
     Check {
         #[arg(required = true, value_name = "FILE")]
@@ -95,6 +111,9 @@ pub enum Verb {
         /// Only this track's (a bundled track's name or a track file).
         #[arg(long, value_name = "T")]
         track: Option<String>,
+        /// Only the Track of the Day's: today's (UTC), or the day given.
+        #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "track")]
+        daily: Option<String>,
         /// Where records are kept (default: the user's data directory).
         #[arg(long, value_name = "DIR")]
         data_dir: Option<String>,
@@ -226,9 +245,13 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
 /// What every driving command takes: track, model and car.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RaceArgs {
-    /// A bundled track's name or a track file.
+    /// A bundled track's name or a track file (or `daily`, the Track of
+    /// the Day, `daily:YYYY-MM-DD` a past day's).
     #[arg(long, value_name = "T", default_value = bundled::DEFAULT)]
     pub track: String,
+    /// The Track of the Day: today's (UTC), or the day given.
+    #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "track")]
+    pub daily: Option<String>,
     /// The physics model: arcade, dynamic, strafe, kinematic or tire
     /// (default: the car's own, or arcade).
     #[arg(long, value_name = "M")]

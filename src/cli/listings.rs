@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{Outcome, RaceArgs, load_car, load_track, store};
+use super::{Outcome, RaceArgs, Verb, load_car, load_track, store};
 use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::ModelKind;
 use crate::physics::car;
@@ -69,7 +69,28 @@ pub(super) fn cars(show: Option<&str>) -> Outcome {
     Ok(())
 }
 
-pub(super) fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
+/// `skid records` as asked: a server's boards, or the local records.
+pub(super) fn asked(verb: Verb) -> Outcome {
+    let Verb::Records {
+        track,
+        daily,
+        data_dir,
+        #[cfg(feature = "serve")]
+        database,
+    } = verb
+    else {
+        unreachable!("only records comes here")
+    };
+    let track = super::track_or_daily(track, daily);
+    #[cfg(feature = "serve")]
+    if let Some(url) = database {
+        return server_boards(&url, track.as_deref());
+    }
+    records(track.as_deref(), data_dir.as_deref())
+}
+
+/// The local records, of `track` only if given.
+fn records(track: Option<&str>, dir: Option<&str>) -> Outcome {
     // Listing reads: a directory given that is not there is a mistake to
     // name, not one to make.
     if let Some(d) = dir.filter(|d| !std::path::Path::new(d).exists()) {
@@ -147,6 +168,7 @@ pub(super) fn tracks(model: Option<ModelKind>, car: Option<String>, dir: Option<
         track: bundled::DEFAULT.into(),
         model,
         car,
+        daily: None,
     };
     let (_, spec, kind) = setup.resolve()?;
     let mut book = Book::open(store(dir).ok().map(|s| s.dir));

@@ -1,15 +1,51 @@
 //! Tracks and cars named on the command line: a file if one is at that
 //! path, else a bundled one by that name; errors name the file.
 
+use crate::base::day::Day;
 use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::car::{self, CarSpec};
-use crate::track::{self, Raceable, Track, bundled};
+use crate::track::{self, Raceable, Track, bundled, generate};
 
 /// A track named on the command line: an existing file, else a bundled
-/// track of that name.
+/// track of that name, else `daily` (today's Track of the Day) or
+/// `daily:YYYY-MM-DD` (that day's).
 pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
-    let names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
-    file_or_bundled(arg, track::parse, bundled::load, &names, "track")
+    let mut names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
+    names.push("daily[:YYYY-MM-DD]");
+    let day = |name: &str| match daily_day(name)? {
+        Ok(day) => track::parse(name, generate::daily(day).text.as_bytes()).ok(),
+        Err(_) => None,
+    };
+    if let Some(Err(why)) = (!std::path::Path::new(arg).exists())
+        .then(|| daily_day(arg))
+        .flatten()
+    {
+        return Err(Diagnostic::file(arg, why).into());
+    }
+    let bundled = |name: &str| bundled::load(name).or_else(|| day(name));
+    file_or_bundled(arg, track::parse, bundled, &names, "track")
+}
+
+/// What a menu calls the track `arg` names: the day and its name for a
+/// Track of the Day (`Today · Dec 6 · Lost Crossing`), else `arg`.
+pub fn choice_name(arg: &str, track: &Raceable) -> String {
+    match daily_day(arg) {
+        Some(Ok(day)) if day == Day::today() => {
+            format!("Today · {} · {}", day.short(), track.track().name)
+        }
+        Some(Ok(day)) => format!("{} · {}", day.short(), track.track().name),
+        _ => arg.to_string(),
+    }
+}
+
+/// The day a track name `daily` or `daily:YYYY-MM-DD` names (today in
+/// UTC for `daily`), or why it names none; none for any other name.
+pub fn daily_day(name: &str) -> Option<Result<Day, String>> {
+    match name.strip_prefix("daily") {
+        Some("") => Some(Ok(Day::today())),
+        Some(rest) => rest.strip_prefix(':').map(Day::parse),
+        None => None,
+    }
 }
 
 /// A track to race on: one on which a lap can be completed

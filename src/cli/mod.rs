@@ -27,8 +27,9 @@ use crate::track::{self, Raceable, bundled};
 use crate::ui;
 
 mod args;
+mod generate;
 mod listings;
-use listings::{cars, records, tracks};
+use listings::{cars, tracks};
 mod load;
 #[cfg(feature = "serve")]
 mod serve;
@@ -73,16 +74,9 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Verb::Serve(s)) => serve::serve(s),
         Some(Verb::Check { files }) => check(&files),
+        Some(verb @ Verb::Generate { .. }) => generate::asked(verb),
         Some(Verb::Cars { show }) => cars(show.as_deref()),
-        #[cfg(feature = "serve")]
-        Some(Verb::Records {
-            database: Some(url),
-            track,
-            ..
-        }) => listings::server_boards(&url, track.as_deref()),
-        Some(Verb::Records {
-            track, data_dir, ..
-        }) => records(track.as_deref(), data_dir.as_deref()),
+        Some(verb @ Verb::Records { .. }) => listings::asked(verb),
         Some(Verb::Sim {
             setup,
             inputs,
@@ -116,11 +110,32 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The track `--track` names, or `--daily` stands for.
+fn track_or_daily(track: Option<String>, daily: Option<String>) -> Option<String> {
+    daily.as_deref().map(daily_track).or(track)
+}
+
+/// The track name `--daily` stands for (`daily`, or `daily:DATE`).
+fn daily_track(daily: &str) -> String {
+    if daily == "today" {
+        "daily".to_string()
+    } else {
+        format!("daily:{daily}")
+    }
+}
+
 impl RaceArgs {
+    /// The track asked for, by `--track` or `--daily`.
+    pub fn track_name(&self) -> String {
+        self.daily
+            .as_deref()
+            .map_or_else(|| self.track.clone(), daily_track)
+    }
+
     /// The track, car and model the options name. With no model the car's
     /// own is used; with no car, the model's preset.
     pub fn resolve(&self) -> Result<(Raceable, CarSpec, ModelKind), Diagnostics> {
-        let track = load_raceable(&self.track);
+        let track = load_raceable(&self.track_name());
         let (spec, kind) = match (&self.car, self.model) {
             (Some(c), model) => load_car(c).map(|spec| {
                 let kind = model.unwrap_or(spec.model);
@@ -193,7 +208,7 @@ fn game_options(
         opponents: 0,
         skill: 1.0,
         rivals: crate::race::medals::Medal::Author,
-        track: Some((setup.track.clone(), track)),
+        track: Some((load::choice_name(&setup.track_name(), &track), track)),
         model: Some(kind),
         car: setup.car.clone().map(|c| (c, spec)),
         laps,
@@ -201,6 +216,7 @@ fn game_options(
         replay,
         color: colour(),
         background: false,
+        today: None,
     })
 }
 
@@ -238,6 +254,10 @@ fn play(p: Play) -> Outcome {
     // A large map's racing line and medals take a while: the game draws
     // and answers keys meanwhile.
     opts.background = true;
+    // Today's track (UTC), first in the menu's tracks.
+    opts.today = load_raceable("daily")
+        .ok()
+        .map(|t| (load::choice_name("daily", &t), t));
     let mut app = App::new(opts);
     if let (Some(path), Some(recorded)) = (&p.replay, &recorded_in) {
         same_race(path, recorded, &app.race_about())?;

@@ -11,6 +11,7 @@ pub mod collide;
 pub mod course;
 mod distance;
 pub(crate) mod flood;
+pub mod generate;
 pub mod marks;
 pub mod parse;
 #[cfg(test)]

@@ -169,13 +169,7 @@ async fn a_relay_seats_its_player_and_says_how_it_ended() {
     assert_eq!(why.as_deref(), Some("its server cannot be reached"));
     // The servers' key: Ben in Ann's room, frames back, q out of it.
     let mut relay = relays(host).start(ask(peer), "room 1".into());
-    let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
-        panic!("not up");
-    };
-    let (out, mut back) = tokio::sync::mpsc::channel(1);
-    frames.send(out).unwrap();
-    ann.wait_for("ben", 5.0).await;
-    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let (mut back, mut screen) = seated(&hub, &ann).await;
     let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while !screen.screen().contents().contains("waiting for the host") {
         assert!(
@@ -197,6 +191,21 @@ async fn a_relay_seats_its_player_and_says_how_it_ended() {
         .await;
     assert!(room.contains("PLAYERS 1/"), "{room}");
     srv.shutdown().await;
+}
+
+/// Relay 7 up, as its server says, its frames taken on a queue of one,
+/// and Ben seen in Ann's room: the frames and an 80x24 screen for them.
+async fn seated(
+    hub: &std::sync::mpsc::Receiver<serve::hub::ToHub>,
+    ann: &ssh::Player,
+) -> (tokio::sync::mpsc::Receiver<serve::hub::Out>, vt100::Parser) {
+    let serve::hub::ToHub::RelayUp { id: 7, frames } = told(hub).await else {
+        panic!("not up");
+    };
+    let (out, back) = tokio::sync::mpsc::channel(1);
+    frames.send(out).unwrap();
+    ann.wait_for("ben", 5.0).await;
+    (back, vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0))
 }
 
 /// Ben's screen through the relay: frames read from `back` for `secs`
@@ -241,13 +250,7 @@ async fn a_relay_passes_keys_in_pieces_and_keys_of_a_player_who_stops_reading() 
     let (to_hub, hub) = std::sync::mpsc::channel();
     let ask = trip(7, "ben", srv.peer.unwrap());
     let mut relay = relays(host, &to_hub).start(ask, "room 1".into());
-    let ToHub::RelayUp { id: 7, frames } = told(&hub).await else {
-        panic!("not up");
-    };
-    let (out, mut back) = tokio::sync::mpsc::channel(1);
-    frames.send(out).unwrap();
-    ann.wait_for("ben", 5.0).await;
-    let mut screen = vt100::Parser::new(ssh::nz(24), ssh::nz(80), 0);
+    let (mut back, mut screen) = seated(&hub, &ann).await;
     read_for(&mut back, &mut screen, 0.5).await;
     ann.send(b"\r").await;
     // Past the countdown: W pressed (kitty), then let go in two pieces.

@@ -87,42 +87,14 @@ pub enum Verb {
     Serve(Serve),
     /// Make a track from a seed: the same seed, the same track, on every
     /// machine. Printed, or written to --out.
-    Generate {
-        /// The seed (default: one from the clock, named in the file).
-        #[arg(long, value_name = "N")]
-        seed: Option<u64>,
-        /// small, medium or large.
-        #[arg(long, value_name = "SIZE", default_value = "medium")]
-        size: String,
-        /// Write the track to this file instead of standard output.
-        #[arg(long, value_name = "FILE")]
-        out: Option<String>,
-        /// The Track of the Day instead: today's (UTC), or the day given.
-        #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "seed")]
-        daily: Option<String>,
-    },
+    Generate(Generate),
     /// Validate track files: `ok` for each valid file, its errors otherwise.
     Check {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
     /// The best laps kept, per track, model and car.
-    Records {
-        /// Only this track's (a bundled track's name or a track file).
-        #[arg(long, value_name = "T")]
-        track: Option<String>,
-        /// Only the Track of the Day's: today's (UTC), or the day given.
-        #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "track")]
-        daily: Option<String>,
-        /// Where records are kept (default: the user's data directory).
-        #[arg(long, value_name = "DIR")]
-        data_dir: Option<String>,
-        /// A server's laps' database instead (`postgres://...`, or its
-        /// SQLite file): every board, its best laps.
-        #[cfg(feature = "serve")]
-        #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
-        database: Option<String>,
-    },
+    Records(Records),
     /// List the car presets, or print one as TOML ready to copy and edit.
     Cars {
         /// A preset's name (or a car file) to print in full.
@@ -223,6 +195,42 @@ pub struct Play {
     /// Open the title menu instead of racing at once.
     #[arg(skip)]
     pub menu: bool,
+}
+
+/// `skid generate`'s words.
+#[derive(clap::Args, Debug)]
+pub struct Generate {
+    /// The seed (default: one from the clock, named in the file).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// small, medium or large.
+    #[arg(long, value_name = "SIZE", default_value = "medium")]
+    pub size: String,
+    /// Write the track to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// The Track of the Day instead: today's (UTC), or the day given.
+    #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "seed")]
+    pub daily: Option<String>,
+}
+
+/// `skid records`' words.
+#[derive(clap::Args, Debug)]
+pub struct Records {
+    /// Only this track's (a bundled track's name or a track file).
+    #[arg(long, value_name = "T")]
+    pub track: Option<String>,
+    /// Only the Track of the Day's: today's (UTC), or the day given.
+    #[arg(long, value_name = "YYYY-MM-DD", num_args = 0..=1, default_missing_value = "today", conflicts_with = "track")]
+    pub daily: Option<String>,
+    /// Where records are kept (default: the user's data directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+    /// A server's laps' database instead (`postgres://...`, or its
+    /// SQLite file): every board, its best laps.
+    #[cfg(feature = "serve")]
+    #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
+    pub database: Option<String>,
 }
 
 /// `WxH` as a terminal size.

@@ -9,22 +9,13 @@ use crate::base::diag::{Diagnostic, Diagnostics};
 use crate::base::files;
 use crate::track::generate::{self, Size};
 
-use super::{Outcome, Verb};
+use super::{Outcome, args};
 
 /// `skid generate` as asked: a day's track, or a seed's.
-pub fn asked(verb: Verb) -> Outcome {
-    let Verb::Generate {
-        seed,
-        size,
-        out,
-        daily,
-    } = verb
-    else {
-        unreachable!("only generate comes here")
-    };
-    match daily {
-        Some(day) => self::daily(&super::daily_track(&day), out.as_deref()),
-        None => generate(seed, &size, out.as_deref()),
+pub fn asked(g: args::Generate) -> Outcome {
+    match g.daily {
+        Some(day) => daily(&super::daily_track(&day), g.out.as_deref()),
+        None => generate(g.seed, &g.size, g.out.as_deref()),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{Outcome, RaceArgs, Verb, load_car, load_track, store};
+use super::{Outcome, RaceArgs, args, load_car, load_track, store};
 use crate::base::diag::{self, Diagnostic, Diagnostics};
 use crate::physics::ModelKind;
 use crate::physics::car;
@@ -70,23 +70,13 @@ pub(super) fn cars(show: Option<&str>) -> Outcome {
 }
 
 /// `skid records` as asked: a server's boards, or the local records.
-pub(super) fn asked(verb: Verb) -> Outcome {
-    let Verb::Records {
-        track,
-        daily,
-        data_dir,
-        #[cfg(feature = "serve")]
-        database,
-    } = verb
-    else {
-        unreachable!("only records comes here")
-    };
-    let track = super::track_or_daily(track, daily);
+pub(super) fn asked(r: args::Records) -> Outcome {
+    let track = super::track_or_daily(r.track, r.daily);
     #[cfg(feature = "serve")]
-    if let Some(url) = database {
+    if let Some(url) = r.database {
         return server_boards(&url, track.as_deref());
     }
-    records(track.as_deref(), data_dir.as_deref())
+    records(track.as_deref(), r.data_dir.as_deref())
 }
 
 /// The local records, of `track` only if given.

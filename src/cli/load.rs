@@ -10,20 +10,15 @@ use crate::track::{self, Raceable, Track, bundled, generate};
 /// track of that name, else `daily` (today's Track of the Day) or
 /// `daily:YYYY-MM-DD` (that day's).
 pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
+    if !std::path::Path::new(arg).exists()
+        && let Some(day) = daily_day(arg)
+    {
+        let day = day.map_err(|why| Diagnostic::file(arg, why))?;
+        return track::parse(arg, generate::daily(day).text.as_bytes());
+    }
     let mut names: Vec<&str> = bundled::TRACKS.iter().map(|(n, _)| *n).collect();
     names.push("daily[:YYYY-MM-DD]");
-    let day = |name: &str| match daily_day(name)? {
-        Ok(day) => track::parse(name, generate::daily(day).text.as_bytes()).ok(),
-        Err(_) => None,
-    };
-    if let Some(Err(why)) = (!std::path::Path::new(arg).exists())
-        .then(|| daily_day(arg))
-        .flatten()
-    {
-        return Err(Diagnostic::file(arg, why).into());
-    }
-    let bundled = |name: &str| bundled::load(name).or_else(|| day(name));
-    file_or_bundled(arg, track::parse, bundled, &names, "track")
+    file_or_bundled(arg, track::parse, bundled::load, &names, "track")
 }
 
 /// What a menu calls the track `arg` names: the day and its name for a

@@ -74,9 +74,9 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Verb::Serve(s)) => serve::serve(s),
         Some(Verb::Check { files }) => check(&files),
-        Some(verb @ Verb::Generate { .. }) => generate::asked(verb),
+        Some(Verb::Generate(g)) => generate::asked(g),
         Some(Verb::Cars { show }) => cars(show.as_deref()),
-        Some(verb @ Verb::Records { .. }) => listings::asked(verb),
+        Some(Verb::Records(r)) => listings::asked(r),
         Some(Verb::Sim {
             setup,
             inputs,

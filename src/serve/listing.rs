@@ -39,17 +39,11 @@ impl Listing {
         }
     }
 
-    /// Publishes `rooms` (this server's, each as `listed` makes it from
-    /// the server's name) through `keeper` if they changed since last
-    /// time.
-    pub fn publish<R>(
-        &mut self,
-        rooms: impl Iterator<Item = R>,
-        listed: impl Fn(&Published, R) -> Listed,
-        keeper: &mut Keeper,
-    ) {
+    /// Publishes this server's rooms, as `listed` lists them under its
+    /// name, through `keeper` if they changed since last time.
+    pub fn publish(&mut self, listed: impl FnOnce(&Published) -> Vec<Listed>, keeper: &mut Keeper) {
         let Some(server) = &self.server else { return };
-        let rooms: Vec<Listed> = rooms.map(|r| listed(server, r)).collect();
+        let rooms = listed(server);
         if self.published.as_ref() != Some(&rooms) {
             keeper.publish(&server.name, rooms.clone());
             self.published = Some(rooms);

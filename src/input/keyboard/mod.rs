@@ -31,7 +31,7 @@ pub struct Keyboard {
     /// Bytes that were not part of any event, since the start.
     pub garbage: usize,
     /// The keys down in win32-input-mode.
-    held: win32::Down,
+    held: win32::Pressed,
     /// Whether [`releases_come`] was said.
     said_releases: bool,
 }

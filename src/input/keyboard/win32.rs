@@ -20,7 +20,7 @@ const MAX_HELD: usize = 32;
 
 /// Keys down, by virtual-key code, with the key each was pressed as.
 #[derive(Debug, Default)]
-pub struct Down(Vec<(u16, KeyCode)>);
+pub struct Pressed(Vec<(u16, KeyCode)>);
 
 /// Whether `seq` is a whole win32-input-mode record: `ESC [`, at most six
 /// numbers separated by `;`, then `_`.
@@ -36,7 +36,7 @@ pub fn whole(seq: &[u8]) -> bool {
 
 /// The key event of a whole record ([`whole`]): none for a modifier key
 /// alone, or a record that names no key; `Err` for numbers out of range.
-pub fn event(seq: &[u8], held: &mut Down) -> Result<Option<Event>, ()> {
+pub fn event(seq: &[u8], held: &mut Pressed) -> Result<Option<Event>, ()> {
     let body = &seq[2..seq.len() - 1];
     let mut p = [0u32, 0, 0, 0, 0, 1];
     for (i, field) in body.split(|&b| b == b';').enumerate() {

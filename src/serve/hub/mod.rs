@@ -123,9 +123,10 @@ impl Hub {
     /// This server's rooms as the other servers' lobbies list them,
     /// handed to the records' thread to publish when they changed.
     pub(super) fn publish_rooms(&mut self) {
-        let tracks = &self.tracks;
-        let listed = |server: &Published, room: &Room| room.listed(server, tracks);
-        (self.listing).publish(self.rooms.values(), listed, &mut self.keeper);
+        let (rooms, tracks) = (&self.rooms, &self.tracks);
+        let listed =
+            |server: &Published| rooms.values().map(|r| r.listed(server, tracks)).collect();
+        self.listing.publish(listed, &mut self.keeper);
     }
 
     /// Seconds since the hub started: the clock of every key event.

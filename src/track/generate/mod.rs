@@ -25,7 +25,7 @@ use crate::base::day::Day;
 
 use self::paint::{CELL, Plan, RUNOFF, WALL};
 use self::rng::Rng;
-use self::shape::{Line, Room};
+use self::shape::{Bounds, CentreLine};
 
 /// The generator's version: part of every generated file's first line.
 pub const VERSION: u32 = 1;
@@ -99,7 +99,7 @@ pub struct Shape {
 }
 
 /// The corners of `line`: stretches whose curvature is over 1/50 m.
-fn corners(line: &Line) -> usize {
+fn corners(line: &CentreLine) -> usize {
     let n = line.points.len();
     let bent: Vec<bool> = (0..n)
         .map(|i| line.curvature(i, 4).abs() > 1.0 / 50.0)
@@ -115,7 +115,7 @@ pub fn generate(seed: u64, size: Size) -> Generated {
     let name = names::name(&mut rng);
     let (cols, rows) = size.cells();
     let half = (4 + rng.below(5)) as f64 * CELL / 2.0;
-    let room = Room {
+    let room = Bounds {
         size: DVec2::new(cols as f64 * CELL, rows as f64 * CELL * 2.0),
         clear: half + RUNOFF + WALL,
         beside: 2.0 * (half + RUNOFF) + WALL,
@@ -170,7 +170,7 @@ pub fn daily_seed(day: Day) -> u64 {
 }
 
 /// Where the finish, checkpoints and ice go on `line`.
-fn plan(line: &Line, rng: &mut Rng, cols: usize, rows: usize, half: f64) -> Plan {
+fn plan(line: &CentreLine, rng: &mut Rng, cols: usize, rows: usize, half: f64) -> Plan {
     let finish = finish_point(line);
     let start = line.s[finish];
     let k = 3 + rng.below(3) as usize;
@@ -200,7 +200,7 @@ fn plan(line: &Line, rng: &mut Rng, cols: usize, rows: usize, half: f64) -> Plan
 /// The point for the finish line: the one whose grid behind it (50 m)
 /// and the 10 m after it are straightest, and whose direction is nearest
 /// to along a row or a column (start slots face one of the four).
-fn finish_point(line: &Line) -> usize {
+fn finish_point(line: &CentreLine) -> usize {
     let n = line.points.len();
     let curve: Vec<f64> = (0..n).map(|i| line.curvature(i, 4).abs()).collect();
     let score = |i: usize| {

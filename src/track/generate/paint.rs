@@ -5,7 +5,7 @@
 
 use glam::DVec2;
 
-use super::shape::Line;
+use super::shape::CentreLine;
 
 /// A cell's size (m): a column is this wide, a row twice as tall.
 pub const CELL: f64 = 2.0;
@@ -25,7 +25,7 @@ const MARK_HALF: f64 = 2.5;
 const GRAVEL_CURVE: f64 = 1.0 / 35.0;
 
 /// The nearest part of the centre line to each cell.
-struct Near {
+struct Closest {
     /// Distance to the line (m); infinite: out of reach.
     d: Vec<f64>,
     /// The nearest point's index.
@@ -51,8 +51,8 @@ fn cell_centre(col: usize, row: usize) -> DVec2 {
 }
 
 /// Each cell's nearest point of `line` within `reach` metres.
-fn nearest(line: &Line, cols: usize, rows: usize, reach: f64) -> Near {
-    let mut near = Near {
+fn nearest(line: &CentreLine, cols: usize, rows: usize, reach: f64) -> Closest {
+    let mut near = Closest {
         d: vec![f64::INFINITY; cols * rows],
         at: vec![0; cols * rows],
         left: vec![false; cols * rows],
@@ -89,13 +89,13 @@ fn nearest(line: &Line, cols: usize, rows: usize, reach: f64) -> Near {
 }
 
 /// The distance along the loop between arc lengths `a` and `b`.
-fn apart(line: &Line, a: f64, b: f64) -> f64 {
+fn apart(line: &CentreLine, a: f64, b: f64) -> f64 {
     let d = (a - b).rem_euclid(line.length);
     d.min(line.length - d)
 }
 
 /// The map `plan` draws of `line`, as rows of track characters.
-pub fn paint(line: &Line, plan: &Plan) -> Vec<Vec<u8>> {
+pub fn paint(line: &CentreLine, plan: &Plan) -> Vec<Vec<u8>> {
     let (cols, rows, half) = (plan.cols, plan.rows, plan.half);
     let near = nearest(line, cols, rows, half + RUNOFF + WALL);
     let mut map = vec![vec![b' '; cols]; rows];
@@ -178,7 +178,7 @@ fn clear_islands(map: &mut [Vec<u8>]) {
 /// bar square to the line, [`MARK_HALF`] each way along it, over every
 /// cell short of the wall whose nearest point of the line is near `at`
 /// (so no other part of the loop is marked).
-fn bar(line: &Line, at: usize, mark: u8, near: &Near, map: &mut [Vec<u8>], half: f64) {
+fn bar(line: &CentreLine, at: usize, mark: u8, near: &Closest, map: &mut [Vec<u8>], half: f64) {
     let (p, t) = (line.points[at], line.tangent(at));
     let cols = map.first().map_or(0, Vec::len);
     for (k, cell) in map.iter_mut().flatten().enumerate() {
@@ -194,7 +194,7 @@ fn bar(line: &Line, at: usize, mark: u8, near: &Near, map: &mut [Vec<u8>], half:
 
 /// The start slots, two by two behind the finish line, each facing the
 /// race direction at the line (rounded to the nearest of the four).
-fn place_slots(line: &Line, plan: &Plan, map: &mut [Vec<u8>]) {
+fn place_slots(line: &CentreLine, plan: &Plan, map: &mut [Vec<u8>]) {
     let t = line.tangent(plan.finish);
     let slot = match (t.x.abs() >= t.y.abs(), t.x > 0.0, t.y > 0.0) {
         (true, true, _) => b'>',

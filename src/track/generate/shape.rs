@@ -19,7 +19,7 @@ pub const MIN_RADIUS: f64 = 12.0;
 /// What a line must keep clear of: the map's edge and other parts of
 /// itself.
 #[derive(Debug, Clone, Copy)]
-pub struct Room {
+pub struct Bounds {
     /// The map's size (m).
     pub size: DVec2,
     /// From the centre line to the outside of its wall (m): the line
@@ -34,21 +34,21 @@ pub struct Room {
 /// A sampled closed centre line: points about a metre apart (the last
 /// joins the first), with the arc length at each.
 #[derive(Debug, Clone)]
-pub struct Line {
+pub struct CentreLine {
     pub points: Vec<DVec2>,
     pub s: Vec<f64>,
     pub length: f64,
 }
 
-impl Line {
-    fn new(points: Vec<DVec2>) -> Line {
+impl CentreLine {
+    fn new(points: Vec<DVec2>) -> CentreLine {
         let mut s = Vec::with_capacity(points.len());
         let mut at = 0.0;
         for i in 0..points.len() {
             s.push(at);
             at += points[i].distance(points[(i + 1) % points.len()]);
         }
-        Line {
+        CentreLine {
             points,
             s,
             length: at,
@@ -70,11 +70,7 @@ impl Line {
     /// The signed curvature at point `i` (1/m; positive turning towards
     /// +y from +x, as headings do), over a span of `k` points each way.
     pub fn curvature(&self, i: usize, k: isize) -> f64 {
-        let i = i as isize;
-        let (a, b, c) = (self.at(i - k), self.at(i), self.at(i + k));
-        let cross = (b - a).perp_dot(c - b);
-        let d = a.distance(b) * b.distance(c) * a.distance(c);
-        if d == 0.0 { 0.0 } else { 2.0 * cross / d }
+        curvature(&self.points, i, k)
     }
 
     /// The index of the point nearest arc length `s` (taken round the
@@ -88,16 +84,35 @@ impl Line {
     }
 
     /// The line the other way round.
-    pub fn reversed(&self) -> Line {
+    pub fn reversed(&self) -> CentreLine {
         let mut p = self.points.clone();
         p.reverse();
-        Line::new(p)
+        CentreLine::new(p)
     }
 }
 
+/// The signed curvature of the closed line `points` at point `i`, over
+/// `k` points each way: one over the radius of the circle through the
+/// three.
+fn curvature(points: &[DVec2], i: usize, k: isize) -> f64 {
+    let n = points.len() as isize;
+    let at = |j: isize| points[j.rem_euclid(n) as usize];
+    let i = i as isize;
+    let (a, b, c) = (at(i - k), at(i), at(i + k));
+    let cross = (b - a).perp_dot(c - b);
+    let d = a.distance(b) * b.distance(c) * a.distance(c);
+    if d == 0.0 { 0.0 } else { 2.0 * cross / d }
+}
+
+/// Whether a corner of the closed line `points` is tighter than
+/// [`MIN_RADIUS`].
+fn too_tight(points: &[DVec2]) -> bool {
+    (0..points.len()).any(|i| curvature(points, i, 3).abs() > 1.0 / MIN_RADIUS)
+}
+
 /// A centre line made from `stream`'s next numbers, or none if this try
-/// breaks a rule of [`Room`] or [`MIN_RADIUS`].
-pub fn centre_line(stream: &mut Rng, room: Room) -> Option<Line> {
+/// breaks a rule of [`Bounds`] or [`MIN_RADIUS`].
+pub fn centre_line(stream: &mut Rng, room: Bounds) -> Option<CentreLine> {
     let lo = DVec2::splat(room.clear);
     let hi = room.size - lo;
     if hi.x <= lo.x || hi.y <= lo.y {
@@ -124,13 +139,12 @@ pub fn centre_line(stream: &mut Rng, room: Room) -> Option<Line> {
     // Smoothed until no corner is too tight (or it is given up on).
     for _ in 0..30 {
         smooth(&mut points, 20);
-        let line = Line::new(points.clone());
-        if (0..line.points.len()).all(|i| line.curvature(i, 3).abs() <= 1.0 / MIN_RADIUS) {
+        if !too_tight(&points) {
             break;
         }
     }
     fit(&mut points, lo, hi);
-    let line = Line::new(points);
+    let line = CentreLine::new(points);
     kept(&line, room).then_some(line)
 }
 
@@ -262,7 +276,7 @@ fn fit(points: &mut [DVec2], lo: DVec2, hi: DVec2) {
 }
 
 /// Whether `line` keeps to `room` and to [`MIN_RADIUS`].
-fn kept(line: &Line, room: Room) -> bool {
+fn kept(line: &CentreLine, room: Bounds) -> bool {
     let n = line.points.len();
     if n < 16 || line.length < 150.0 {
         return false;
@@ -272,7 +286,7 @@ fn kept(line: &Line, room: Room) -> bool {
     if !inside {
         return false;
     }
-    if (0..n).any(|i| line.curvature(i, 3).abs() > 1.0 / MIN_RADIUS) {
+    if too_tight(&line.points) {
         return false;
     }
     // Two parts of the loop further apart along it than a half circle
@@ -314,7 +328,7 @@ mod tests {
                 DVec2::new(r * a.cos(), r * a.sin())
             })
             .collect();
-        let line = Line::new(pts);
+        let line = CentreLine::new(pts);
         assert!((line.curvature(10, 3) - 1.0 / r).abs() < 1e-3);
         assert!((line.length - std::f64::consts::TAU * r).abs() < 0.1);
         assert!((line.reversed().curvature(10, 3) + 1.0 / r).abs() < 1e-3);

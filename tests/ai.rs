@@ -122,6 +122,20 @@ fn the_computer_finishes_generated_tracks() {
     eprintln!("{SEEDS} seeds of each size: finished in every model but strafe");
 }
 
+/// Medium seed 122 leaves the computer in `arcade` in a pocket of
+/// run-off, nose against a tooth of wall it cannot turn away from in one
+/// backing off: it backs off longer each time it is stuck there again,
+/// and finishes (it drove back into the same wall for ever before).
+#[test]
+fn the_computer_backs_out_of_a_pocket_it_drove_into_twice() {
+    use skid::track::generate::{Size, generate};
+    let name = "seed 122 medium";
+    let track = parse(name, generate(122, Size::Medium).text.as_bytes()).unwrap();
+    if let Err(e) = finishes(name, track, ModelKind::Arcade) {
+        panic!("{e}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(common::cases(8)))]
 

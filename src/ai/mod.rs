@@ -184,6 +184,9 @@ pub struct Driver {
     at: usize,
     stuck: f64,
     backing: f64,
+    /// Where on its line it last backed off something, and how many
+    /// times in a row it has had to there (see `controls`).
+    backed_at: Option<(usize, u32)>,
     /// Seconds left of aiming close after backing off (see `controls`).
     careful: f64,
     /// The marks to cross, and going back for one missed.
@@ -218,6 +221,7 @@ impl Driver {
             at: 0,
             stuck: 0.0,
             backing: 0.0,
+            backed_at: None,
             careful: 0.0,
         }
     }
@@ -294,6 +298,21 @@ impl Driver {
         }
     }
 
+    /// How long to back off what the car is stuck against: 1.2 s, and
+    /// longer each time it is stuck again at the same place on its line
+    /// (within 10 m), up to 4.8 s: a car that drove back into the same
+    /// tooth of wall turns further round before it tries again.
+    fn back_off(&mut self) -> f64 {
+        let n = self.line.points.len();
+        let again = self.backed_at.and_then(|(at, times)| {
+            let gap = (self.at + n - at) % n;
+            (gap.min(n - gap) as f64 * line::SPACING < 10.0).then_some(times)
+        });
+        let times = again.map_or(0, |t| (t + 1).min(3));
+        self.backed_at = Some((self.at, times));
+        1.2 * f64::from(times + 1)
+    }
+
     /// The controls for the next step of `car`, whose race counts the
     /// mark `wanted` next (none: none can be missed yet).
     pub fn controls(&mut self, car: &Car, dt: f64, wanted: Option<Wanted>) -> Controls {
@@ -347,7 +366,7 @@ impl Driver {
             self.stuck += dt;
             if self.stuck > 1.5 {
                 self.stuck = 0.0;
-                self.backing = 1.2;
+                self.backing = self.back_off();
             }
         } else {
             self.stuck = 0.0;

@@ -3,15 +3,18 @@
 //! 10,000 seeds of each size, every one raceable (none needing the
 //! fallback), what came out (length, corners, width, checkpoints, ice),
 //! and the computer driving 300 medium seeds to the finish in every model
-//! but `strafe`.
+//! but `strafe`; and today's track with its racing line, as a server
+//! makes it before midnight.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use skid::ai::Driver;
+use skid::base::day::Day;
 use skid::physics::ModelKind;
 use skid::physics::car::CarSpec;
+use skid::race::TrackChoice;
 use skid::race::world::{Source, World};
 use skid::track::generate::{Shape, Size, generate};
 use skid::track::{Track, course, parse};
@@ -116,6 +119,18 @@ fn bench(c: &mut Criterion) {
             });
         });
     }
+    g.finish();
+    // Today's track as a server makes it ahead of midnight, on a thread
+    // of its own (`serve::daily`): the track and its racing line.
+    let mut g = c.benchmark_group("daily");
+    g.bench_function("track and racing line", |b| {
+        let mut day = Day::parse("2026-12-07").unwrap();
+        b.iter(|| {
+            day = day.after();
+            let today = TrackChoice::daily(black_box(day), day).unwrap();
+            skid::ai::race_line(&today.track)
+        });
+    });
     g.finish();
 }
 

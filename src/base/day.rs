@@ -91,6 +91,19 @@ impl Day {
         }
     }
 
+    /// The day after.
+    pub fn after(self) -> Day {
+        Day {
+            days: self.days + 1,
+        }
+    }
+
+    /// The Unix time in seconds at which the day begins (00:00 UTC; 0
+    /// for a day before 1970).
+    pub fn start_secs(self) -> u64 {
+        u64::try_from(self.days).map_or(0, |d| d * 86_400)
+    }
+
     /// The day as a menu says it: `Dec 6`.
     pub fn short(self) -> String {
         let (_, m, d) = self.civil();
@@ -126,6 +139,14 @@ mod tests {
         // 2026-12-06 00:00 UTC.
         assert_eq!(Day::from_secs(1_796_515_200).to_string(), "2026-12-06");
         assert_eq!(Day::from_secs(1_796_515_199).to_string(), "2026-12-05");
+        let day = Day::from_secs(1_796_515_200);
+        assert_eq!(day.start_secs(), 1_796_515_200);
+        assert_eq!(Day::from_secs(day.after().start_secs() - 1), day);
+        assert_eq!(day.after().before(), day);
+        assert_eq!(
+            Day::parse("2026-12-31").unwrap().after().to_string(),
+            "2027-01-01"
+        );
     }
 
     #[test]

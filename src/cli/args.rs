@@ -291,8 +291,10 @@ pub struct Serve {
     /// Seconds without a key before a player is disconnected.
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub idle_timeout: u64,
-    /// A track the lobby offers (a bundled track's name or a file); again
-    /// for more. Default: every bundled track.
+    /// A track the lobby offers (a bundled track's name, a file, `daily`:
+    /// today's Track of the Day, first and turned at 00:00 UTC, or
+    /// `daily:YYYY-MM-DD`: that day's); again for more. Default: today's,
+    /// then every bundled track.
     #[arg(long = "track", value_name = "T")]
     pub tracks: Vec<String>,
     /// The laps' database: `postgres://USER:PASSWORD@HOST/DB` for one that

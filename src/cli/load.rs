@@ -25,10 +25,7 @@ pub fn load_track(arg: &str) -> Result<Track, Diagnostics> {
 /// Track of the Day (`Today · Dec 6 · Lost Crossing`), else `arg`.
 pub fn choice_name(arg: &str, track: &Raceable) -> String {
     match daily_day(arg) {
-        Some(Ok(day)) if day == Day::today() => {
-            format!("Today · {} · {}", day.short(), track.track().name)
-        }
-        Some(Ok(day)) => format!("{} · {}", day.short(), track.track().name),
+        Some(Ok(day)) => crate::race::setup::daily_label(day, Day::today(), &track.track().name),
         _ => arg.to_string(),
     }
 }

@@ -25,16 +25,19 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
             }
         },
     };
+    // Today's track (turning at midnight) is offered first by default,
+    // and where `--track daily` asks for it; `daily:DATE` is one day's.
     let names: Vec<String> = if s.tracks.is_empty() {
-        bundled::TRACKS
-            .iter()
-            .map(|(n, _)| (*n).to_string())
+        std::iter::once("daily")
+            .chain(bundled::TRACKS.iter().map(|(n, _)| *n))
+            .map(str::to_string)
             .collect()
     } else {
         s.tracks
     };
+    let daily = names.iter().any(|n| n == "daily");
     let mut tracks: Vec<TrackChoice> = Vec::new();
-    for arg in names {
+    for arg in names.into_iter().filter(|n| n != "daily") {
         let track = load_raceable(&arg)?;
         // A track given twice (by name and by file, say) is offered once.
         if tracks.iter().any(|t| t.track.id == track.id) {
@@ -75,6 +78,7 @@ pub fn serve(s: Serve) -> Result<(), Diagnostics> {
         idle: Duration::from_secs(s.idle_timeout),
         login: Duration::from_secs(crate::serve::AUTH_SECONDS),
         tracks,
+        daily: daily.then_some(crate::serve::daily::system as crate::serve::daily::Wall),
         proxy_protocol: s.proxy_protocol,
         hz: DEFAULT_HZ,
         fps: 30,

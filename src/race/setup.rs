@@ -8,12 +8,41 @@ use crate::physics::car::{self, CarSpec};
 use crate::physics::models::ModelKind;
 use crate::race::medals::Medal;
 
-use crate::track::Raceable;
+use crate::base::day::Day;
+use crate::base::diag::Diagnostics;
+use crate::track::{self, Raceable, generate};
 
 /// A track the menu offers: only one a lap can be completed on.
+#[derive(Debug, Clone)]
 pub struct TrackChoice {
     pub name: String,
     pub track: Raceable,
+}
+
+impl TrackChoice {
+    /// The Track of the Day of `day`, as a menu offers it while the date
+    /// (UTC) is `today`: `Today · Dec 7 · Lost Works` on its own day,
+    /// `Dec 6 · Lost Crossing` on any other. Every generated track is
+    /// raceable (`track::generate`): an error here is the generator's.
+    pub fn daily(day: Day, today: Day) -> Result<TrackChoice, Diagnostics> {
+        let path = format!("daily:{day}");
+        let parsed = track::parse(&path, generate::daily(day).text.as_bytes())?;
+        let track = track::course::raceable(parsed, &path)?;
+        Ok(TrackChoice {
+            name: daily_label(day, today, &track.track().name),
+            track,
+        })
+    }
+}
+
+/// What a menu calls the Track of the Day of `day`, named `name`, while
+/// the date is `today`.
+pub fn daily_label(day: Day, today: Day, name: &str) -> String {
+    if day == today {
+        format!("Today · {} · {name}", day.short())
+    } else {
+        format!("{} · {name}", day.short())
+    }
 }
 
 /// The car presets a menu offers after "the model's own", in order.

@@ -1,6 +1,6 @@
-//! What the connections and the hub say to each other, and the screen
-//! sizes a connection may ask for: the one vocabulary both sides share,
-//! so that neither imports the other.
+//! What the connections (and the day's clock) and the hub say to each
+//! other, and the screen sizes a connection may ask for: the one
+//! vocabulary both sides share, so that neither imports the other.
 
 use std::time::Instant;
 
@@ -9,6 +9,9 @@ use ratatui::layout::Size;
 use tokio::sync::mpsc::Sender;
 use tokio::sync::oneshot;
 
+use crate::base::day::Day;
+
+use super::offered::Offered;
 use super::room::PlayerId;
 
 /// What a connection tells the hub.
@@ -56,6 +59,16 @@ pub enum ToHub {
     RelayEnded {
         id: PlayerId,
         why: Option<String>,
+    },
+    /// The next day's track, made ahead of midnight (`super::daily`):
+    /// kept until the day turns, its medals asked for now.
+    Tomorrow {
+        day: Day,
+        offered: Box<Offered>,
+    },
+    /// Midnight UTC: `day` begins, and its track is today's.
+    DayTurned {
+        day: Day,
     },
     /// The server is stopping: tell every player, then end.
     Shutdown,

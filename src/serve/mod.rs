@@ -11,6 +11,7 @@
 
 mod accept;
 pub mod admission;
+pub mod daily;
 pub mod db;
 pub mod hub;
 pub mod keeper;
@@ -21,6 +22,7 @@ pub mod offered;
 mod proxy;
 pub mod relay;
 pub mod room;
+pub mod rows;
 mod screen;
 mod ssh;
 
@@ -42,6 +44,7 @@ pub use admission::PER_ADDRESS;
 pub use names::display_name;
 pub use ssh::{GARBAGE_CAP, INPUT_PER_SECOND, NEEDS_PTY, RESIZES_PER_SECOND};
 
+use crate::base::day::Day;
 use crate::race::TrackChoice;
 use accept::Doors;
 use admission::Admission;
@@ -68,6 +71,10 @@ pub struct Options {
     pub login: Duration,
     /// The tracks the lobby offers (every bundled one by default).
     pub tracks: Vec<TrackChoice>,
+    /// Today's track (the Track of the Day) offered first, by this
+    /// clock's date and turned at its midnight (`daily`); none: `tracks`
+    /// only.
+    pub daily: Option<daily::Wall>,
     /// Whether every connection begins with a PROXY protocol header (a
     /// load balancer's), whose address then counts as the client's.
     pub proxy_protocol: bool,
@@ -241,6 +248,35 @@ fn config(key: PrivateKey, relays: bool) -> russh::server::Config {
     }
 }
 
+/// The players' records kept in `database`, else in `dir`: opened on a
+/// thread of its own, as PostgreSQL's client blocks on a runtime of its
+/// own, which cannot run inside the server's.
+fn open_keeper(database: Option<String>, dir: PathBuf) -> io::Result<keeper::Keeper> {
+    std::thread::spawn(move || keeper::Keeper::on(database.as_deref(), &dir))
+        .join()
+        .map_err(|_| io::Error::other("the records' database failed to open"))?
+        .map_err(io::Error::other)
+}
+
+/// The tracks a server offers, each with its racing line: `tracks`,
+/// after today's and yesterday's by `daily`'s date if that is given
+/// (then with the date).
+fn offer(tracks: Vec<TrackChoice>, daily: Option<daily::Wall>) -> io::Result<Offers> {
+    let today = daily.map(|wall| Day::from_secs(wall()));
+    let days = today
+        .map(daily::first)
+        .transpose()
+        .map_err(io::Error::other)?;
+    let all = days.into_iter().flatten();
+    Ok((
+        all.chain(tracks.into_iter().map(Offered::new)).collect(),
+        today,
+    ))
+}
+
+/// The tracks offered, and the day if the first are the days'.
+type Offers = (Vec<Offered>, Option<Day>);
+
 /// Starts the server on the current tokio runtime: binds, then accepts
 /// until [`Server::shutdown`].
 pub async fn start(opts: Options) -> io::Result<Server> {
@@ -260,7 +296,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         None => None,
     };
     let peer = peers.as_ref().map(TcpListener::local_addr).transpose()?;
-    let tracks: Vec<Offered> = opts.tracks.into_iter().map(Offered::new).collect();
+    let (tracks, today) = offer(opts.tracks, opts.daily)?;
     let settings = Settings {
         hz: opts.hz,
         fps: opts.fps,
@@ -268,13 +304,7 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         keys_at_once: opts.keys_at_once,
     };
     let (to_hub, from_conns) = mpsc::channel();
-    // Opened on a thread of its own: PostgreSQL's client blocks on a
-    // runtime of its own, which cannot run inside this one.
-    let (database, dir) = (opts.database.clone(), opts.data_dir.clone());
-    let mut keeper = std::thread::spawn(move || keeper::Keeper::on(database.as_deref(), &dir))
-        .join()
-        .map_err(|_| io::Error::other("the records' database failed to open"))?
-        .map_err(io::Error::other)?;
+    let mut keeper = open_keeper(opts.database.clone(), opts.data_dir.clone())?;
     let database_down = keeper.down_at_start.take();
     // Sharing a database, this server's rooms are published under its
     // host's name and address, for the others' lobbies.
@@ -294,10 +324,16 @@ pub async fn start(opts: Options) -> io::Result<Server> {
         .name("skid-hub".into())
         .spawn(move || {
             let mut hub = Hub::new(tracks, settings, keeper, Instant::now());
+            if let Some(today) = today {
+                hub.offer_today(today);
+            }
             hub.relays = server.is_some().then_some(relays);
             hub.listing = listing::Listing::new(server);
             hub::run(&from_conns, hub);
         })?;
+    if let Some(wall) = opts.daily {
+        daily::spawn(wall, to_hub.clone())?;
+    }
     let (stop, stopped) = watch::channel(false);
     let admission = Admission::new(opts.max_players, opts.per_address);
     let doors = Doors::new(

@@ -4,6 +4,7 @@
 use crate::race::TrackChoice;
 
 /// A track the lobby offers, with its racing line and content id.
+#[derive(Clone)]
 pub struct Offered {
     pub choice: TrackChoice,
     pub line: crate::ai::Line,

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::ai::Line;
 use crate::input::Held;
 use crate::physics::ModelKind;
 use crate::race::medals::book::{Book, Lookup};
@@ -13,7 +12,7 @@ use crate::race::records::Record;
 use crate::race::session::{Door, Session};
 use crate::race::timing::Lap;
 use crate::race::world::CarId;
-use crate::race::{Entry, Menu, Race, Setup};
+use crate::race::{Entry, Menu, Race};
 use crate::track::Track;
 
 use super::db::{Boards, Listed, Spot};
@@ -55,6 +54,9 @@ pub struct Running {
     pub drivers: BTreeMap<PlayerId, CarId>,
     /// Which of the room's races this is, from 1.
     pub serial: u64,
+    /// The track it runs on, as offered when it started: kept to its end
+    /// though the offer changes (today's track at midnight).
+    pub offered: Offered,
 }
 
 impl Running {
@@ -75,6 +77,19 @@ impl Running {
         if let Some(car) = self.drivers.remove(&who) {
             self.race.leave(car);
         }
+    }
+}
+
+/// The track a room races on: its race's own while one runs, else
+/// `tracks`' number `track` (the last one if the choice is past them).
+fn offered_by<'a>(
+    running: Option<&'a Running>,
+    track: usize,
+    tracks: &'a [Offered],
+) -> &'a Offered {
+    match running {
+        Some(run) => &run.offered,
+        None => &tracks[track.min(tracks.len() - 1)],
     }
 }
 
@@ -110,8 +125,8 @@ pub struct Room {
 /// ([`Room::refresh`]).
 #[derive(Debug, Default)]
 struct Seen {
-    /// The settings: track, model, car.
-    settings: Option<(usize, ModelKind, usize)>,
+    /// The settings: the track's content id, the model, the car.
+    settings: Option<(String, ModelKind, usize)>,
     /// The medal book's generation.
     generation: u64,
     /// The players whose places on the board were asked for: the
@@ -124,17 +139,19 @@ struct Seen {
 pub struct Shown<'a> {
     pub book: &'a mut Book,
     pub keeper: &'a mut Keeper,
-    pub offered: &'a Offered,
+    pub tracks: &'a [Offered],
     pub cars: &'a [(String, crate::physics::car::CarSpec)],
     /// Boards changed since the last refresh.
     pub changed: &'a [keeper::LapKey],
 }
 
 impl Room {
-    pub fn new(id: u32, creator: PlayerId, name: String) -> Room {
+    /// Room `id`, made by `creator` called `name`, on the offered track
+    /// numbered `track`.
+    pub fn new(id: u32, creator: PlayerId, name: String, track: usize) -> Room {
         Room {
             id,
-            menu: Menu::new(0, ModelKind::Arcade),
+            menu: Menu::new(track, ModelKind::Arcade),
             creator,
             members: vec![(creator, name)],
             running: None,
@@ -205,7 +222,8 @@ impl Room {
 
     /// What the room shows of its settings, kept up: their key (the
     /// track's and car's content ids, the model) worked out when the
-    /// settings change; their medals asked of `book` then and looked up
+    /// settings or the track they choose change (today's turns at
+    /// midnight; a race keeps its own, [`Running::offered`]); their medals asked of `book` then and looked up
     /// again when it learnt more; their board asked of `keeper` (with
     /// where the members and the `lookers` in the lobby stand, their key
     /// fingerprints from `identities`) then, when those players change,
@@ -216,22 +234,23 @@ impl Room {
         lookers: &[PlayerId],
         identities: impl FnOnce(&[PlayerId]) -> Vec<String>,
     ) {
-        let settings = (self.menu.track, self.menu.model, self.menu.car);
-        let key = match &self.board {
-            Some(key) if self.seen.settings == Some(settings) => key.clone(),
-            _ => {
-                let setup = self.menu.setup(&hub.offered.choice, hub.cars);
-                let key = (hub.offered.id.clone(), setup.model, setup.spec.content_id());
-                self.medals =
-                    (hub.book).ask(key.clone(), &hub.offered.choice.track, &setup.spec, true);
-                self.seen = Seen {
-                    settings: Some(settings),
-                    generation: hub.book.generation,
-                    who: None,
-                };
-                self.board = Some(key.clone());
-                key
-            }
+        let offered = offered_by(self.running.as_ref(), self.menu.track, hub.tracks);
+        let (model, car) = (self.menu.model, self.menu.car);
+        let same = (self.seen.settings.as_ref())
+            .is_some_and(|(id, m, c)| *id == offered.id && (*m, *c) == (model, car));
+        if self.board.is_none() || !same {
+            let setup = self.menu.setup(&offered.choice, hub.cars);
+            let key = (offered.id.clone(), setup.model, setup.spec.content_id());
+            self.medals = (hub.book).ask(key.clone(), &offered.choice.track, &setup.spec, true);
+            self.seen = Seen {
+                settings: Some((offered.id.clone(), model, car)),
+                generation: hub.book.generation,
+                who: None,
+            };
+            self.board = Some(key);
+        }
+        let Some(key) = self.board.clone() else {
+            return;
         };
         if self.seen.generation != hub.book.generation {
             self.seen.generation = hub.book.generation;
@@ -252,10 +271,10 @@ impl Room {
         }
     }
 
-    /// The offered track the room's settings choose (the last one if the
-    /// choice is past them).
-    pub fn offered<'a>(&self, tracks: &'a [Offered]) -> &'a Offered {
-        &tracks[self.menu.track.min(tracks.len() - 1)]
+    /// The track the room's race runs on, else the offered one its
+    /// settings choose ([`offered_by`]).
+    pub fn offered<'a>(&'a self, tracks: &'a [Offered]) -> &'a Offered {
+        offered_by(self.running.as_ref(), self.menu.track, tracks)
     }
 
     /// This room as `server` publishes it for the other servers' lobbies.
@@ -279,12 +298,22 @@ impl Room {
         track.starts.len().clamp(1, MAX_SEATS)
     }
 
-    /// Starts the race `setup` asks for: the first members (as many as
-    /// the track has start slots) each on a seat, then the computer cars
-    /// asked for on the slots left; `held` gives each member's held keys
-    /// (with their terminal's repeat learned). The others watch. Records
-    /// come later ([`Room::record_found`]): they are read off the hub.
-    pub fn start(&mut self, setup: &Setup, line: &Line, hz: u32, held: impl Fn(PlayerId) -> Held) {
+    /// Starts the race the room's settings ask for on `offered` (kept
+    /// by the race, [`Running::offered`]) with `cars`: the first members
+    /// (as many as the track has start slots) each on a seat, then the
+    /// computer cars asked for on the slots left; `held` gives each
+    /// member's held keys (with their terminal's repeat learned). The
+    /// others watch. Returns the key of its laps' board. Records come
+    /// later ([`Room::record_found`]): they are read off the hub.
+    pub fn start(
+        &mut self,
+        offered: Offered,
+        cars: &[(String, crate::physics::car::CarSpec)],
+        hz: u32,
+        held: impl Fn(PlayerId) -> Held,
+    ) -> keeper::LapKey {
+        let setup = self.menu.setup(&offered.choice, cars);
+        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
         let seated = &self.members[..self.members.len().min(Self::slots(&setup.track.track))];
         let people: Vec<Entry> = (seated.iter())
             .map(|(who, name)| Entry {
@@ -294,8 +323,8 @@ impl Room {
             })
             .collect();
         let mut race = Race::start(
-            setup,
-            line.clone(),
+            &setup,
+            offered.line.clone(),
             hz,
             Door::Served,
             &people,
@@ -313,7 +342,9 @@ impl Room {
             race,
             drivers,
             serial: self.races,
+            offered,
         });
+        key
     }
 
     /// `who`'s record, read for race number `serial`: raced against from

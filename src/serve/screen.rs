@@ -18,6 +18,7 @@ use super::db::{Board, Boards, Listed};
 use super::keeper::{Best, LapKey};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
+use super::rows::{LobbyRow, Rows};
 
 /// The lobby's rows in a frame turn, this server's rooms then the other
 /// servers' ([`elsewhere_rows`]): worked out once, by the first lobby
@@ -40,6 +41,8 @@ pub struct View<'a> {
     /// The lobby's rows of `rooms`, this turn.
     pub listed: &'a LobbyRows,
     pub tracks: &'a [Offered],
+    /// Whether `tracks` begins with today's track.
+    pub today: bool,
     pub cars: &'a [(String, CarSpec)],
     /// The best lap on each track, by its content id.
     pub board: &'a BTreeMap<String, Best>,
@@ -87,7 +90,7 @@ impl View<'_> {
                 buf.reset();
                 let board = self.lobby_board(row);
                 let you = self.you();
-                lobby::lobby(buf, area, &you, self.rows(), row, &board);
+                lobby::lobby(buf, area, &you, &self.top_rows(), self.rows(), row, &board);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
@@ -127,10 +130,29 @@ impl View<'_> {
         }
         buf.reset();
         match room {
-            None => lobby::lobby(buf, area, &self.you(), self.rows(), 0, &[]),
+            None => {
+                let top = self.top_rows();
+                lobby::lobby(buf, area, &self.you(), &top, self.rows(), 0, &[]);
+            }
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
         Damage::All
+    }
+
+    /// The lobby's rows above the rooms ([`Rows`]): today's track, if
+    /// the server offers one (the first of its tracks), and making a room.
+    fn top_rows(&self) -> Vec<String> {
+        let today = (self.today).then(|| self.tracks[0].choice.name.clone());
+        today.into_iter().chain(["Make a room".into()]).collect()
+    }
+
+    /// How many rows of each kind the lobby has.
+    fn row_counts(&self) -> Rows {
+        Rows {
+            today: self.today,
+            here: self.rooms.len(),
+            elsewhere: self.elsewhere.len(),
+        }
     }
 
     /// The lobby's rows this turn ([`LobbyRows`]).
@@ -161,7 +183,10 @@ impl View<'_> {
     /// board after the other, if it has laps), else the best lap on each
     /// offered track, if anyone has one.
     fn lobby_board(&self, row: usize) -> Vec<String> {
-        let room = row.checked_sub(1).and_then(|i| self.rooms.values().nth(i));
+        let room = match self.row_counts().at(row) {
+            Some(LobbyRow::Here(i)) => self.rooms.values().nth(i),
+            _ => None,
+        };
         let boards = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
         let laps = |b: &Boards| !b.unaided.top.is_empty() || !b.aided.top.is_empty();
         if let Some((room, boards)) = boards.filter(|(_, b)| laps(b)) {

@@ -84,9 +84,10 @@ pub struct You<'a> {
     pub note: Option<&'a str>,
 }
 
-/// The lobby: who you are (`you`, a line and its note), a row to make a
-/// room, then every room (track, model, players of slots, waiting or
-/// racing; the other servers' after this one's, each saying its host),
+/// The lobby: who you are (`you`, a line and its note), the rows that
+/// make a room (`top`: on today's track, on any), then every room
+/// (track, model, players of slots, waiting or racing; the other
+/// servers' after this one's, each saying its host),
 /// the cursor on `row`; under them a board (`board`: its heading, then a
 /// line each: the server's best laps, or the board of the room the cursor
 /// is on).
@@ -94,6 +95,7 @@ pub fn lobby(
     buf: &mut Buffer,
     area: Rect,
     you: &You<'_>,
+    top: &[String],
     rooms: &[RoomLine],
     row: usize,
     board: &[String],
@@ -106,21 +108,24 @@ pub fn lobby(
     // lines give way first.
     let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
     let noted = usize::from(you.note.is_some());
-    let h = count(rooms.len() + noted)
+    let h = count(rooms.len() + top.len() + noted)
         .saturating_add(count(best.len()))
-        .saturating_add(8);
-    // Wider than its 60 columns where a room's row needs it (another
-    // server's room: its host at the end) and the screen has them.
-    let widest = (rooms.iter())
-        .map(|r| unicode_width::UnicodeWidthStr::width(room_line(r).as_str()))
+        .saturating_add(7);
+    // Wider than its 60 columns where a row needs it (another server's
+    // room: its host at the end; a best lap on a day's track) and the
+    // screen has them.
+    let widest = (rooms.iter().map(room_line))
+        .chain(top.iter().map(|t| format!("[ {t} ]")))
+        .chain(best.iter().cloned())
+        .map(|line| unicode_width::UnicodeWidthStr::width(line.as_str()))
         .max()
         .unwrap_or(0);
     let w = count(widest + 6).min(area.width);
     let inner = panel(buf, area, w, h, " skid · lobby ");
     // Rows besides the rooms': who you are (and the note), a gap, the
-    // make-a-room row and the key line, and for the board a gap and its
+    // top rows and the key line, and for the board a gap and its
     // heading.
-    let spare = (inner.height as usize).saturating_sub(4 + noted + rooms.len());
+    let spare = (inner.height as usize).saturating_sub(3 + top.len() + noted + rooms.len());
     let best = &best[..best.len().min(spare.saturating_sub(2))];
     let gap = if best.is_empty() { 0 } else { best.len() + 2 };
     // Rows for the list: the box less who you are, a blank, the best laps
@@ -128,11 +133,11 @@ pub fn lobby(
     let room_for = (inner.height as usize)
         .saturating_sub(3 + noted + gap)
         .max(1);
-    // Row 0 makes a room, row `i` is room `i - 1`: only the rows in sight
+    // The top rows make a room, then a row a room: only the rows in sight
     // are written out (a server may list hundreds of rooms to each of
     // hundreds of players), and how many are out of sight is said, above
     // in the gap under who you are, below in a row of the list's own.
-    let total = rooms.len() + 1;
+    let total = rooms.len() + top.len();
     let mut window = room_for;
     let mut first = (row + 1).saturating_sub(window);
     if first + window < total && window > 1 {
@@ -151,8 +156,8 @@ pub fn lobby(
     }
     pieces.push(above);
     pieces.extend((first..last).map(|i| {
-        let line = match i.checked_sub(1).map(|r| &rooms[r]) {
-            None => "[ Make a room ]".to_string(),
+        let line = match i.checked_sub(top.len()).map(|r| &rooms[r]) {
+            None => format!("[ {} ]", top[i]),
             Some(room) => room_line(room),
         };
         let mark = if i == row { "›" } else { " " };
@@ -194,12 +199,18 @@ pub fn room_line(room: &RoomLine) -> String {
     }
 }
 
-/// `text` in at most `cols` columns: whole if it fits, else its end after
-/// `…` (a track's file name says more than the folders before it).
+/// `text` in at most `cols` columns: whole if it fits, else what follows
+/// its last ` · ` (a day's track's name says more than its date), else
+/// its end after `…` (a track's file name says more than the folders
+/// before it).
 fn tail(text: &str, cols: usize) -> String {
     use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
     if text.width() <= cols {
         return text.to_string();
+    }
+    // A day's track (`Today · Dec 7 · Lost Works`) by its own name.
+    if let Some((_, name)) = text.rsplit_once(" · ") {
+        return tail(name, cols);
     }
     let mut kept = Vec::new();
     let mut used = 1;
@@ -324,6 +335,10 @@ mod tests {
     }
 
     fn screen(rooms: &[RoomLine], row: usize, best: &[String]) -> String {
+        screen_with(&["Make a room".into()], rooms, row, best)
+    }
+
+    fn screen_with(top: &[String], rooms: &[RoomLine], row: usize, best: &[String]) -> String {
         let area = Rect::new(0, 0, 80, 24);
         let mut buf = Buffer::empty(area);
         let mut board = vec!["BEST LAPS".to_string()];
@@ -332,7 +347,7 @@ mod tests {
             who: "you are x".into(),
             note: None,
         };
-        lobby(&mut buf, area, &you, rooms, row, &board);
+        lobby(&mut buf, area, &you, top, rooms, row, &board);
         crate::ui::buffer_text(&buf)
     }
 
@@ -347,6 +362,8 @@ mod tests {
         );
         assert_eq!(tail("oval", 10), "oval");
         assert_eq!(tail("赛道赛道赛道", 5), "…赛道");
+        assert_eq!(tail("Today · Dec 7 · Lost Works", 10), "Lost Works");
+        assert_eq!(tail("Dec 6 · Lost Crossing", 10), "… Crossing");
     }
 
     #[test]
@@ -387,6 +404,28 @@ mod tests {
             text.contains("p7  watches") && !text.contains("more"),
             "{text}"
         );
+    }
+
+    /// Today's track is the first row, making a room the second, then
+    /// the rooms; the cursor reaches the last room and the board stays.
+    #[test]
+    fn todays_track_comes_first_and_the_rooms_after() {
+        let top = [
+            "Today · Dec 7 · Lost Works".to_string(),
+            "Make a room".into(),
+        ];
+        let best = ["Today · Dec 7 · Lost Works 0:31.20 ann".to_string()];
+        let text = screen_with(&top, &rooms(3), 0, &best);
+        let today = text.find("› [ Today · Dec 7 · Lost Works ]");
+        let make = text.find("  [ Make a room ]");
+        assert!(today.is_some() && today < make, "{text}");
+        assert!(text.contains("0:31.20 ann"), "{text}");
+        let all = rooms(30);
+        let text = screen_with(&top, &all, 1, &best);
+        assert!(text.contains("› [ Make a room ]"), "{text}");
+        let text = screen_with(&top, &all, 31, &best);
+        assert!(text.contains("› room 30 "), "{text}");
+        assert!(!text.contains("[ Today"), "{text}");
     }
 
     #[test]

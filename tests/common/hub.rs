@@ -108,6 +108,14 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// `track`, called `name`, as a hub offers it: alone in a list.
+fn offer(name: &str, track: skid::track::Raceable) -> Vec<serve::hub::Offered> {
+    vec![serve::hub::Offered::new(TrackChoice {
+        name: name.into(),
+        track,
+    })]
+}
+
 /// Two guests on a hub of its own (no SSH) offering one track, each with
 /// an 80x24 screen read back by a terminal emulator, in simulated time.
 pub struct TwoOnHub {
@@ -129,7 +137,19 @@ impl TwoOnHub {
     /// [`TwoOnHub::new`] on `track`, called `name`.
     pub fn on(name: &str, track: skid::track::Raceable) -> TwoOnHub {
         let keeper = serve::keeper::Keeper::open(&temp_dir("results")).unwrap();
-        TwoOnHub::joined(name, track, keeper, false)
+        TwoOnHub::joined(offer(name, track), keeper, false)
+    }
+
+    /// [`TwoOnHub::keyed_in`] on a server offering `day`'s Track of the
+    /// Day first (it is `day` on the server), the day before's, then
+    /// pocket.
+    pub fn daily_in(dir: &std::path::Path, day: skid::base::day::Day) -> TwoOnHub {
+        let mut tracks = serve::daily::first(day).unwrap();
+        tracks.extend(offer("pocket", bundled::load_raceable("pocket").unwrap()));
+        let keeper = serve::keeper::Keeper::open(dir).unwrap();
+        let mut two = TwoOnHub::joined(tracks, keeper, true);
+        two.hub.offer_today(day);
+        two
     }
 
     /// [`TwoOnHub::new`] with the records in `dir`, Ann and Ben each with
@@ -141,21 +161,16 @@ impl TwoOnHub {
     /// [`TwoOnHub::keyed_in`] with the records `keeper` keeps.
     pub fn keyed_with(keeper: serve::keeper::Keeper) -> TwoOnHub {
         let pocket = bundled::load_raceable("pocket").unwrap();
-        TwoOnHub::joined("pocket", pocket, keeper, true)
+        TwoOnHub::joined(offer("pocket", pocket), keeper, true)
     }
 
     fn joined(
-        name: &str,
-        track: skid::track::Raceable,
+        tracks: Vec<serve::hub::Offered>,
         keeper: serve::keeper::Keeper,
         keyed: bool,
     ) -> TwoOnHub {
-        use serve::hub::{Hub, Offered};
+        use serve::hub::Hub;
         let start = std::time::Instant::now();
-        let tracks = vec![Offered::new(TrackChoice {
-            name: name.into(),
-            track,
-        })];
         let mut two = TwoOnHub {
             hub: Hub::new(tracks, SETTINGS, keeper, start),
             outs: Vec::new(),

@@ -33,6 +33,7 @@ pub fn options(dir: PathBuf) -> Options {
                 track: bundled::load_raceable(n).unwrap(),
             })
             .collect(),
+        daily: None,
         proxy_protocol: false,
         hz: 120,
         fps: 30,

@@ -62,6 +62,8 @@ struct Shared<'a> {
     rooms: &'a BTreeMap<u32, Room>,
     listed: screen::LobbyRows,
     tracks: &'a [Offered],
+    /// Whether `tracks` begins with today's track.
+    today: bool,
     cars: &'a [(String, CarSpec)],
     board: &'a BTreeMap<String, Best>,
     boards: &'a HashMap<LapKey, Boards>,
@@ -127,6 +129,7 @@ impl Hub {
             rooms: &self.rooms,
             listed: screen::LobbyRows::new(),
             tracks: &self.tracks,
+            today: self.daily.is_some(),
             cars: &self.cars,
             board: &self.keeper.board,
             boards: &self.keeper.boards,
@@ -171,9 +174,21 @@ impl Player {
                 .is_none_or(|at| now.saturating_duration_since(at) >= MIN_FRAME_GAP)
     }
 
-    /// This player's frame turn: their frame drawn and sent if their
-    /// screen changed, their turn has come and their connection has room;
-    /// returns whether they are to go, and why.
+    /// Whether player `id`'s screen, changed, is drawn in this turn: in
+    /// a turn for keys, if a key of theirs waits (a large screen never);
+    /// else in the turns of its stride, and not just after one drawn for
+    /// a key.
+    fn turn_due(&self, id: PlayerId, now: Instant, hub: &Shared<'_>) -> bool {
+        if hub.urgent {
+            return self.urgent_due(now) && stride(self.session.size) == 1;
+        }
+        // A large screen's turns spread over the turns by its id, so
+        // that many of them never all draw at once; and one drawn for a
+        // key just now waits for the next turn.
+        (hub.turn + id).is_multiple_of(u64::from(stride(self.session.size)))
+            && (self.urgent_at).is_none_or(|at| now.saturating_duration_since(at) >= MIN_FRAME_GAP)
+    }
+
     fn frame(&mut self, id: PlayerId, now: Instant, hub: &Shared<'_>) -> Option<Gone> {
         let last = match self.place {
             Place::Room(r) => hub.rooms_last_key.get(&r).copied(),
@@ -195,16 +210,7 @@ impl Player {
         if !self.session.dirty {
             return None;
         }
-        if hub.urgent {
-            if !self.urgent_due(now) || stride(self.session.size) > 1 {
-                return None;
-            }
-        } else if !(hub.turn + id).is_multiple_of(u64::from(stride(self.session.size)))
-            || (self.urgent_at).is_some_and(|at| now.saturating_duration_since(at) < MIN_FRAME_GAP)
-        {
-            // A large screen's turns spread over the turns by its id, so
-            // that many of them never all draw at once; and one drawn
-            // for a key just now waits for the next turn.
+        if !self.turn_due(id, now, hub) {
             return None;
         }
         let permit = match self.out.try_reserve() {
@@ -236,6 +242,7 @@ impl Player {
                 rooms: hub.rooms,
                 listed: &hub.listed,
                 tracks: hub.tracks,
+                today: hub.today,
                 cars: hub.cars,
                 board: hub.board,
                 boards: hub.boards,

@@ -12,6 +12,7 @@ use crate::race::session::{self, Read};
 
 use super::super::keeper::{Ask, Wants};
 use super::super::room::{self, Place, PlayerId, Room};
+use super::super::rows::LobbyRow;
 use super::Hub;
 
 impl Hub {
@@ -99,9 +100,8 @@ impl Hub {
     }
 
     fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
-        // Row 0 makes a room; this server's rooms follow in the order they
-        // were made, then the other servers'.
-        let rows = self.rooms.len() + self.listing.elsewhere().len() + 1;
+        let rows = self.lobby_rows();
+        let count = rows.count();
         if let Some(p) = self.players.get_mut(&id) {
             p.note = None;
         }
@@ -111,34 +111,40 @@ impl Hub {
                 .map(|p| p.name.clone())
                 .unwrap_or_default()
         };
-        let place = match cmd {
-            Command::Up => Place::Lobby {
-                row: (row + rows - 1) % rows,
+        let place = match (cmd, rows.at(row)) {
+            (Command::Up, _) => Place::Lobby {
+                row: (row + count - 1) % count,
             },
-            Command::Down => Place::Lobby {
-                row: (row + 1) % rows,
+            (Command::Down, _) => Place::Lobby {
+                row: (row + 1) % count,
             },
-            Command::Enter if row == 0 => {
+            (Command::Enter, Some(made @ (LobbyRow::Today | LobbyRow::Make))) => {
+                // Today's track is the first offered; else the first
+                // after the days'.
+                let days = if rows.today {
+                    super::super::daily::SLOTS
+                } else {
+                    0
+                };
+                let track = if made == LobbyRow::Make { days } else { 0 };
                 let r = self.next_room;
                 self.next_room += 1;
-                self.rooms.insert(r, Room::new(r, id, name()));
+                self.rooms.insert(r, Room::new(r, id, name(), track));
                 eprintln!("skid serve: room {r} made by player {id}");
                 self.lobby_changed();
                 Place::Room(r)
             }
-            Command::Enter if row > self.rooms.len() => {
-                return self.relay_to(id, row - 1 - self.rooms.len());
-            }
-            Command::Enter => {
+            (Command::Enter, Some(LobbyRow::Elsewhere(i))) => return self.relay_to(id, i),
+            (Command::Enter, Some(LobbyRow::Here(i))) => {
                 let name = name();
-                let Some((&r, room)) = self.rooms.iter_mut().nth(row - 1) else {
+                let Some((&r, room)) = self.rooms.iter_mut().nth(i) else {
                     return;
                 };
                 room.members.push((id, name));
                 self.lobby_changed();
                 Place::Room(r)
             }
-            Command::Quit => return self.quit(id),
+            (Command::Quit, _) => return self.quit(id),
             _ => return,
         };
         if let Some(p) = self.players.get_mut(&id) {
@@ -214,8 +220,6 @@ impl Hub {
         let Some(room) = self.rooms.get_mut(&r) else {
             return;
         };
-        let offered = room.offered(&self.tracks);
-        let setup = room.menu.setup(&offered.choice, &self.cars);
         let (players, hz) = (&self.players, self.settings.hz);
         // Each driver's keys (their terminal's repeat learned): from the
         // race this one replaces, else from the room's screen.
@@ -224,13 +228,15 @@ impl Hub {
             let run = before.as_ref()?;
             Some(run.race.seat(run.seat_of(d)?)?.held.clone())
         };
-        room.start(&setup, &offered.line, hz, |d| {
+        // The track as offered now, the race's own to its end.
+        let offered = room.offered(&self.tracks).clone();
+        let name = offered.choice.name.clone();
+        let key = room.start(offered, &self.cars, hz, |d| {
             seat_held(d)
                 .or_else(|| players.get(&d).map(|p| p.session.held.clone()))
                 .unwrap_or_default()
         });
         // Each keyed driver's record, read off this thread.
-        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
         if let Some(run) = &room.running {
             for &who in run.drivers.keys() {
                 let Some(identity) = players.get(&who).and_then(|p| p.identity.as_deref()) else {
@@ -264,8 +270,7 @@ impl Hub {
             }
         }
         eprintln!(
-            "skid serve: room {r} races on {} with {}",
-            offered.choice.name,
+            "skid serve: room {r} races on {name} with {}",
             crate::base::diag::count(
                 room.running.as_ref().map_or(0, |run| run.drivers.len()),
                 "player"

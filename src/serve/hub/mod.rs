@@ -38,6 +38,7 @@ mod idle;
 mod leaving;
 mod player;
 mod relays;
+mod today;
 
 use player::Link;
 pub use player::Player;
@@ -52,6 +53,7 @@ use super::names::{looks_like, unique_name};
 pub use super::offered::Offered;
 use super::relay::{Relays, ToRelay};
 use super::room::{Place, PlayerId, Room, Shown};
+use super::rows::{LobbyRow, Rows};
 use ratatui::crossterm::event::Event;
 
 /// How the hub runs.
@@ -75,7 +77,11 @@ pub const LEFT_ROOM: &str = "left the room";
 
 /// Every player and room.
 pub struct Hub {
+    /// The tracks a room may race on: today's first if the server offers
+    /// one (`daily`).
     pub tracks: Vec<Offered>,
+    /// Today's track's turns, if `tracks` begins with it.
+    pub daily: Option<super::daily::Turns>,
     pub cars: Vec<(String, CarSpec)>,
     pub settings: Settings,
     pub players: BTreeMap<PlayerId, Player>,
@@ -105,6 +111,7 @@ impl Hub {
         let cars = crate::race::presets();
         Hub {
             tracks,
+            daily: None,
             cars,
             clock: Clock::new(settings.hz, start),
             settings,
@@ -190,6 +197,8 @@ impl Hub {
             ToHub::Leave { id } => self.drop_player(id, None),
             ToHub::RelayUp { id, frames } => self.relay_up(id, frames),
             ToHub::RelayEnded { id, why } => self.relay_ended(id, why, now),
+            ToHub::Tomorrow { day, offered } => self.tomorrow(day, *offered),
+            ToHub::DayTurned { day } => self.day_turned(day),
             ToHub::Shutdown => {
                 let ids: Vec<PlayerId> = self.players.keys().copied().collect();
                 for id in ids {
@@ -259,6 +268,15 @@ impl Hub {
             if let Link::To(relay) = &mut p.link {
                 relay.pass(ToRelay::Resize(size));
             }
+        }
+    }
+
+    /// The lobby's rows as they are now.
+    fn lobby_rows(&self) -> Rows {
+        Rows {
+            today: self.daily.is_some(),
+            here: self.rooms.len(),
+            elsewhere: self.listing.elsewhere().len(),
         }
     }
 
@@ -381,9 +399,11 @@ impl Hub {
         // Keyed players in the lobby whose cursor is on a room, by the
         // room's row: the board the lobby shows them has their place.
         let mut lookers = vec![Vec::new(); self.rooms.len()];
+        let rows = self.lobby_rows();
         for (&id, p) in players {
             if let Place::Lobby { row } = p.place
-                && let Some(room) = row.checked_sub(1).and_then(|i| lookers.get_mut(i))
+                && let Some(LobbyRow::Here(i)) = rows.at(row)
+                && let Some(room) = lookers.get_mut(i)
                 && p.identity.is_some()
             {
                 room.push(id);
@@ -393,7 +413,7 @@ impl Hub {
             let shown = Shown {
                 book: &mut self.medals,
                 keeper: &mut self.keeper,
-                offered: room.offered(&self.tracks),
+                tracks: &self.tracks,
                 cars: &self.cars,
                 changed,
             };

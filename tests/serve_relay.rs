@@ -1,5 +1,5 @@
 //! One lobby across servers (issue 53): two `skid serve` processes on one
-//! real PostgreSQL, behind `HAProxy` as the README sets them up (`leastconn`,
+//! real PostgreSQL, behind `HAProxy` as docs/SERVE.md sets them up (`leastconn`,
 //! `send-proxy-v2`), each taking the other's relays at its `--peer`
 //! address with the host key they share. A player on one server joins a
 //! room on the other and races in it as in a room of their own server;
@@ -30,7 +30,7 @@ const LEFT: &[u8] = b"\x1b[D";
 const RIGHT: &[u8] = b"\x1b[C";
 const ENTER: &[u8] = b"\r";
 
-/// `HAProxy` in front of `servers` as the README sets it up, listening on
+/// `HAProxy` in front of `servers` as docs/SERVE.md sets it up, listening on
 /// a free port of its own; killed when dropped.
 struct Balancer {
     child: Child,

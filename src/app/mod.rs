@@ -4,6 +4,7 @@
 //! [`App::tick`] per physics step; the UI draws it without changing it.
 //! The race steps the same [`crate::race::world::World`] as `skid sim`.
 
+pub mod edit;
 pub mod game;
 mod paint;
 pub mod planner;

@@ -88,6 +88,13 @@ pub enum Verb {
     /// Make a track from a seed: the same seed, the same track, on every
     /// machine. Printed, or written to --out.
     Generate(Generate),
+    /// Draw a track in the terminal, checked as you draw: FILE if it
+    /// exists, else a copy of the bundled track of that name (saved as
+    /// NAME.track), else a new one saved to FILE.
+    Edit {
+        /// The track file (default: untitled.track).
+        file: Option<String>,
+    },
     /// Validate track files: `ok` for each valid file, its errors otherwise.
     Check {
         #[arg(required = true, value_name = "FILE")]

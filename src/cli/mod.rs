@@ -27,6 +27,7 @@ use crate::track::{self, Raceable, bundled};
 use crate::ui;
 
 mod args;
+pub mod edit;
 mod generate;
 mod listings;
 use listings::{cars, tracks};
@@ -74,6 +75,7 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Verb::Serve(s)) => serve::serve(s),
         Some(Verb::Check { files }) => check(&files),
+        Some(Verb::Edit { file }) => edit::edit(file.as_deref(), colour()),
         Some(Verb::Generate(g)) => generate::asked(g),
         Some(Verb::Cars { show }) => cars(show.as_deref()),
         Some(Verb::Records(r)) => listings::asked(r),

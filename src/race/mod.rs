@@ -15,6 +15,7 @@
 
 pub mod aid;
 pub mod camera;
+pub mod edit;
 mod follow;
 pub mod layout;
 pub mod medals;

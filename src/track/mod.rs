@@ -10,6 +10,7 @@ pub mod bundled;
 pub mod collide;
 pub mod course;
 mod distance;
+pub mod draft;
 pub(crate) mod flood;
 pub mod generate;
 pub mod marks;

@@ -8,6 +8,7 @@
 pub mod charts;
 pub mod column;
 pub mod dots;
+pub mod edit;
 pub mod gauges;
 pub mod hud;
 pub mod labels;

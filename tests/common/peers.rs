@@ -1,6 +1,6 @@
 //! Two `skid serve` processes on one database, each taking the other's
 //! relays at a `--peer` address of its own with the host key they share,
-//! as the README sets them up. Used by the tests that relay a player from
+//! as docs/SERVE.md sets them up. Used by the tests that relay a player from
 //! one server into a room on the other.
 #![allow(dead_code)]
 
@@ -39,7 +39,7 @@ pub fn serve(dir: &Path, db: &str, proxied: bool) -> (Server, SocketAddr, Log) {
 /// Two servers on `db` sharing a host key, with their data in `dirs`.
 pub fn two_on(db: &str, dirs: &[PathBuf; 2], proxied: bool) -> [(Server, SocketAddr, Log); 2] {
     let one = serve(&dirs[0], db, proxied);
-    // The servers share one host key, as the README has them.
+    // The servers share one host key, as docs/SERVE.md has them.
     std::fs::copy(dirs[0].join("host_ed25519"), dirs[1].join("host_ed25519")).unwrap();
     [one, serve(&dirs[1], db, proxied)]
 }

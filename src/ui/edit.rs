@@ -1,0 +1,213 @@
+//! The track editor's screen: the map as its file draws it, one screen
+//! cell a track cell, coloured by surface and scrolled to keep the cursor
+//! in sight; beside it the palette (each brush and tool with its key),
+//! where the cursor is, and what the checks say, the cells they are
+//! about marked on the map. It reads the editor and changes nothing.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::race::edit::Editor;
+use crate::race::edit::brush::{BRUSHES, Brush, TOOLS};
+
+use super::column::{self, Piece};
+use super::theme::THEME;
+
+/// The panel's columns beside the map.
+const PANEL: u16 = 28;
+
+/// Draws `editor` on `buf` in `area`.
+pub fn edit(buf: &mut Buffer, area: Rect, editor: &Editor) {
+    buf.reset();
+    let panel_w = PANEL.min(area.width / 2);
+    let canvas = Rect::new(area.x, area.y, area.width - panel_w, area.height);
+    let panel = Rect::new(canvas.right(), area.y, panel_w, area.height);
+    map(buf, canvas, editor);
+    let inner = panel.inner(ratatui::layout::Margin::new(1, 0));
+    column::stack(buf, inner, pieces(editor, usize::from(inner.width)));
+}
+
+/// The first cell shown of a map `len` long on `room` screen cells, with
+/// the cursor at `at`: the cursor kept in the middle third where the map
+/// is larger than the screen.
+fn scroll(len: usize, room: usize, at: usize) -> usize {
+    if len <= room {
+        return 0;
+    }
+    at.saturating_sub(room / 2).min(len - room)
+}
+
+/// The map, a cell each, the cursor reversed, the problems' cells
+/// reversed in the bad colour (the warnings' in the accent), the first point of a line or rectangle underlined.
+fn map(buf: &mut Buffer, area: Rect, editor: &Editor) {
+    let (w, h) = editor.draft.size();
+    let (cols, rows) = (usize::from(area.width), usize::from(area.height));
+    let (x0, y0) = (
+        scroll(w, cols, editor.cursor.0),
+        scroll(h, rows, editor.cursor.1),
+    );
+    let last = &editor.checker.last;
+    let bad: Vec<_> = (last.problems.iter()).filter_map(|p| p.cell).collect();
+    let warned: Vec<_> = (last.warnings.iter()).filter_map(|p| p.cell).collect();
+    for sy in 0..rows.min(h - y0.min(h)) {
+        for sx in 0..cols.min(w - x0.min(w)) {
+            let (x, y) = (x0 + sx, y0 + sy);
+            let c = editor.draft.get(x, y).unwrap_or(' ');
+            let mut style = Style::new().fg(colour(c));
+            if bad.contains(&(x, y)) {
+                style = style.fg(THEME.bad).add_modifier(Modifier::REVERSED);
+            } else if warned.contains(&(x, y)) {
+                style = style.fg(THEME.accent).add_modifier(Modifier::REVERSED);
+            }
+            if editor.anchor == Some((x, y)) {
+                style = style.add_modifier(Modifier::UNDERLINED);
+            }
+            if editor.cursor == (x, y) {
+                style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+            }
+            let glyph = if c == '#' { '█' } else { c };
+            let (px, py) = (area.x + sx as u16, area.y + sy as u16);
+            buf[(px, py)].set_char(glyph).set_style(style);
+        }
+    }
+}
+
+/// A cell's colour by what its character is.
+fn colour(c: char) -> Color {
+    match c {
+        '#' => THEME.faint,
+        '.' => THEME.text,
+        ':' => THEME.gravel,
+        '~' => THEME.ice,
+        '=' | '|' => THEME.finish,
+        '1'..='9' => THEME.checkpoint,
+        '>' | '<' | '^' | 'v' => THEME.you,
+        _ => THEME.grass,
+    }
+}
+
+/// The panel: the file; what the checks say and the note, first (what
+/// is drawn is for them); the palette of brushes and tools, two to a line,
+/// each with its key; the other keys; where the cursor is.
+fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
+    let name =
+        (editor.path.file_name()).map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let changed = if editor.changed { " *" } else { "" };
+    let mut out = vec![column::line(format!("EDIT {name}{changed}"), THEME.accent)];
+    out.extend(checks(editor, cols));
+    if let Some(note) = &editor.note {
+        out.extend(wrapped(note, cols).map(|l| column::line(l, THEME.accent)));
+    }
+    out.push(Piece::Gap);
+    let same = |b: Brush| std::mem::discriminant(&editor.brush) == std::mem::discriminant(&b);
+    let mut brushes: Vec<(bool, String)> = (BRUSHES.iter())
+        .map(|(k, b, name)| {
+            (
+                same(*b),
+                format!("{} {} {name}", k.label().to_lowercase(), shown(b.glyph())),
+            )
+        })
+        .collect();
+    brushes.push((same(Brush::Checkpoint(1)), "1-9 ckpt".to_string()));
+    let tools = (TOOLS.iter()).map(|(k, t)| {
+        (
+            *t == editor.tool,
+            format!("{} {}", k.label().to_lowercase(), t.short()),
+        )
+    });
+    for pair in brushes.chunks(2).chain(tools.collect::<Vec<_>>().chunks(2)) {
+        let line: Vec<String> = pair
+            .iter()
+            .map(|(on, t)| format!("{}{t:<11}", if *on { "›" } else { " " }))
+            .collect();
+        out.push(column::line(line.join(" "), THEME.dim));
+    }
+    out.push(column::line("Space put  u undo  y redo", THEME.faint));
+    out.push(column::line("Ctrl-S save  q leave", THEME.faint));
+    let (x, y) = editor.cursor;
+    let (w, h) = editor.draft.size();
+    let at = format!("{x},{y} of {w}x{h}  {}", editor.brush.name());
+    out.push(column::line(at, THEME.text));
+    if let Some(a) = editor.anchor {
+        out.push(column::line(
+            format!("from {},{}: Space ends it", a.0, a.1),
+            THEME.accent,
+        ));
+    }
+    out
+}
+
+/// A glyph as the palette shows it: grass, a blank in the file, as `·`.
+fn shown(glyph: char) -> char {
+    if glyph == ' ' { '·' } else { glyph }
+}
+
+/// What the checks say: raceable, checking, or each problem where it is.
+fn checks(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
+    let last = &editor.checker.last;
+    if !editor.checker.current() && last.problems.is_empty() {
+        return vec![column::line("checking…", THEME.dim)];
+    }
+    if last.raceable() {
+        let said = wrapped("RACEABLE: a lap can be driven", cols);
+        let mut out: Vec<Piece> = said.map(|l| column::line(l, THEME.good)).collect();
+        for w in &last.warnings {
+            let at = w.cell.map_or(String::new(), |(x, y)| format!("{x},{y}: "));
+            let said = format!("{at}{}", w.message);
+            out.extend(wrapped(&said, cols).map(|l| column::line(l, THEME.accent)));
+        }
+        return out;
+    }
+    let mut out = vec![column::line(
+        format!("NOT RACEABLE ({})", last.problems.len()),
+        THEME.bad,
+    )];
+    for p in &last.problems {
+        let at = p.cell.map_or(String::new(), |(x, y)| format!("{x},{y}: "));
+        let said = format!("{at}{}", p.message);
+        out.extend(wrapped(&said, cols).map(|l| column::line(l, THEME.bad)));
+    }
+    out
+}
+
+/// `text` in lines of at most `cols` characters, broken between words
+/// (a word longer than a line is cut).
+fn wrapped(text: &str, cols: usize) -> impl Iterator<Item = String> {
+    let cols = cols.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let (len, wlen) = (line.chars().count(), word.chars().count());
+        if !line.is_empty() && len + 1 + wlen > cols {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_said_in_lines_that_fit() {
+        let lines: Vec<String> = wrapped("no lap possible: the finish is walled off", 16).collect();
+        assert_eq!(lines, ["no lap possible:", "the finish is", "walled off"]);
+    }
+
+    #[test]
+    fn the_map_scrolls_to_keep_the_cursor_in_sight() {
+        assert_eq!(scroll(50, 80, 40), 0);
+        assert_eq!(scroll(200, 50, 0), 0);
+        assert_eq!(scroll(200, 50, 100), 75);
+        assert_eq!(scroll(200, 50, 199), 150);
+    }
+}

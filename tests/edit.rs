@@ -1,8 +1,9 @@
 //! The track editor (`skid edit`, issue 64) as a person uses it: keys
 //! pressed into its loop on a console whose frames a terminal emulator
 //! reads. A small circuit is drawn from nothing, its problems go away
-//! one by one as it is drawn, it is saved, and the file saved passes
-//! `skid check` and is raced to the finish by the computer. Every
+//! one by one as it is drawn, it is saved, driven at once (q comes back
+//! to the editor with its history), and the file saved passes `skid
+//! check` and is raced to the finish by the computer. Every
 //! bundled track opened and saved untouched is the same bytes.
 
 use std::collections::VecDeque;
@@ -123,6 +124,14 @@ fn a_circuit_drawn_from_nothing_is_checked_as_it_grows_and_saved() {
     keys.extend(vec![code(KeyCode::Null); 40]);
     keys.push(ctrl('s'));
     keys.push(code(KeyCode::Null));
+    // Drive it: the race's screen, then q back to the editor as it was,
+    // its last stroke still there to undo.
+    keys.push(press('d'));
+    keys.extend(vec![code(KeyCode::Null); 30]);
+    keys.push(press('q'));
+    keys.extend(vec![code(KeyCode::Null); 3]);
+    keys.push(press('u'));
+    keys.push(code(KeyCode::Null));
     let mut console = Keys {
         pressed: keys.into(),
         tap: Sink::default(),
@@ -137,25 +146,42 @@ fn a_circuit_drawn_from_nothing_is_checked_as_it_grows_and_saved() {
         "{first}"
     );
     assert!(counts[0] > 0 && counts.last() == Some(&0), "{counts:?}");
+    let saved = console.seen.iter().find(|s| s.contains("saved: "));
+    assert!(saved.is_some(), "{:?}", console.seen.last());
+    let raced = console
+        .seen
+        .iter()
+        .position(|s| s.contains("LAP") && !s.contains("EDIT"));
+    let back = console
+        .seen
+        .iter()
+        .rposition(|s| s.contains("EDIT ring.track *"));
+    assert!(raced.is_some() && back > raced, "{:?}", console.seen.last());
     let last = console.seen.last().unwrap();
-    assert!(last.contains("saved: "), "{last}");
-    // The file passes skid check, and the computer races it.
-    let bytes = std::fs::read(&path).unwrap();
-    let track = skid::track::parse("ring.track", &bytes).unwrap();
-    let raceable = skid::track::course::raceable(track, "ring.track").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
-        .args(["check"])
-        .arg(&path)
-        .output()
-        .unwrap();
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        last.contains("EDIT ring.track *") && last.contains("1-9 ckpt"),
+        "{last}"
     );
-    // The computer races the three laps a new track has.
+    // The file passes skid check, and the computer races it.
+    saved_and_raced(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The track at `path` passes `skid check`, and the computer races the
+/// three laps a new track has.
+fn saved_and_raced(path: &std::path::Path) {
     use skid::physics::{ModelKind, car::CarSpec};
     use skid::race::world::{Source, World};
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skid"))
+        .arg("check")
+        .arg(path)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    let bytes = std::fs::read(path).unwrap();
+    let track = skid::track::parse("ring.track", &bytes).unwrap();
+    let raceable = skid::track::course::raceable(track, "ring.track").unwrap();
     let (track, kind) = (raceable.track().clone(), ModelKind::Arcade);
     let spec = CarSpec::default_for(kind);
     let driver = skid::ai::Driver::new(&track, &spec, kind, 1.0);
@@ -165,7 +191,6 @@ fn a_circuit_drawn_from_nothing_is_checked_as_it_grows_and_saved() {
         assert!(world.time() < 300.0, "the computer did not finish its laps");
         world.step();
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! The track editor's loop (`skid edit`): a terminal's key presses to the
 //! editor ([`Editor::key`]), its screen drawn when something changed (a
 //! key, a resize, the checks' answer). There is no clock to keep: the
-//! editor waits for keys, and for the thread that checks the drawing.
+//! editor waits for keys, and for the thread that checks the drawing. d
+//! races the drawing there and then in the game's own loop ([`drive`]),
+//! and q comes back to the editor as it was.
 
 use std::io;
 use std::time::Duration;
@@ -18,6 +20,41 @@ use crate::race::session::screen_size;
 /// How long the loop waits for a key before it looks for the checks'
 /// answer again.
 const LOOK: Duration = Duration::from_millis(25);
+
+/// Races `editor`'s drawing on `console` from its start (the game's own
+/// loop, alone on the track), until the person leaves the race with q.
+/// A drawing that no longer parses (it was checked before) is said so.
+fn drive<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::Result<()> {
+    let path = editor.path.display().to_string();
+    let text = editor.draft.text();
+    let track = crate::track::parse(&path, text.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|t| crate::track::course::raceable(t, &path).map_err(|e| e.to_string()));
+    let track = match track {
+        Ok(track) => track,
+        Err(why) => {
+            editor.note = Some(why);
+            return Ok(());
+        }
+    };
+    let hz = crate::physics::DEFAULT_HZ;
+    let name = track.track().name.clone();
+    let mut app = crate::app::App::new(crate::app::Options {
+        track: Some((name, track)),
+        hz,
+        color,
+        skill: 0.8,
+        background: true,
+        ..crate::app::Options::default()
+    });
+    app.start_race();
+    let settings = crate::app::game::Settings {
+        fps: 30,
+        hz,
+        quit_at_end: false,
+    };
+    crate::app::game::run(console, &mut app, &settings, None).map(|_| ())
+}
 
 /// Runs `editor` on `console` (in colour unless `color` is false) until
 /// the person leaves it.
@@ -37,8 +74,13 @@ pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io:
                 // A press or a key's repeat (held, an arrow moves on).
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
                     if let Some(key) = key_name(&k) {
-                        if editor.key(key) == Asked::Leave {
-                            return Ok(());
+                        match editor.key(key) {
+                            Asked::Leave => return Ok(()),
+                            Asked::Drive => {
+                                drive(console, editor, color)?;
+                                frames.redraw_all()?;
+                            }
+                            Asked::Nothing => {}
                         }
                         dirty = true;
                     }

@@ -30,6 +30,9 @@ pub enum Asked {
     Nothing,
     /// To leave the editor.
     Leave,
+    /// To race the drawing now, from its start; the editor is as it was
+    /// when the race is left.
+    Drive,
 }
 
 /// A track being edited.
@@ -97,6 +100,7 @@ impl Editor {
             KeyName::Char('u') => self.undo(),
             KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
             KeyName::Ctrl('s') => self.save(twice),
+            KeyName::Char('d') => return self.drive(),
             KeyName::Esc if self.anchor.is_some() => self.anchor = None,
             KeyName::Char('q') | KeyName::Esc | KeyName::Ctrl('c') => {
                 if !self.changed || twice {
@@ -221,6 +225,19 @@ impl Editor {
             }
             Err(e) => self.note = Some(format!("not saved: {}: {e}", self.path.display())),
         }
+    }
+
+    /// Racing the drawing, if it can be raced; else why not, said.
+    fn drive(&mut self) -> Asked {
+        let last = &self.checker.last;
+        if !self.checker.current() {
+            self.note = Some("still checking: d again in a moment".into());
+        } else if let Some(p) = last.problems.first() {
+            self.note = Some(format!("not raceable yet: {}", p.message));
+        } else {
+            return Asked::Drive;
+        }
+        Asked::Nothing
     }
 
     /// Takes the checker's newest answer; returns whether it changed.

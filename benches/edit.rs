@@ -33,24 +33,39 @@ fn big() -> Draft {
     d
 }
 
+/// Keystroke `n` on `editor`, to its screen drawn in `buf`'s `area`:
+/// right and back in turn, painting each time (a stroke, a check asked of
+/// the thread, a frame drawn).
+fn keystroke(editor: &mut Editor, buf: &mut Buffer, area: Rect, n: u32) {
+    let step = if n.is_multiple_of(2) {
+        KeyName::Right
+    } else {
+        KeyName::Left
+    };
+    editor.key(step);
+    editor.key(KeyName::Space);
+    editor.poll();
+    skid::ui::edit::edit(buf, area, editor);
+}
+
+/// An editor on [`big`] and a screen of `w` x `h` to draw it on.
+fn screen(w: u16, h: u16) -> (Editor, Buffer, Rect) {
+    let area = Rect::new(0, 0, w, h);
+    (
+        Editor::new(big(), "big.track".into(), true),
+        Buffer::empty(area),
+        area,
+    )
+}
+
 /// Keystrokes to redrawn screens, each timed: the median, p90 and the
 /// slowest of 2,000 at `w` x `h`, printed before criterion's figures.
 fn spread(w: u16, h: u16) {
-    let mut editor = Editor::new(big(), "big.track".into(), true);
-    let area = Rect::new(0, 0, w, h);
-    let mut buf = Buffer::empty(area);
+    let (mut editor, mut buf, area) = screen(w, h);
     let mut took: Vec<f64> = (0..2000u32)
         .map(|n| {
             let at = std::time::Instant::now();
-            let step = if n.is_multiple_of(2) {
-                KeyName::Right
-            } else {
-                KeyName::Left
-            };
-            editor.key(step);
-            editor.key(KeyName::Space);
-            editor.poll();
-            skid::ui::edit::edit(&mut buf, area, &editor);
+            keystroke(&mut editor, &mut buf, area, n);
             at.elapsed().as_secs_f64() * 1e3
         })
         .collect();
@@ -66,24 +81,12 @@ fn bench(c: &mut Criterion) {
     spread(200, 60);
     let mut g = c.benchmark_group("edit");
     for (w, h) in [(80u16, 24u16), (200, 60)] {
-        let mut editor = Editor::new(big(), "big.track".into(), true);
-        let area = Rect::new(0, 0, w, h);
-        let mut buf = Buffer::empty(area);
+        let (mut editor, mut buf, area) = screen(w, h);
         let mut n = 0u32;
         g.bench_function(format!("key to screen 200x100 at {w}x{h}"), |b| {
             b.iter(|| {
-                // Right and back, painting each time: a stroke, a check
-                // asked of the thread, a frame drawn.
                 n += 1;
-                let step = if n.is_multiple_of(2) {
-                    KeyName::Right
-                } else {
-                    KeyName::Left
-                };
-                editor.key(step);
-                editor.key(KeyName::Space);
-                editor.poll();
-                skid::ui::edit::edit(&mut buf, area, &editor);
+                keystroke(&mut editor, &mut buf, area, n);
                 black_box(&buf);
             });
         });

@@ -3,14 +3,16 @@
 //! reads. A small circuit is drawn from nothing, its problems go away
 //! one by one as it is drawn, it is saved, driven at once (q comes back
 //! to the editor with its history), and the file saved passes `skid
-//! check` and is raced to the finish by the computer. Every
-//! bundled track opened and saved untouched is the same bytes.
+//! check` and is raced to the finish by the computer. The mouse paints.
+//! Every bundled track opened and saved untouched is the same bytes.
 
 use std::collections::VecDeque;
 use std::io;
 use std::time::Duration;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::Size;
 use skid::console::{Console, Sink};
 use skid::race::edit::Editor;
@@ -191,6 +193,56 @@ fn saved_and_raced(path: &std::path::Path) {
         assert!(world.time() < 300.0, "the computer did not finish its laps");
         world.step();
     }
+}
+
+fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Event {
+    Event::Mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+/// The mouse paints where it is dragged, press to release one stroke;
+/// a rectangle goes from where it is pressed to where it is let go; a
+/// press off the map does nothing.
+#[test]
+fn the_mouse_paints_where_it_is_dragged() {
+    use MouseEventKind::{Down, Drag, Up};
+    let left = MouseButton::Left;
+    let dir = temp("mouse");
+    let mut editor = Editor::new(Draft::new(30, 12), dir.join("m.track"), false);
+    let events = vec![
+        press('a'),
+        mouse(Down(left), 2, 2),
+        mouse(Drag(left), 6, 2),
+        mouse(Drag(left), 8, 2),
+        mouse(Drag(left), 8, 4),
+        mouse(Up(left), 8, 4),
+        press('e'),
+        press('w'),
+        mouse(Down(left), 12, 6),
+        mouse(Drag(left), 13, 7),
+        mouse(Up(left), 16, 9),
+        mouse(Down(left), 70, 20),
+    ];
+    let mut console = Keys {
+        pressed: events.into(),
+        tap: Sink::default(),
+        term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
+        seen: Vec::new(),
+    };
+    skid::app::edit::run(&mut console, &mut editor, false).unwrap();
+    let d = &editor.draft;
+    let road: String = (2..=8).map(|x| d.get(x, 2).unwrap()).collect();
+    assert_eq!(road, ".......");
+    assert_eq!((d.get(8, 3), d.get(8, 4)), (Some('.'), Some('.')));
+    let corners = [(12, 6), (16, 6), (12, 9), (16, 9), (14, 6)].map(|(x, y)| d.get(x, y));
+    assert_eq!(corners, [Some('#'); 5]);
+    assert_eq!(d.get(14, 7), Some(' '), "an outline, not filled");
+    assert_eq!(editor.history(), (2, 0), "a stroke each");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

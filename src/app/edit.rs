@@ -60,12 +60,29 @@ fn drive<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::R
 /// the person leaves it.
 pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::Result<()> {
     let size = console.size()?;
-    let sized = |w: u16, h: u16| {
-        let (w, h) = screen_size(w.into(), h.into());
-        Size::new(w, h)
-    };
     let (mut frames, _) = Frames::new(console.output(), sized(size.width, size.height));
     frames.redraw_all()?;
+    let now = sized(size.width, size.height);
+    editor.resize(now.width, now.height);
+    console.mouse(true)?;
+    let left = edit_until_left(console, editor, color, &mut frames);
+    console.mouse(false)?;
+    left
+}
+
+/// A terminal's size as the screen is drawn (clamped as every screen).
+fn sized(w: u16, h: u16) -> Size {
+    let (w, h) = screen_size(w.into(), h.into());
+    Size::new(w, h)
+}
+
+/// [`run`]'s loop, on `frames`, until the person leaves the editor.
+fn edit_until_left<C: Console>(
+    console: &mut C,
+    editor: &mut Editor,
+    color: bool,
+    frames: &mut Frames<C::Out>,
+) -> io::Result<()> {
     let mut dirty = true;
     loop {
         let mut next = console.next_event(LOOK)?;
@@ -77,7 +94,10 @@ pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io:
                         match editor.key(key) {
                             Asked::Leave => return Ok(()),
                             Asked::Drive => {
+                                // The game reads no mouse.
+                                console.mouse(false)?;
                                 drive(console, editor, color)?;
+                                console.mouse(true)?;
                                 frames.redraw_all()?;
                             }
                             Asked::Nothing => {}
@@ -85,8 +105,14 @@ pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io:
                         dirty = true;
                     }
                 }
+                Event::Mouse(m) => {
+                    editor.mouse(m.kind, m.column, m.row);
+                    dirty = true;
+                }
                 Event::Resize(w, h) => {
-                    frames.set_size(sized(w, h))?;
+                    let size = sized(w, h);
+                    frames.set_size(size)?;
+                    editor.resize(size.width, size.height);
                     dirty = true;
                 }
                 _ => {}

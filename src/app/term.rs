@@ -156,6 +156,18 @@ impl Console for Local {
     fn output(&mut self) -> io::Stdout {
         io::stdout()
     }
+
+    fn mouse(&mut self, on: bool) -> io::Result<()> {
+        self.keyboard.mouse = on;
+        let mut out = io::stdout();
+        let said = if on {
+            crate::console::MOUSE_ON
+        } else {
+            crate::console::MOUSE_OFF
+        };
+        out.write_all(said)?;
+        out.flush()
+    }
 }
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);

@@ -58,10 +58,19 @@ const WIN32_INPUT_ON: &[u8] = b"\x1b[?9001h";
 
 /// What gives the terminal back, as bytes: colours and attributes reset
 /// (frames leave theirs set), win32-input-mode off, the kitty flags
-/// popped, focus events off, the cursor shown, the main screen back. A
-/// terminal left in either keyboard mode would type escape codes into
-/// the player's shell.
-pub const RESTORE: &[u8] = b"\x1b[0m\x1b[?9001l\x1b[<1u\x1b[?1004l\x1b[?25h\x1b[?1049l";
+/// popped, focus events off, mouse reports off (the editor's), the cursor
+/// shown, the main screen back. A terminal left in either keyboard mode,
+/// or reporting the mouse, would type escape codes into the player's
+/// shell.
+pub const RESTORE: &[u8] =
+    b"\x1b[0m\x1b[?9001l\x1b[<1u\x1b[?1004l\x1b[?1002l\x1b[?1006l\x1b[?25h\x1b[?1049l";
+
+/// Mouse reports on (the editor's): presses, releases and moves with a
+/// button down, in SGR's form (any column, no bytes past 127).
+pub const MOUSE_ON: &[u8] = b"\x1b[?1002h\x1b[?1006h";
+
+/// Mouse reports off again.
+pub const MOUSE_OFF: &[u8] = b"\x1b[?1002l\x1b[?1006l";
 
 /// Where a game's events come from and its frames go.
 pub trait Console {
@@ -83,6 +92,13 @@ pub trait Console {
 
     /// The writer of the frames (asked once, when the game starts).
     fn output(&mut self) -> Self::Out;
+
+    /// Asks the screen for mouse reports (`on`), or no more: they come as
+    /// [`Event::Mouse`]. A console without a mouse ignores it.
+    fn mouse(&mut self, on: bool) -> io::Result<()> {
+        let _ = on;
+        Ok(())
+    }
 }
 
 /// A writer that keeps what it is given, shared with whoever takes it

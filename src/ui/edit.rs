@@ -8,34 +8,26 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::race::edit::Editor;
 use crate::race::edit::brush::{BRUSHES, Brush, TOOLS};
+use crate::race::edit::{self, Editor};
 
 use super::column::{self, Piece};
 use super::theme::THEME;
 
-/// The panel's columns beside the map.
-const PANEL: u16 = 28;
-
 /// Draws `editor` on `buf` in `area`.
 pub fn edit(buf: &mut Buffer, area: Rect, editor: &Editor) {
     buf.reset();
-    let panel_w = PANEL.min(area.width / 2);
-    let canvas = Rect::new(area.x, area.y, area.width - panel_w, area.height);
-    let panel = Rect::new(canvas.right(), area.y, panel_w, area.height);
+    let (cols, _) = edit::canvas((area.width, area.height));
+    let canvas = Rect::new(area.x, area.y, cols as u16, area.height);
+    let panel = Rect::new(
+        canvas.right(),
+        area.y,
+        area.width - canvas.width,
+        area.height,
+    );
     map(buf, canvas, editor);
     let inner = panel.inner(ratatui::layout::Margin::new(1, 0));
     column::stack(buf, inner, pieces(editor, usize::from(inner.width)));
-}
-
-/// The first cell shown of a map `len` long on `room` screen cells, with
-/// the cursor at `at`: the cursor kept in the middle third where the map
-/// is larger than the screen.
-fn scroll(len: usize, room: usize, at: usize) -> usize {
-    if len <= room {
-        return 0;
-    }
-    at.saturating_sub(room / 2).min(len - room)
 }
 
 /// The map, a cell each, the cursor reversed, the problems' cells
@@ -43,10 +35,7 @@ fn scroll(len: usize, room: usize, at: usize) -> usize {
 fn map(buf: &mut Buffer, area: Rect, editor: &Editor) {
     let (w, h) = editor.draft.size();
     let (cols, rows) = (usize::from(area.width), usize::from(area.height));
-    let (x0, y0) = (
-        scroll(w, cols, editor.cursor.0),
-        scroll(h, rows, editor.cursor.1),
-    );
+    let (x0, y0) = editor.view;
     let last = &editor.checker.last;
     let bad: Vec<_> = (last.problems.iter()).filter_map(|p| p.cell).collect();
     let warned: Vec<_> = (last.warnings.iter()).filter_map(|p| p.cell).collect();
@@ -201,13 +190,5 @@ mod tests {
     fn a_problem_is_said_in_lines_that_fit() {
         let lines: Vec<String> = wrapped("no lap possible: the finish is walled off", 16).collect();
         assert_eq!(lines, ["no lap possible:", "the finish is", "walled off"]);
-    }
-
-    #[test]
-    fn the_map_scrolls_to_keep_the_cursor_in_sight() {
-        assert_eq!(scroll(50, 80, 40), 0);
-        assert_eq!(scroll(200, 50, 0), 0);
-        assert_eq!(scroll(200, 50, 100), 75);
-        assert_eq!(scroll(200, 50, 199), 150);
     }
 }

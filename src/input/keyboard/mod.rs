@@ -11,8 +11,9 @@
 //! not the start of a sequence lost on the way.
 //!
 //! Garbage (bytes that start no known sequence) is counted, so that a
-//! client sending it can be cut off rather than obeyed. Mouse reports,
-//! which the server never asks for, are dropped unparsed; so are the
+//! client sending it can be cut off rather than obeyed. Mouse reports
+//! are read only where they were asked for (the editor's, [`mouse`]),
+//! else dropped unparsed; so are the
 //! marks around a bracketed paste, which skid never asks for either:
 //! what comes between them is read as keys, never held back waiting for
 //! an end that may not come (q and Ctrl-C work at once after a lone
@@ -34,6 +35,9 @@ pub struct Keyboard {
     held: win32::Pressed,
     /// Whether [`releases_come`] was said.
     said_releases: bool,
+    /// Whether mouse reports are read (the editor asked for them), not
+    /// dropped.
+    pub mouse: bool,
 }
 
 /// The event that says the terminal reports every key's release: the
@@ -73,6 +77,9 @@ impl Keyboard {
 
     fn parse(&mut self, events: &mut Vec<Event>) {
         if mouse_report(&self.pending) || paste_mark(&self.pending) {
+            if self.mouse {
+                events.extend(mouse::event(&self.pending));
+            }
             self.pending.clear();
             return;
         }
@@ -153,6 +160,7 @@ fn mouse_report(seq: &[u8]) -> bool {
     }
 }
 
+mod mouse;
 mod win32;
 
 #[cfg(test)]
@@ -339,6 +347,22 @@ mod tests {
             keys(&mut k, b"\x1b[<0;1;1Mw"),
             vec![(KeyCode::Char('w'), KeyEventKind::Press)]
         );
+        assert_eq!(k.garbage, 0);
+    }
+
+    /// Asked for (the editor), mouse reports are events, split across
+    /// packets too; a report no terminal sends is still none.
+    #[test]
+    fn mouse_reports_asked_for_are_events() {
+        let mut k = Keyboard {
+            mouse: true,
+            ..Keyboard::default()
+        };
+        let mut got = k.feed(b"\x1b[<0;3;");
+        got.extend(k.feed(b"4Mw\x1b[<0;0;0M"));
+        let mouse = |e: &Event| matches!(e, Event::Mouse(m) if (m.column, m.row) == (2, 3));
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(mouse(&got[0]), "{got:?}");
         assert_eq!(k.garbage, 0);
     }
 

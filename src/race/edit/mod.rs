@@ -11,12 +11,23 @@ pub mod shapes;
 
 use std::path::PathBuf;
 
+use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+
 use crate::input::keys::KeyName;
 use crate::track::draft::Draft;
 
 use brush::{Brush, TOOLS, Tool};
 use check::Checker;
 use shapes::Cell;
+
+/// The columns of the panel beside the map on the editor's screen.
+pub const PANEL: u16 = 28;
+
+/// The map's part of a screen of `w` x `h` (the panel has the rest, on
+/// the right): columns and rows.
+pub fn canvas((w, h): (u16, u16)) -> (usize, usize) {
+    (usize::from(w - PANEL.min(w / 2)), usize::from(h))
+}
 
 /// One stroke: the cells it changed, each with what was there and what
 /// it put.
@@ -53,6 +64,14 @@ pub struct Editor {
     pub changed: bool,
     /// A line for the person: saved where, or why not.
     pub note: Option<String>,
+    /// The screen's size, columns and rows ([`Editor::resize`]).
+    pub screen: (u16, u16),
+    /// The map's cell at the canvas's top left: moved only to keep the
+    /// cursor in sight, so what is under the mouse stays put.
+    pub view: Cell,
+    /// Whether the mouse is drawing a stroke with the point tool: each
+    /// cell it is dragged over joins the stroke its press began.
+    dragging: bool,
     /// Whether a key that needs saying twice (leave with changes unsaved,
     /// save an unraceable track) was said once.
     pub asked_once: Option<KeyName>,
@@ -76,7 +95,11 @@ impl Editor {
             changed: false,
             note: None,
             asked_once: None,
+            screen: (80, 24),
+            view: (0, 0),
+            dragging: false,
         };
+        editor.follow();
         editor.check();
         editor
     }
@@ -124,7 +147,7 @@ impl Editor {
         }
     }
 
-    /// Moves the cursor, kept on the map.
+    /// Moves the cursor, kept on the map (and in sight).
     fn step(&mut self, dx: isize, dy: isize) {
         let (w, h) = self.draft.size();
         let (x, y) = self.cursor;
@@ -132,6 +155,61 @@ impl Editor {
             x.saturating_add_signed(dx).min(w.saturating_sub(1)),
             y.saturating_add_signed(dy).min(h.saturating_sub(1)),
         );
+        self.follow();
+    }
+
+    /// The screen is `w` x `h` now.
+    pub fn resize(&mut self, w: u16, h: u16) {
+        self.screen = (w, h);
+        self.follow();
+    }
+
+    /// The view moved, if it must be, to keep the cursor in sight with a
+    /// quarter of the canvas to spare before its edge.
+    fn follow(&mut self) {
+        let (cols, rows) = canvas(self.screen);
+        let (w, h) = self.draft.size();
+        self.view = (
+            follow(self.view.0, self.cursor.0, cols, w),
+            follow(self.view.1, self.cursor.1, rows, h),
+        );
+    }
+
+    /// A mouse report at column `col`, row `row` of the screen: on the
+    /// map, the cursor goes there; a press puts the tool down there (a
+    /// line's or rectangle's first corner), a drag with the point tool
+    /// paints on through the cells it crosses (one stroke, press to
+    /// release), and a release ends a line or rectangle there.
+    pub fn mouse(&mut self, kind: MouseEventKind, col: u16, row: u16) {
+        let (cols, rows) = canvas(self.screen);
+        let (w, h) = self.draft.size();
+        let (x, y) = (
+            self.view.0 + usize::from(col),
+            self.view.1 + usize::from(row),
+        );
+        if usize::from(col) >= cols || usize::from(row) >= rows || x >= w || y >= h {
+            return;
+        }
+        let (from, at) = (self.cursor, (x, y));
+        self.cursor = at;
+        self.note = None;
+        match kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.anchor = None;
+                self.put();
+                self.dragging = self.tool == Tool::Point;
+            }
+            MouseEventKind::Drag(MouseButton::Left) if self.dragging => {
+                self.paint_on(&shapes::line(from, at));
+            }
+            MouseEventKind::Up(MouseButton::Left) => {
+                self.dragging = false;
+                if self.tool.two_points() && self.anchor.is_some_and(|a| a != at) {
+                    self.put();
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The tool put down at the cursor: a point or a fill at once; a
@@ -150,6 +228,26 @@ impl Editor {
         };
         self.anchor = None;
         self.paint(&cells);
+    }
+
+    /// Puts the brush on `cells` as more of the stroke under way (the
+    /// mouse dragged on).
+    fn paint_on(&mut self, cells: &[Cell]) {
+        let glyph = self.brush.glyph();
+        let Some(stroke) = self.undo.last_mut() else {
+            return self.paint(cells);
+        };
+        let before = stroke.0.len();
+        for &(x, y) in cells {
+            if let Some(was) = self.draft.set(x, y, glyph)
+                && was != glyph
+            {
+                stroke.0.push(((x, y), was, glyph));
+            }
+        }
+        if stroke.0.len() > before {
+            self.drawn();
+        }
     }
 
     /// Puts the brush on `cells`: one stroke, undone at once.
@@ -248,5 +346,43 @@ impl Editor {
     /// How many strokes can be undone and redone.
     pub fn history(&self) -> (usize, usize) {
         (self.undo.len(), self.redo.len())
+    }
+}
+
+/// Where a view of `room` cells along a map `len` long begins, from
+/// `view`, so that `at` is in sight with a quarter of the room to spare
+/// from either edge (where the map allows): the view moves only when it
+/// must.
+fn follow(view: usize, at: usize, room: usize, len: usize) -> usize {
+    if len <= room {
+        return 0;
+    }
+    let spare = room / 4;
+    let view = if at < view + spare {
+        at.saturating_sub(spare)
+    } else if at + spare >= view + room {
+        (at + spare + 1).saturating_sub(room)
+    } else {
+        view
+    };
+    view.min(len - room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_moves_only_to_keep_the_cursor_in_sight() {
+        // A map that fits: always from its start.
+        assert_eq!(follow(0, 40, 80, 50), 0);
+        // Inside the middle half: the view stays.
+        assert_eq!(follow(10, 40, 50, 200), 10);
+        // Near the right edge: moved on so a quarter is to spare.
+        assert_eq!(follow(10, 50, 50, 200), 13);
+        // Near the left edge, and at the map's ends.
+        assert_eq!(follow(100, 105, 50, 200), 93);
+        assert_eq!(follow(100, 0, 50, 200), 0);
+        assert_eq!(follow(0, 199, 50, 200), 150);
     }
 }

@@ -113,6 +113,10 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
         out.push(column::line(line.join(" "), THEME.dim));
     }
     out.push(column::line("Space put  u undo  y redo", THEME.faint));
+    out.push(column::line(
+        format!("- + size {}", editor.size),
+        THEME.faint,
+    ));
     out.push(column::line("d drive  Ctrl-S save  q leave", THEME.faint));
     let (x, y) = editor.cursor;
     let (w, h) = editor.draft.size();

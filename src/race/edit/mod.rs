@@ -20,6 +20,9 @@ use brush::{Brush, TOOLS, Tool};
 use check::Checker;
 use shapes::Cell;
 
+/// The largest brush: a square of 9 x 9 cells.
+pub const MAX_SIZE: usize = 9;
+
 /// The columns of the panel beside the map on the editor's screen.
 pub const PANEL: u16 = 28;
 
@@ -56,6 +59,9 @@ pub struct Editor {
     pub tool: Tool,
     /// A line's or rectangle's first point, once marked.
     pub anchor: Option<Cell>,
+    /// The brush's size: a square this many cells a side where a point
+    /// or line puts it down (1 to [`MAX_SIZE`]).
+    pub size: usize,
     undo: Vec<Stroke>,
     redo: Vec<Stroke>,
     /// The checks of the drawing.
@@ -89,6 +95,7 @@ impl Editor {
             brush: Brush::Asphalt,
             tool: Tool::Point,
             anchor: None,
+            size: 1,
             undo: Vec::new(),
             redo: Vec::new(),
             checker: Checker::new(background),
@@ -124,6 +131,8 @@ impl Editor {
             KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
             KeyName::Ctrl('s') => self.save(twice),
             KeyName::Char('d') => return self.drive(),
+            KeyName::Char('-') => self.size = (self.size - 1).max(1),
+            KeyName::Char('+' | '=') => self.size = (self.size + 1).min(MAX_SIZE),
             KeyName::Esc if self.anchor.is_some() => self.anchor = None,
             KeyName::Char('q') | KeyName::Esc | KeyName::Ctrl('c') => {
                 if !self.changed || twice {
@@ -200,7 +209,7 @@ impl Editor {
                 self.dragging = self.tool == Tool::Point;
             }
             MouseEventKind::Drag(MouseButton::Left) if self.dragging => {
-                self.paint_on(&shapes::line(from, at));
+                self.paint_on(&shapes::thick(&shapes::line(from, at), self.size));
             }
             MouseEventKind::Up(MouseButton::Left) => {
                 self.dragging = false;
@@ -217,13 +226,13 @@ impl Editor {
     fn put(&mut self) {
         let at = self.cursor;
         let cells = match (self.tool, self.anchor) {
-            (Tool::Point, _) => vec![at],
+            (Tool::Point, _) => shapes::thick(&[at], self.size),
             (Tool::Fill, _) => shapes::fill(&self.draft, at),
             (_, None) => {
                 self.anchor = Some(at);
                 return;
             }
-            (Tool::Line, Some(a)) => shapes::line(a, at),
+            (Tool::Line, Some(a)) => shapes::thick(&shapes::line(a, at), self.size),
             (tool, Some(a)) => shapes::rect(a, at, tool == Tool::Filled),
         };
         self.anchor = None;
@@ -371,6 +380,37 @@ fn follow(view: usize, at: usize, room: usize, len: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `+` grows the brush, `-` shrinks it, never past its limits; a
+    /// point puts a square of its size down, one stroke.
+    #[test]
+    fn a_larger_brush_puts_a_square_down() {
+        let dir = std::env::temp_dir();
+        let mut e = Editor::new(Draft::new(20, 10), dir.join("never-saved.track"), false);
+        for key in ['+', '=', 'a'] {
+            e.key(KeyName::Char(key));
+        }
+        e.key(KeyName::Space);
+        let (x, y) = e.cursor;
+        let painted = (0..20)
+            .flat_map(|cx| (0..10).map(move |cy| (cx, cy)))
+            .filter(|&(cx, cy)| e.draft.get(cx, cy) == Some('.'))
+            .count();
+        assert_eq!(painted, 9);
+        assert_eq!(
+            (e.draft.get(x - 1, y - 1), e.draft.get(x + 1, y + 1)),
+            (Some('.'), Some('.'))
+        );
+        assert_eq!(e.history(), (1, 0));
+        for _ in 0..20 {
+            e.key(KeyName::Char('+'));
+        }
+        assert_eq!(e.size, MAX_SIZE);
+        for _ in 0..20 {
+            e.key(KeyName::Char('-'));
+        }
+        assert_eq!(e.size, 1);
+    }
 
     #[test]
     fn the_view_moves_only_to_keep_the_cursor_in_sight() {

@@ -48,6 +48,30 @@ pub fn rect(a: Cell, b: Cell, filled: bool) -> Vec<Cell> {
     cells
 }
 
+/// `cells`, each grown to a square `size` cells a side around it (off
+/// the map's top and left edges cut), each cell once.
+pub fn thick(cells: &[Cell], size: usize) -> Vec<Cell> {
+    if size <= 1 {
+        return cells.to_vec();
+    }
+    let back = (size - 1) / 2;
+    let mut out: Vec<Cell> = Vec::new();
+    for &(x, y) in cells {
+        for dy in 0..size {
+            for dx in 0..size {
+                if let (Some(cx), Some(cy)) =
+                    ((x + dx).checked_sub(back), (y + dy).checked_sub(back))
+                {
+                    out.push((cx, cy));
+                }
+            }
+        }
+    }
+    out.sort_unstable_by_key(|&(x, y)| (y, x));
+    out.dedup();
+    out
+}
+
 /// The cells joined to `from` through sides by cells of its character,
 /// in `draft` (none if `from` is off the map).
 pub fn fill(draft: &Draft, from: Cell) -> Vec<Cell> {
@@ -95,6 +119,15 @@ mod tests {
     fn a_rectangle_is_its_outline_or_all_of_it() {
         assert_eq!(rect((3, 2), (0, 0), false).len(), 10);
         assert_eq!(rect((0, 0), (3, 2), true).len(), 12);
+    }
+
+    #[test]
+    fn a_thick_brush_is_a_square_round_each_cell() {
+        assert_eq!(thick(&[(5, 5)], 1), [(5, 5)]);
+        assert_eq!(thick(&[(5, 5)], 3).len(), 9);
+        assert_eq!(thick(&[(0, 0)], 3), [(0, 0), (1, 0), (0, 1), (1, 1)]);
+        // A line three wide: its squares overlap, each cell once.
+        assert_eq!(thick(&line((2, 2), (6, 2)), 3).len(), 21);
     }
 
     #[test]

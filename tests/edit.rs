@@ -16,6 +16,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Size;
 use skid::console::{Console, Sink};
 use skid::race::edit::Editor;
+use skid::race::medals::book::Lookup;
 use skid::track::draft::Draft;
 
 /// A console that hands the editor one key a wait and, before each,
@@ -150,6 +151,19 @@ fn a_circuit_drawn_from_nothing_is_checked_as_it_grows_and_saved() {
     assert!(counts[0] > 0 && counts.last() == Some(&0), "{counts:?}");
     let saved = console.seen.iter().find(|s| s.contains("saved: "));
     assert!(saved.is_some(), "{:?}", console.seen.last());
+    // Saved, its medals are timed off the keys' loop, and shown.
+    assert!(
+        console.seen.iter().any(|s| s.contains("arcade: ")),
+        "{saved:?}"
+    );
+    let until = std::time::Instant::now() + Duration::from_mins(2);
+    while !matches!(editor.medals, Some((_, Lookup::Known(_)))) {
+        assert!(std::time::Instant::now() < until, "no medals in 120 s");
+        editor.poll();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let medals = editor.medals.as_ref().and_then(|m| m.1.medals());
+    assert!(medals.is_some_and(|m| m.author > 5.0), "{medals:?}");
     let raced = console
         .seen
         .iter()

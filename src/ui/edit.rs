@@ -85,6 +85,10 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
     let changed = if editor.changed { " *" } else { "" };
     let mut out = vec![column::line(format!("EDIT {name}{changed}"), THEME.accent)];
     out.extend(checks(editor, cols));
+    if let Some((_, lookup)) = editor.medals {
+        let said = format!("arcade: {}", super::medals::targets(lookup));
+        out.extend(wrapped(&said, cols).map(|l| column::line(l, THEME.accent)));
+    }
     if let Some(note) = &editor.note {
         out.extend(wrapped(note, cols).map(|l| column::line(l, THEME.accent)));
     }

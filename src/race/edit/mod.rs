@@ -14,6 +14,9 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 
 use crate::input::keys::KeyName;
+use crate::physics::ModelKind;
+use crate::physics::car::CarSpec;
+use crate::race::medals::book::{Book, LapKey, Lookup};
 use crate::track::draft::Draft;
 
 use brush::{Brush, TOOLS, Tool};
@@ -78,6 +81,12 @@ pub struct Editor {
     /// Whether the mouse is drawing a stroke with the point tool: each
     /// cell it is dragged over joins the stroke its press began.
     dragging: bool,
+    /// The medal book that times the computer on a saved track, off the
+    /// keys' loop (none where the checks are made at once: tests).
+    book: Option<Book>,
+    /// The medals of the track saved last, in `arcade` with its own car:
+    /// their key, and what the book knows of them.
+    pub medals: Option<(LapKey, Lookup)>,
     /// Whether a key that needs saying twice (leave with changes unsaved,
     /// save an unraceable track) was said once.
     pub asked_once: Option<KeyName>,
@@ -99,6 +108,8 @@ impl Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             checker: Checker::new(background),
+            book: background.then(|| Book::open(None)),
+            medals: None,
             changed: false,
             note: None,
             asked_once: None,
@@ -329,6 +340,9 @@ impl Editor {
                     "saved as a draft"
                 };
                 self.note = Some(format!("{what}: {}", self.path.display()));
+                if raceable {
+                    self.time_medals(&text);
+                }
             }
             Err(e) => self.note = Some(format!("not saved: {}: {e}", self.path.display())),
         }
@@ -347,9 +361,30 @@ impl Editor {
         Asked::Nothing
     }
 
-    /// Takes the checker's newest answer; returns whether it changed.
+    /// The medals of the track saved as `text`, asked of the book (timed
+    /// on its thread), in `arcade` with its own car.
+    fn time_medals(&mut self, text: &str) {
+        let Some(book) = &mut self.book else {
+            return;
+        };
+        let Ok(track) = crate::track::parse("track", text.as_bytes()) else {
+            return;
+        };
+        let (kind, spec) = (ModelKind::Arcade, CarSpec::default_for(ModelKind::Arcade));
+        let key = crate::race::medals::book::key(&track, &spec, kind);
+        let lookup = book.ask(key.clone(), &track, &spec, true);
+        self.medals = Some((key, lookup));
+    }
+
+    /// Takes the checker's newest answer and the medals timed; returns
+    /// whether anything changed.
     pub fn poll(&mut self) -> bool {
-        self.checker.poll()
+        let checked = self.checker.poll();
+        let timed = self.book.as_mut().is_some_and(Book::poll);
+        if timed && let (Some(book), Some((key, lookup))) = (&self.book, &mut self.medals) {
+            *lookup = book.get(key);
+        }
+        checked || timed
     }
 
     /// How many strokes can be undone and redone.

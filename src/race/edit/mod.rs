@@ -1,9 +1,12 @@
 //! The track editor's state (`skid edit`): a track file being drawn
-//! ([`Draft`]), a cursor, the brush and tool chosen, every stroke undone
-//! and redone without limit, and what the checks say of the drawing as
-//! it is now ([`check`]). Keys come in as [`KeyName`]s, from whichever
-//! door the person came through; the drawing is the UI's, which reads
-//! this and never changes it.
+//! ([`Draft`]), a cursor and the view of the map around it, the brush (of
+//! a size) and tool chosen, every stroke undone and redone without limit,
+//! what the checks say of the drawing as it is now ([`check`]), and the
+//! medals of the track saved (timed on a medal book's thread). Keys come
+//! in as [`KeyName`]s and mouse reports as cells of the screen, from
+//! whichever door the person came through, which races the drawing when
+//! asked ([`Asked::Drive`]); the screen is the UI's, which reads this and
+//! never changes it.
 
 pub mod brush;
 pub mod check;

@@ -259,6 +259,49 @@ fn the_mouse_paints_where_it_is_dragged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Name, laps and the map's size are set by keys, typed as typed (case
+/// and all); a size that cannot be is refused, saying why; an
+/// unraceable track is saved, as a draft, when asked twice.
+#[test]
+fn name_laps_and_size_are_set_and_saved() {
+    let dir = temp("settings");
+    let path = dir.join("s.track");
+    let mut editor = Editor::new(Draft::new(60, 20), path.clone(), false);
+    let mut events = vec![press('n')];
+    events.extend(vec![code(KeyCode::Backspace); 12]);
+    events.extend("My Ring".chars().map(press));
+    events.extend([code(KeyCode::Enter), press(']'), press(']'), press('x')]);
+    events.extend(vec![code(KeyCode::Backspace); 8]);
+    events.extend("2x2".chars().map(press));
+    events.push(code(KeyCode::Enter));
+    events.extend(vec![code(KeyCode::Backspace); 3]);
+    events.extend("40x15".chars().map(press));
+    events.extend([
+        code(KeyCode::Enter),
+        ctrl('s'),
+        ctrl('s'),
+        code(KeyCode::Null),
+    ]);
+    let mut console = Keys {
+        pressed: events.into(),
+        tap: Sink::default(),
+        term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
+        seen: Vec::new(),
+    };
+    skid::app::edit::run(&mut console, &mut editor, false).unwrap();
+    assert!(
+        console.seen.iter().any(|s| s.contains("a size is WxH")),
+        "the bad size refused"
+    );
+    assert!(console.seen.iter().any(|s| s.contains("My Ring · 5 laps")));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let saved = Draft::read(&text);
+    assert_eq!(saved.front("name").as_deref(), Some("My Ring"), "{text}");
+    assert_eq!(saved.front("laps").as_deref(), Some("5"), "{text}");
+    assert_eq!(saved.size(), (40, 15), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn undo_and_redo_go_back_and_forth_without_limit() {
     use skid::input::keys::KeyName::{Char, Left, Right, Space};

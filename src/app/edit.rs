@@ -8,7 +8,7 @@
 use std::io;
 use std::time::Duration;
 
-use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Size;
 
 use crate::console::damage::Damage;
@@ -70,6 +70,20 @@ pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io:
     left
 }
 
+/// Whether `k` went into the setting being typed, if one is: a
+/// character as typed (case and all), or Backspace.
+fn typing(editor: &mut Editor, k: &KeyEvent) -> bool {
+    if editor.prompt.is_none() || k.modifiers.contains(KeyModifiers::CONTROL) {
+        return false;
+    }
+    match k.code {
+        KeyCode::Char(c) => editor.typed(c),
+        KeyCode::Backspace => editor.erase(),
+        _ => return false,
+    }
+    true
+}
+
 /// A terminal's size as the screen is drawn (clamped as every screen).
 fn sized(w: u16, h: u16) -> Size {
     let (w, h) = screen_size(w.into(), h.into());
@@ -89,6 +103,10 @@ fn edit_until_left<C: Console>(
         while let Some(ev) = next {
             match ev {
                 // A press or a key's repeat (held, an arrow moves on).
+                // A setting being typed: characters as typed.
+                Event::Key(k) if k.kind != KeyEventKind::Release && typing(editor, &k) => {
+                    dirty = true;
+                }
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
                     if let Some(key) = key_name(&k) {
                         match editor.key(key) {

@@ -97,6 +97,60 @@ impl Draft {
         out
     }
 
+    /// The front matter's value of `key` (`name`, `laps`, `cell`) as
+    /// written there, a string's without its quotes; none where it is not
+    /// set or the front matter is not TOML.
+    pub fn front(&self, key: &str) -> Option<String> {
+        let (start, end) = self.front_lines()?;
+        let lines: Vec<&str> = self.head.split('\n').collect();
+        let text = lines[start + 1..end].join("\n");
+        let table: toml::Table = toml::from_str(&text).ok()?;
+        Some(match table.get(key)? {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    }
+
+    /// Sets the front matter's `key` to `value`, TOML as it is to be
+    /// written (`"My Ring"`, `4`): the line setting it now is replaced,
+    /// else one is added first in the front matter (made where there is
+    /// none). Nothing else in the file changes.
+    pub fn set_front(&mut self, key: &str, value: &str) {
+        let eol = if self.crlf { "\r" } else { "" };
+        let line = format!("{key} = {value}{eol}");
+        let Some((start, end)) = self.front_lines() else {
+            let (bom, rest) = match self.head.strip_prefix('\u{feff}') {
+                Some(rest) => ("\u{feff}", rest.to_string()),
+                None => ("", self.head.clone()),
+            };
+            self.head = format!("{bom}+++{eol}\n{line}\n+++{eol}\n{rest}");
+            return;
+        };
+        let mut lines: Vec<String> = self.head.split('\n').map(str::to_string).collect();
+        let sets = |l: &String| {
+            let l = l.trim_start();
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        };
+        match (start + 1..end).find(|&i| sets(&lines[i])) {
+            Some(i) => lines[i] = line,
+            None => lines.insert(start + 1, line),
+        }
+        self.head = lines.join("\n");
+    }
+
+    /// The lines of `head` that open and close the front matter, if it
+    /// has one.
+    fn front_lines(&self) -> Option<(usize, usize)> {
+        let lines: Vec<&str> = self.head.split('\n').collect();
+        let bare = |l: &str| l.trim_start_matches('\u{feff}').trim_end().to_string();
+        if bare(lines.first()?) != "+++" {
+            return None;
+        }
+        let end = (lines.iter().skip(1)).position(|l| bare(l) == "+++")? + 1;
+        Some((0, end))
+    }
+
     /// The file's line number of the map's first row (from 1), as the
     /// parser's messages count lines.
     pub fn map_line(&self) -> usize {
@@ -190,6 +244,26 @@ mod tests {
             "{:?}",
             d.text()
         );
+    }
+
+    /// The name, laps and cell size are set in the front matter, a line
+    /// each, whatever else it holds; a file without one gets one.
+    #[test]
+    fn settings_go_in_the_front_matter() {
+        let mut d = Draft::read("+++\nname = \"Old\"\n# a comment\n+++\n###\n#>#\n");
+        assert_eq!(d.front("name").as_deref(), Some("Old"));
+        d.set_front("name", "\"New \\\"one\\\"\"");
+        d.set_front("laps", "5");
+        assert_eq!(
+            d.text(),
+            "+++\nlaps = 5\nname = \"New \\\"one\\\"\"\n# a comment\n+++\n###\n#>#\n"
+        );
+        assert_eq!(d.front("name").as_deref(), Some("New \"one\""));
+        assert_eq!(d.front("laps").as_deref(), Some("5"));
+        let mut bare = Draft::read("###\r\n#>#\r\n");
+        bare.set_front("laps", "2");
+        assert_eq!(bare.text(), "+++\r\nlaps = 2\r\n+++\r\n###\r\n#>#\r\n");
+        assert_eq!(bare.map_line(), 4);
     }
 
     #[test]

@@ -84,6 +84,19 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
         (editor.path.file_name()).map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let changed = if editor.changed { " *" } else { "" };
     let mut out = vec![column::line(format!("EDIT {name}{changed}"), THEME.accent)];
+    let called = editor.name().unwrap_or_else(|| "(no name)".into());
+    out.push(column::line(
+        format!("{called} · {} laps", editor.laps()),
+        THEME.text,
+    ));
+    if let Some(p) = &editor.prompt {
+        let what = match p.setting {
+            edit::Setting::Name => "name",
+            edit::Setting::Size => "size",
+        };
+        out.push(column::line(format!("{what}: {}_", p.text), THEME.accent));
+        out.push(column::line("Enter sets it  Esc leaves it", THEME.faint));
+    }
     out.extend(checks(editor, cols));
     if let Some((_, lookup)) = editor.medals {
         let said = format!("arcade: {}", super::medals::targets(lookup));
@@ -118,9 +131,10 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
     }
     out.push(column::line("Space put  u undo  y redo", THEME.faint));
     out.push(column::line(
-        format!("- + size {}", editor.size),
+        format!("- + size {}  n name", editor.size),
         THEME.faint,
     ));
+    out.push(column::line("[ ] laps  x map size", THEME.faint));
     out.push(column::line("d drive  Ctrl-S save  q leave", THEME.faint));
     let (x, y) = editor.cursor;
     let (w, h) = editor.draft.size();

@@ -10,7 +10,10 @@
 
 pub mod brush;
 pub mod check;
+mod settings;
 pub mod shapes;
+
+pub use settings::{Prompt, Setting};
 
 use std::path::PathBuf;
 
@@ -84,6 +87,8 @@ pub struct Editor {
     /// Whether the mouse is drawing a stroke with the point tool: each
     /// cell it is dragged over joins the stroke its press began.
     dragging: bool,
+    /// The setting being typed, if one is.
+    pub prompt: Option<Prompt>,
     /// The medal book that times the computer on a saved track, off the
     /// keys' loop (none where the checks are made at once: tests).
     book: Option<Book>,
@@ -111,6 +116,7 @@ impl Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             checker: Checker::new(background),
+            prompt: None,
             book: background.then(|| Book::open(None)),
             medals: None,
             changed: false,
@@ -133,6 +139,10 @@ impl Editor {
 
     /// Applies the key `key`.
     pub fn key(&mut self, key: KeyName) -> Asked {
+        if self.prompt.is_some() {
+            self.prompted(key);
+            return Asked::Nothing;
+        }
         let twice = self.asked_once.take() == Some(key);
         self.note = None;
         match key {
@@ -145,6 +155,10 @@ impl Editor {
             KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
             KeyName::Ctrl('s') => self.save(twice),
             KeyName::Char('d') => return self.drive(),
+            KeyName::Char('n') => self.ask(Setting::Name),
+            KeyName::Char('x') => self.ask(Setting::Size),
+            KeyName::Char('[') => self.add_laps(-1),
+            KeyName::Char(']') => self.add_laps(1),
             KeyName::Char('-') => self.size = (self.size - 1).max(1),
             KeyName::Char('+' | '=') => self.size = (self.size + 1).min(MAX_SIZE),
             KeyName::Esc if self.anchor.is_some() => self.anchor = None,

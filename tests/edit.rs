@@ -29,6 +29,18 @@ struct Keys {
     seen: Vec<String>,
 }
 
+impl Keys {
+    /// A console of 80x24 that hands the editor `events`, one a wait.
+    fn new(events: Vec<Event>) -> Keys {
+        Keys {
+            pressed: events.into(),
+            tap: Sink::default(),
+            term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
+            seen: Vec::new(),
+        }
+    }
+}
+
 impl Console for Keys {
     type Out = Sink;
 
@@ -135,12 +147,7 @@ fn a_circuit_drawn_from_nothing_is_checked_as_it_grows_and_saved() {
     keys.extend(vec![code(KeyCode::Null); 3]);
     keys.push(press('u'));
     keys.push(code(KeyCode::Null));
-    let mut console = Keys {
-        pressed: keys.into(),
-        tap: Sink::default(),
-        term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
-        seen: Vec::new(),
-    };
+    let mut console = Keys::new(keys);
     skid::app::edit::run(&mut console, &mut editor, true).unwrap();
     let counts: Vec<usize> = console.seen.iter().filter_map(|s| problems(s)).collect();
     let first = console.seen.iter().find(|s| problems(s).is_some()).unwrap();
@@ -241,12 +248,7 @@ fn the_mouse_paints_where_it_is_dragged() {
         mouse(Up(left), 16, 9),
         mouse(Down(left), 70, 20),
     ];
-    let mut console = Keys {
-        pressed: events.into(),
-        tap: Sink::default(),
-        term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
-        seen: Vec::new(),
-    };
+    let mut console = Keys::new(events);
     skid::app::edit::run(&mut console, &mut editor, false).unwrap();
     let d = &editor.draft;
     let road: String = (2..=8).map(|x| d.get(x, 2).unwrap()).collect();
@@ -282,12 +284,7 @@ fn name_laps_and_size_are_set_and_saved() {
         ctrl('s'),
         code(KeyCode::Null),
     ]);
-    let mut console = Keys {
-        pressed: events.into(),
-        tap: Sink::default(),
-        term: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0),
-        seen: Vec::new(),
-    };
+    let mut console = Keys::new(events);
     skid::app::edit::run(&mut console, &mut editor, false).unwrap();
     assert!(
         console.seen.iter().any(|s| s.contains("a size is WxH")),

@@ -361,7 +361,8 @@ fn windows_terminals_key_releases_drive_locally() {
         .windows(8)
         .rposition(|w| w == b"\x1b[?1049l")
         .unwrap()
-        - 40..];
+        + 8
+        - skid::console::RESTORE.len()..];
     assert!(
         count(after, b"\x1b[?9001l") == 1,
         "win32-input-mode left on"

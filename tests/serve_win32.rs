@@ -75,7 +75,9 @@ async fn windows_terminal_keys_are_held_exactly_over_ssh() {
     }
     p.wait_closed(5.0).await;
     let raw = p.raw_text();
-    let tail = &raw[raw.rfind("\x1b[?1049l").expect("main screen back") - 40..];
+    // From where the bytes that give the terminal back begin.
+    let back = raw.rfind("\x1b[?1049l").expect("main screen back") + 8;
+    let tail = &raw[back - skid::console::RESTORE.len()..];
     assert!(tail.contains("\x1b[?9001l"), "{tail:?}");
     srv.shutdown().await;
 }

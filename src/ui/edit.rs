@@ -39,6 +39,7 @@ fn map(buf: &mut Buffer, area: Rect, editor: &Editor) {
     let last = &editor.checker.last;
     let bad: Vec<_> = (last.problems.iter()).filter_map(|p| p.cell).collect();
     let warned: Vec<_> = (last.warnings.iter()).filter_map(|p| p.cell).collect();
+    let line: std::collections::HashSet<_> = editor.overlay.cells.iter().copied().collect();
     for sy in 0..rows.min(h - y0.min(h)) {
         for sx in 0..cols.min(w - x0.min(w)) {
             let (x, y) = (x0 + sx, y0 + sy);
@@ -55,7 +56,15 @@ fn map(buf: &mut Buffer, area: Rect, editor: &Editor) {
             if editor.cursor == (x, y) {
                 style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
             }
-            let glyph = if c == '#' { '█' } else { c };
+            let on_line = line.contains(&(x, y)) && matches!(c, ' ' | ',' | '.' | ':' | '~');
+            if on_line {
+                style = style.fg(THEME.accent);
+            }
+            let glyph = match c {
+                '#' => '█',
+                _ if on_line => '•',
+                c => c,
+            };
             let (px, py) = (area.x + sx as u16, area.y + sy as u16);
             buf[(px, py)].set_char(glyph).set_style(style);
         }
@@ -130,12 +139,13 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
         out.push(column::line(line.join(" "), THEME.dim));
     }
     out.push(column::line("Space put  u undo  y redo", THEME.faint));
-    out.push(column::line(
-        format!("- + size {}  n name", editor.size),
-        THEME.faint,
-    ));
-    out.push(column::line("[ ] laps  x map size", THEME.faint));
-    out.push(column::line("d drive  Ctrl-S save  q leave", THEME.faint));
+    let size = format!("- + size {}  n name  o line", editor.size);
+    let keys = [
+        size.as_str(),
+        "[ ] laps  x size  q leave",
+        "d drive  Ctrl-S save",
+    ];
+    out.extend(keys.map(|k| column::line(k.to_string(), THEME.faint)));
     let (x, y) = editor.cursor;
     let (w, h) = editor.draft.size();
     let at = format!("{x},{y} of {w}x{h}  {}", editor.brush.name());

@@ -10,6 +10,7 @@
 
 pub mod brush;
 pub mod check;
+pub mod line;
 mod settings;
 pub mod shapes;
 
@@ -89,6 +90,11 @@ pub struct Editor {
     dragging: bool,
     /// The setting being typed, if one is.
     pub prompt: Option<Prompt>,
+    /// The computer's racing line over the drawing, when asked for.
+    pub overlay: line::Overlay,
+    /// Whether slow work (checks, the line, medals) is done on threads
+    /// of its own.
+    background: bool,
     /// The medal book that times the computer on a saved track, off the
     /// keys' loop (none where the checks are made at once: tests).
     book: Option<Book>,
@@ -117,6 +123,8 @@ impl Editor {
             redo: Vec::new(),
             checker: Checker::new(background),
             prompt: None,
+            overlay: line::Overlay::default(),
+            background,
             book: background.then(|| Book::open(None)),
             medals: None,
             changed: false,
@@ -155,6 +163,7 @@ impl Editor {
             KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
             KeyName::Ctrl('s') => self.save(twice),
             KeyName::Char('d') => return self.drive(),
+            KeyName::Char('o') => self.toggle_line(),
             KeyName::Char('n') => self.ask(Setting::Name),
             KeyName::Char('x') => self.ask(Setting::Size),
             KeyName::Char('[') => self.add_laps(-1),
@@ -332,9 +341,11 @@ impl Editor {
         self.drawn();
     }
 
-    /// The drawing changed: checked again.
+    /// The drawing changed: checked again; the racing line shown is
+    /// no longer its own, and goes.
     fn drawn(&mut self) {
         self.changed = true;
+        self.overlay = line::Overlay::default();
         self.check();
     }
 
@@ -396,7 +407,7 @@ impl Editor {
     /// Takes the checker's newest answer and the medals timed; returns
     /// whether anything changed.
     pub fn poll(&mut self) -> bool {
-        let checked = self.checker.poll();
+        let checked = self.checker.poll() | self.line_came();
         let timed = self.book.as_mut().is_some_and(Book::poll);
         if timed && let (Some(book), Some((key, lookup))) = (&self.book, &mut self.medals) {
             *lookup = book.get(key);

@@ -43,7 +43,6 @@ fn drive<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::R
         track: Some((name, track)),
         hz,
         color,
-        skill: 0.8,
         background: true,
         ..crate::app::Options::default()
     });

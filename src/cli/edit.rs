@@ -9,10 +9,6 @@ use crate::race::edit::Editor;
 use crate::track::bundled;
 use crate::track::draft::Draft;
 
-/// The largest track file the editor opens (as the parser's limit on a
-/// side, 8192, squared would be far past what a terminal shows).
-const MAX_BYTES: u64 = 4 << 20;
-
 /// A new track's size in cells.
 const NEW: (usize, usize) = (60, 20);
 
@@ -23,8 +19,7 @@ pub fn open(arg: Option<&str>) -> Result<(Draft, PathBuf), Diagnostics> {
     let arg = arg.unwrap_or("untitled.track");
     let path = Path::new(arg);
     if path.exists() {
-        let bytes = crate::base::files::read_capped(path, MAX_BYTES, true)
-            .map_err(|e| Diagnostic::file(arg, e.to_string()))?;
+        let bytes = crate::base::diag::read_file(arg)?;
         let text = crate::base::diag::utf8(arg, &bytes)?;
         return Ok((Draft::read(text), path.to_path_buf()));
     }

@@ -166,11 +166,13 @@ impl Draft {
     /// The character at column `x`, row `y` of the map: grass (` `) past
     /// a short row's end, none outside the map.
     pub fn get(&self, x: usize, y: usize) -> Option<char> {
-        let (w, h) = self.size();
-        if x >= w || y >= h {
-            return None;
+        let row = &self.rows.get(y)?.0;
+        // The map's width is only worked out past a short row's end: this
+        // is read for every cell drawn.
+        match row.get(x) {
+            Some(&c) => Some(c),
+            None => (x < self.size().0).then_some(' '),
         }
-        Some(self.rows[y].0.get(x).copied().unwrap_or(' '))
     }
 
     /// Sets the character at `x`, `y` of the map (grass up to it where

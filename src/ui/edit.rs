@@ -128,7 +128,7 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
     let tools = (TOOLS.iter()).map(|(k, t)| {
         (
             *t == editor.tool,
-            format!("{} {}", k.label().to_lowercase(), t.short()),
+            format!("{} {}", k.label().to_lowercase(), t.name()),
         )
     });
     for pair in brushes.chunks(2).chain(tools.collect::<Vec<_>>().chunks(2)) {

@@ -84,18 +84,8 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Point => "point",
-            Tool::Line => "line",
-            Tool::Rect => "rectangle",
-            Tool::Filled => "filled rectangle",
-            Tool::Fill => "fill",
-        }
-    }
-
     /// The palette's word for it.
-    pub fn short(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Tool::Point => "point",
             Tool::Line => "line",

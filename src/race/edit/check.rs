@@ -5,7 +5,7 @@
 //! wins; older ones are skipped) and never makes a keystroke wait; tests
 //! and headless runs check at once.
 
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SendError, Sender, channel};
 
 use crate::base::diag::Diagnostic;
 use crate::track::{self, course};
@@ -65,11 +65,6 @@ pub fn check(text: &str, map_line: usize) -> (Vec<Problem>, Vec<Problem>) {
             Err(d) => (vec![said(&d)], Vec::new()),
         },
     }
-}
-
-/// The problems [`check`] finds.
-pub fn problems(text: &str, map_line: usize) -> Vec<Problem> {
-    check(text, map_line).0
 }
 
 /// Whether the parser's `message` is about the whole map, not the cell
@@ -137,16 +132,20 @@ impl Checker {
     pub fn ask(&mut self, text: String, map_line: usize) -> u64 {
         self.asked += 1;
         let drawing = self.asked;
-        let sent =
-            (self.ask.as_ref()).is_some_and(|a| a.send((drawing, text.clone(), map_line)).is_ok());
-        if !sent {
-            let (problems, warnings) = check(&text, map_line);
-            self.last = Checked {
-                drawing,
-                problems,
-                warnings,
-            };
-        }
+        // Handed to the thread whole; what it cannot take comes back.
+        let text = match &self.ask {
+            Some(ask) => match ask.send((drawing, text, map_line)) {
+                Ok(()) => return drawing,
+                Err(SendError((_, text, _))) => text,
+            },
+            None => text,
+        };
+        let (problems, warnings) = check(&text, map_line);
+        self.last = Checked {
+            drawing,
+            problems,
+            warnings,
+        };
         drawing
     }
 
@@ -178,7 +177,7 @@ mod tests {
     #[test]
     fn a_problem_is_at_the_cell_it_is_about() {
         let text = format!("{HEAD}#######\n#>  2 #\n#######\n");
-        let found = problems(&text, 4);
+        let found = check(&text, 4).0;
         let at = |cell| {
             found
                 .iter()
@@ -189,12 +188,12 @@ mod tests {
         assert_eq!(at((1, 1)), Some("start slot t"), "{found:?}");
         // A new track wants a start and a finish: nowhere in particular.
         let new = crate::track::draft::Draft::new(12, 6);
-        let wants = problems(&new.text(), new.map_line());
+        let wants = check(&new.text(), new.map_line()).0;
         assert_eq!(wants.len(), 2, "{wants:?}");
         assert!(wants.iter().all(|p| p.cell.is_none()), "{wants:?}");
         let pocket = crate::track::bundled::TRACKS[0].1;
         let map_line = crate::track::draft::Draft::read(pocket).map_line();
-        assert_eq!(problems(pocket, map_line), []);
+        assert_eq!(check(pocket, map_line).0, []);
     }
 
     #[test]

@@ -85,9 +85,10 @@ pub struct Editor {
     /// The map's cell at the canvas's top left: moved only to keep the
     /// cursor in sight, so what is under the mouse stays put.
     pub view: Cell,
-    /// Whether the mouse is drawing a stroke with the point tool: each
-    /// cell it is dragged over joins the stroke its press began.
-    dragging: bool,
+    /// While the mouse draws with the point tool, where in the undo
+    /// history its stroke is (or is to be): each cell it is dragged over
+    /// joins the stroke its press began.
+    dragging: Option<usize>,
     /// The setting being typed, if one is.
     pub prompt: Option<Prompt>,
     /// The computer's racing line over the drawing, when asked for.
@@ -132,7 +133,7 @@ impl Editor {
             asked_once: None,
             screen: (80, 24),
             view: (0, 0),
-            dragging: false,
+            dragging: None,
         };
         editor.follow();
         editor.check();
@@ -242,14 +243,14 @@ impl Editor {
         match kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 self.anchor = None;
+                self.dragging = (self.tool == Tool::Point).then_some(self.undo.len());
                 self.put();
-                self.dragging = self.tool == Tool::Point;
             }
-            MouseEventKind::Drag(MouseButton::Left) if self.dragging => {
-                self.paint_on(&shapes::thick(&shapes::line(from, at), self.size));
+            MouseEventKind::Drag(MouseButton::Left) if self.dragging.is_some() => {
+                self.paint(&shapes::thick(&shapes::line(from, at), self.size));
             }
             MouseEventKind::Up(MouseButton::Left) => {
-                self.dragging = false;
+                self.dragging = None;
                 if self.tool.two_points() && self.anchor.is_some_and(|a| a != at) {
                     self.put();
                 }
@@ -276,41 +277,23 @@ impl Editor {
         self.paint(&cells);
     }
 
-    /// Puts the brush on `cells` as more of the stroke under way (the
-    /// mouse dragged on).
-    fn paint_on(&mut self, cells: &[Cell]) {
-        let glyph = self.brush.glyph();
-        let Some(stroke) = self.undo.last_mut() else {
-            return self.paint(cells);
-        };
-        let before = stroke.0.len();
-        for &(x, y) in cells {
-            if let Some(was) = self.draft.set(x, y, glyph)
-                && was != glyph
-            {
-                stroke.0.push(((x, y), was, glyph));
-            }
-        }
-        if stroke.0.len() > before {
-            self.drawn();
-        }
-    }
-
-    /// Puts the brush on `cells`: one stroke, undone at once.
+    /// Puts the brush on `cells`: a stroke undone at once, or more of
+    /// the one the mouse's press began (`dragging`).
     fn paint(&mut self, cells: &[Cell]) {
         let glyph = self.brush.glyph();
-        let mut stroke = Stroke::default();
-        for &(x, y) in cells {
-            if let Some(was) = self.draft.set(x, y, glyph)
-                && was != glyph
-            {
-                stroke.0.push(((x, y), was, glyph));
-            }
-        }
-        if stroke.0.is_empty() {
+        let changed: Vec<_> = (cells.iter())
+            .filter_map(|&(x, y)| {
+                let was = self.draft.set(x, y, glyph)?;
+                (was != glyph).then_some(((x, y), was, glyph))
+            })
+            .collect();
+        if changed.is_empty() {
             return;
         }
-        self.undo.push(stroke);
+        match self.dragging {
+            Some(i) if i < self.undo.len() => self.undo[i].0.extend(changed),
+            _ => self.undo.push(Stroke(changed)),
+        }
         self.redo.clear();
         self.drawn();
     }

@@ -121,12 +121,10 @@ impl Hub {
             (Command::Enter, Some(made @ (LobbyRow::Today | LobbyRow::Make))) => {
                 // Today's track is the first offered; else the first
                 // after the days'.
-                let days = if rows.today {
-                    super::super::daily::SLOTS
-                } else {
-                    0
+                let track = match made {
+                    LobbyRow::Make if rows.today => super::super::daily::SLOTS,
+                    _ => 0,
                 };
-                let track = if made == LobbyRow::Make { days } else { 0 };
                 let r = self.next_room;
                 self.next_room += 1;
                 self.rooms.insert(r, Room::new(r, id, name(), track));

@@ -6,7 +6,9 @@
 
 use crate::base::day::Day;
 use crate::physics::ModelKind;
+use crate::physics::car::CarSpec;
 use crate::race::Menu;
+use crate::race::medals::book::Book;
 
 use crate::race::setup::daily_label;
 
@@ -22,32 +24,19 @@ impl Hub {
     /// [`ToHub::DayTurned`]: super::ToHub::DayTurned
     pub fn offer_today(&mut self, today: Day) {
         self.daily = Some(Turns { today, next: None });
-        let offered = self.tracks[0].clone();
-        self.warm_medals(&offered);
-    }
-
-    /// Asks the book for `offered`'s medals with each model's own car,
-    /// the settings a room on it begins with.
-    fn warm_medals(&mut self, offered: &Offered) {
-        for model in ModelKind::ALL {
-            let setup = Menu::new(0, model).setup(&offered.choice, &self.cars);
-            let key = (offered.id.clone(), setup.model, setup.spec.content_id());
-            (self.medals).ask(key, &offered.choice.track, &setup.spec, true);
-        }
+        warm_medals(&mut self.medals, &self.cars, &self.tracks[0]);
     }
 
     /// The next day's track, `offered`, for `day`: kept until midnight,
     /// its medals for each model's own car asked for now (worked out on
     /// the book's thread before anyone races it).
     pub(super) fn tomorrow(&mut self, day: Day, offered: Offered) {
-        if self.daily.is_none() {
+        let Some(turns) = &mut self.daily else {
             return;
-        }
-        self.warm_medals(&offered);
+        };
+        warm_medals(&mut self.medals, &self.cars, &offered);
         eprintln!("skid serve: {day}'s track is made: {}", offered.choice.name);
-        if let Some(turns) = &mut self.daily {
-            turns.next = Some((day, offered));
-        }
+        turns.next = Some((day, offered));
     }
 
     /// Midnight: `day`'s track, made before, is today's, and today's
@@ -73,5 +62,15 @@ impl Hub {
                 turns.next = other;
             }
         }
+    }
+}
+
+/// Asks `book` for `offered`'s medals with each model's own car (of
+/// `cars`), the settings a room on it begins with.
+fn warm_medals(book: &mut Book, cars: &[(String, CarSpec)], offered: &Offered) {
+    for model in ModelKind::ALL {
+        let setup = Menu::new(0, model).setup(&offered.choice, cars);
+        let key = (offered.id.clone(), setup.model, setup.spec.content_id());
+        book.ask(key, &offered.choice.track, &setup.spec, true);
     }
 }

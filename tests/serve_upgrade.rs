@@ -1,8 +1,10 @@
-//! A server's database of the previous schema version (1: one lap per
-//! player and key, whatever its board) upgraded by this build (2: a lap
-//! per player, key and board) on SQLite and PostgreSQL: every lap kept,
-//! aided and unaided ones, with its ghost; after it, a player's faster
-//! aided lap stands beside their unaided record instead of replacing it.
+//! A server's database of earlier schema versions upgraded by this build
+//! (3: players' tracks beside the laps) on SQLite and PostgreSQL. From
+//! version 1 (one lap per player and key, whatever its board): every lap
+//! kept, aided and unaided ones, with its ghost; after it, a player's
+//! faster aided lap stands beside their unaided record instead of
+//! replacing it. From version 2 (the previous one): every lap kept, and
+//! players' tracks kept, published once driven, taken back.
 #![cfg(feature = "serve")]
 
 #[path = "common/laps.rs"]
@@ -155,7 +157,7 @@ fn an_sqlite_database_of_version_1_keeps_every_lap() {
             .unwrap()
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
         check(&mut db, aided_column);
         anns_aided_lap(None, &dir, &mut db);
         let _ = std::fs::remove_dir_all(&dir);
@@ -196,7 +198,7 @@ fn a_postgresql_database_of_version_1_keeps_every_lap() {
             .query_one("SELECT version FROM skid_schema", &[])
             .unwrap()
             .get(0);
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
         check(db.as_mut(), aided_column);
         let dir = temp(&format!("pg-{aided_column}"));
         anns_aided_lap(Some(&test_db.url), &dir, db.as_mut());
@@ -298,8 +300,198 @@ fn a_role_that_may_not_change_tables_runs_a_server_on_its_schema() {
     };
     assert!(start.elapsed() < std::time::Duration::from_secs(3));
     assert!(
-        why.contains("from version 1 to 2") && why.contains("owns the tables"),
+        why.contains("from version 1 to 3") && why.contains("owns the tables"),
         "{why}"
     );
     assert!(!why.contains(":rows@"), "no password: {why}");
+}
+
+/// Version 2's tables as a build of that version made them (the
+/// `changes` table's sequence is spelt per database), frozen here.
+const VERSION_2: [&str; 4] = [
+    "CREATE TABLE laps (
+        identity TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        car_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        track TEXT NOT NULL,
+        car TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        ticks BIGINT NOT NULL,
+        hz BIGINT NOT NULL,
+        splits TEXT NOT NULL,
+        medal TEXT,
+        set_at BIGINT NOT NULL,
+        ghost TEXT NOT NULL,
+        aided BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (identity, track_id, model, car_id, aided)
+    )",
+    "CREATE INDEX laps_board ON laps (track_id, model, car_id, aided, time, set_at)",
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE rooms (
+        server TEXT NOT NULL,
+        room BIGINT NOT NULL,
+        track TEXT NOT NULL,
+        model TEXT NOT NULL,
+        players BIGINT NOT NULL,
+        seats BIGINT NOT NULL,
+        racing BIGINT NOT NULL,
+        beat BIGINT NOT NULL,
+        peer TEXT NOT NULL DEFAULT '',
+        aid BIGINT NOT NULL DEFAULT 1,
+        PRIMARY KEY (server, room)
+    )",
+];
+
+/// A track of ann's, `body` under `name`, with content id `id`.
+fn anns_track(name: &str, body: &str, id: &str) -> db::ToShelve {
+    db::ToShelve {
+        owner: "SHA256:ann".into(),
+        name: name.into(),
+        maker: "ann".into(),
+        body: body.into(),
+        track_id: id.into(),
+    }
+}
+
+/// The players' tracks on an upgraded database: kept, at most `most` a
+/// maker; private until their maker has a lap of them as they are;
+/// unpublished by a change; taken back; removed.
+fn shelf(db: &mut dyn Database) {
+    use db::{Publishing, Shelving, Whose};
+    let ring = anns_track("Ring", "name = \"Ring\"\n", "00ff");
+    assert_eq!(
+        db.shelve(&ring, 2, 5).unwrap(),
+        Shelving::Saved { published: false }
+    );
+    let other = anns_track("Loop", "x", "");
+    assert_eq!(
+        db.shelve(&other, 2, 6).unwrap(),
+        Shelving::Saved { published: false }
+    );
+    let third = anns_track("Third", "x", "");
+    assert_eq!(db.shelve(&third, 2, 7).unwrap(), Shelving::Full(2));
+    // Saved again under its name: not a third.
+    assert_eq!(
+        db.shelve(&ring, 2, 8).unwrap(),
+        Shelving::Saved { published: false }
+    );
+    assert_eq!(
+        db.track_body("SHA256:ann", "Ring").unwrap().as_deref(),
+        Some(ring.body.as_str())
+    );
+    assert_eq!(db.track_body("SHA256:bob", "Ring").unwrap(), None, "ann's");
+    // Ann has a lap on 00ff: Ring may be published; Loop, a draft, not.
+    assert_eq!(
+        db.publish_track("SHA256:ann", "Loop", true, 9).unwrap(),
+        Publishing::NotDriven
+    );
+    assert_eq!(
+        db.publish_track("SHA256:bob", "Ring", true, 9).unwrap(),
+        Publishing::Missing
+    );
+    assert_eq!(
+        db.publish_track("SHA256:ann", "Ring", true, 9).unwrap(),
+        Publishing::Published
+    );
+    let published = db.shelf(Whose::Published).unwrap();
+    assert_eq!(published.len(), 1);
+    assert_eq!(
+        (published[0].name.as_str(), published[0].maker.as_str()),
+        ("Ring", "ann")
+    );
+    // Saved unchanged it stays published; changed, it is hers alone.
+    assert_eq!(
+        db.shelve(&ring, 2, 10).unwrap(),
+        Shelving::Saved { published: true }
+    );
+    let changed = anns_track("Ring", "changed", "0100");
+    assert_eq!(
+        db.shelve(&changed, 2, 11).unwrap(),
+        Shelving::Saved { published: false }
+    );
+    assert!(db.shelf(Whose::Published).unwrap().is_empty());
+    assert_eq!(
+        db.shelve(&ring, 2, 12).unwrap(),
+        Shelving::Saved { published: false }
+    );
+    db.publish_track("SHA256:ann", "Ring", true, 13).unwrap();
+    assert_eq!(
+        db.publish_track("SHA256:ann", "Ring", false, 14).unwrap(),
+        Publishing::Unpublished
+    );
+    let mine = db.shelf(Whose::Owner("SHA256:ann")).unwrap();
+    let names: Vec<_> = mine
+        .iter()
+        .map(|t| (t.name.as_str(), t.published))
+        .collect();
+    assert_eq!(names, [("Ring", false), ("Loop", false)], "newest first");
+    assert!(db.remove_track("SHA256:ann", "Loop").unwrap());
+    assert!(!db.remove_track("SHA256:ann", "Loop").unwrap());
+    assert_eq!(db.shelf(Whose::All).unwrap().len(), 1);
+}
+
+#[test]
+fn an_sqlite_database_of_version_2_keeps_every_lap() {
+    let dir = temp("sqlite-v2");
+    let file = dir.join("skid.db");
+    {
+        let old = rusqlite::Connection::open(&file).unwrap();
+        for statement in VERSION_2 {
+            old.execute_batch(statement).unwrap();
+        }
+        old.execute_batch(
+            "CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, \
+             track_id TEXT NOT NULL, model TEXT NOT NULL, car_id TEXT NOT NULL)",
+        )
+        .unwrap();
+        for statement in insert(true) {
+            old.execute_batch(&statement).unwrap();
+        }
+        old.pragma_update(None, "user_version", 2).unwrap();
+    }
+    let mut db = db::Sqlite::open(&file).unwrap();
+    let version: i64 = rusqlite::Connection::open(&file)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 3);
+    check(&mut db, true);
+    shelf(&mut db);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_postgresql_database_of_version_2_keeps_every_lap() {
+    let Some(test_db) = postgres_db::database("upgrade2") else {
+        return;
+    };
+    {
+        let mut old = postgres::Client::connect(&test_db.url, postgres::NoTls).unwrap();
+        let mut tx = old.transaction().unwrap();
+        for statement in VERSION_2 {
+            tx.batch_execute(statement).unwrap();
+        }
+        tx.batch_execute(
+            "CREATE TABLE changes (seq BIGSERIAL PRIMARY KEY, track_id TEXT NOT NULL, \
+             model TEXT NOT NULL, car_id TEXT NOT NULL);
+             CREATE TABLE skid_schema (version BIGINT NOT NULL);
+             INSERT INTO skid_schema (version) VALUES (2)",
+        )
+        .unwrap();
+        for statement in insert(true) {
+            tx.batch_execute(&statement).unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let mut db = db::open_existing(&test_db.url).unwrap();
+    let mut old = postgres::Client::connect(&test_db.url, postgres::NoTls).unwrap();
+    let version: i64 = old
+        .query_one("SELECT version FROM skid_schema", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(version, 3);
+    check(db.as_mut(), true);
+    shelf(db.as_mut());
 }

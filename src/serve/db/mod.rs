@@ -13,6 +13,7 @@
 //! records' thread waits on one call for [`DEADLINE`] at the most.
 
 mod postgres;
+pub mod shelf;
 mod sql;
 mod sqlite;
 
@@ -21,6 +22,7 @@ use crate::race::medals::Medal;
 use crate::race::records::Record;
 
 pub use postgres::Postgres;
+pub use shelf::{Publishing, Shelved, Shelving, ToShelve, Whose};
 pub use sqlite::Sqlite;
 
 pub use crate::race::timing::LapKey;
@@ -338,6 +340,24 @@ pub trait Database: Send {
     /// The rooms of every server but `server` heard from within
     /// [`ROOMS_FRESH_MS`] of `now_ms`.
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String>;
+    /// Keeps `track` (made or replaced, in one transaction) unless its
+    /// maker has `most` others already, stamped `now_ms`.
+    fn shelve(&mut self, track: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String>;
+    /// The tracks kept ([`Whose`]), less their files.
+    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String>;
+    /// The file of `owner`'s track `name`.
+    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String>;
+    /// Publishes `owner`'s track `name` (`on`, stamped `now_ms`) once
+    /// they have a lap of it as it is, or takes it back.
+    fn publish_track(
+        &mut self,
+        owner: &str,
+        name: &str,
+        on: bool,
+        now_ms: i64,
+    ) -> Result<Publishing, String>;
+    /// Removes `owner`'s track `name`; returns whether there was one.
+    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String>;
 }
 
 /// The database `url` names (`postgres://...` or `postgresql://...`),

@@ -25,14 +25,15 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Config, Error, NoTls, Row};
 
 use super::{
-    CHANGES_KEPT, DEADLINE, Database, Kept, LapKey, Listed, NewLap, Placing, Refusal, TrackBest,
-    medal_named, splits_of, splits_text, sql,
+    CHANGES_KEPT, DEADLINE, Database, Kept, LapKey, Listed, NewLap, Placing, Publishing, Refusal,
+    Shelved, Shelving, ToShelve, TrackBest, Whose, medal_named, splits_of, splits_text, sql,
 };
 use crate::race::medals::Medal;
 use crate::race::records::{Record, ghost_text, parse_ghost};
 
 mod rooms;
 mod said;
+mod shelf;
 
 use said::{shown, why};
 
@@ -52,6 +53,7 @@ const MIGRATIONS: &[&[&str]] = &[
         sql::META,
     ],
     sql::LAPS_ON_BOARDS,
+    sql::TRACKS_TABLE,
 ];
 
 /// The advisory lock migrations take (any number of skid's own).
@@ -520,5 +522,31 @@ impl Database for Postgres {
 
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String> {
         self.read_rooms(server, now_ms)
+    }
+
+    fn shelve(&mut self, track: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String> {
+        self.put_track(track, most, now_ms)
+    }
+
+    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
+        self.read_shelf(whose)
+    }
+
+    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
+        self.read_body(owner, name)
+    }
+
+    fn publish_track(
+        &mut self,
+        owner: &str,
+        name: &str,
+        on: bool,
+        now_ms: i64,
+    ) -> Result<Publishing, String> {
+        self.set_published(owner, name, on, now_ms)
+    }
+
+    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
+        self.drop_track(owner, name)
     }
 }

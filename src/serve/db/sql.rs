@@ -182,3 +182,53 @@ pub const NOTE: &str = "SELECT value FROM meta WHERE key = $1";
 pub const SET_NOTE: &str = "
     INSERT INTO meta (key, value) VALUES ($1, $2)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+/// Version 3's step: the tracks players build on the servers
+/// (docs/SERVE.md, "Players' tracks"), each kept by its maker's key
+/// (`owner`) under its name, with the track file (`body`) and its
+/// content id (empty for a draft that does not parse); `published` is
+/// when its maker published it (milliseconds since the epoch), 0 while
+/// it is theirs alone.
+pub const TRACKS_TABLE: &[&str] = &[
+    "CREATE TABLE tracks (
+        owner TEXT NOT NULL,
+        name TEXT NOT NULL,
+        maker TEXT NOT NULL,
+        body TEXT NOT NULL,
+        track_id TEXT NOT NULL,
+        published BIGINT NOT NULL DEFAULT 0,
+        saved_at BIGINT NOT NULL,
+        PRIMARY KEY (owner, name)
+    )",
+    "CREATE INDEX tracks_published ON tracks (published)",
+];
+/// A maker's tracks other than the one named `$2`.
+pub const TRACKS_OTHER: &str = "SELECT COUNT(*) FROM tracks WHERE owner = $1 AND name <> $2";
+/// A track kept; changed, it is its maker's alone again until they
+/// publish it anew (its board is another: the content id changed).
+pub const TRACK_PUT: &str = "
+    INSERT INTO tracks (owner, name, maker, body, track_id, published, saved_at)
+    VALUES ($1, $2, $3, $4, $5, 0, $6)
+    ON CONFLICT (owner, name) DO UPDATE SET
+        maker = excluded.maker, body = excluded.body, saved_at = excluded.saved_at,
+        published = CASE WHEN tracks.track_id = excluded.track_id
+            THEN tracks.published ELSE 0 END,
+        track_id = excluded.track_id";
+/// A track's row less its body: owner, name, maker, track_id,
+/// published, saved_at.
+pub const TRACK_ROW: &str = "SELECT owner, name, maker, track_id, published, saved_at FROM tracks";
+pub const TRACKS_OF: &str = "WHERE owner = $1 ORDER BY saved_at DESC, name";
+pub const TRACKS_ALL: &str = "ORDER BY owner, name";
+pub const TRACKS_PUBLISHED: &str = "WHERE published > 0 ORDER BY published, owner, name";
+pub const TRACK_BODY: &str = "SELECT body FROM tracks WHERE owner = $1 AND name = $2";
+/// Publishes a track whose maker has a lap of it as it is now (on any
+/// board): as Trackmania's author must drive theirs first.
+pub const TRACK_PUBLISH: &str = "
+    UPDATE tracks SET published = $1
+    WHERE owner = $2 AND name = $3 AND published = 0 AND track_id <> ''
+      AND EXISTS (SELECT 1 FROM laps
+                  WHERE laps.identity = tracks.owner AND laps.track_id = tracks.track_id)";
+pub const TRACK_UNPUBLISH: &str = "UPDATE tracks SET published = 0 WHERE owner = $1 AND name = $2";
+pub const TRACK_REMOVE: &str = "DELETE FROM tracks WHERE owner = $1 AND name = $2";
+/// Whether (and when) a track is published.
+pub const TRACK_PUBLISHED: &str = "SELECT published FROM tracks WHERE owner = $1 AND name = $2";

@@ -214,8 +214,8 @@ pub const TRACK_PUT: &str = "
         published = CASE WHEN tracks.track_id = excluded.track_id
             THEN tracks.published ELSE 0 END,
         track_id = excluded.track_id";
-/// A track's row less its body: owner, name, maker, track_id,
-/// published, saved_at.
+/// A track's row less its body: `owner`, `name`, `maker`, `track_id`,
+/// `published`, `saved_at`.
 pub const TRACK_ROW: &str = "SELECT owner, name, maker, track_id, published, saved_at FROM tracks";
 pub const TRACKS_OF: &str = "WHERE owner = $1 ORDER BY saved_at DESC, name";
 pub const TRACKS_ALL: &str = "ORDER BY owner, name";

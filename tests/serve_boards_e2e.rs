@@ -10,63 +10,18 @@
 
 #[path = "common/laps.rs"]
 mod laps;
+#[path = "common/openssh.rs"]
+mod openssh;
 #[path = "common/server.rs"]
 mod server;
-#[path = "common/tmux.rs"]
-mod tmux;
 
 use std::process::Command;
-use std::thread::sleep;
-use std::time::{Duration, Instant};
 
+use openssh::{Tmux, key, ssh, w_held_to_the_results, wait_all};
 use skid::physics::models::ModelKind;
 use skid::race::records::Record;
 use skid::serve::db::{Database, Sqlite};
 use skid::serve::keeper::Keeper;
-use tmux::Tmux;
-
-/// A key of `who`'s own in `dir`, and its fingerprint as the server
-/// knows its player by (`SHA256:...`).
-fn key(dir: &std::path::Path, who: &str) -> (std::path::PathBuf, String) {
-    let path = dir.join(who);
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", who, "-f"])
-        .arg(&path)
-        .status();
-    assert!(
-        made.is_ok_and(|s| s.success()),
-        "ssh-keygen (openssh-client, which .ci/run installs) made no key"
-    );
-    let out = Command::new("ssh-keygen")
-        .arg("-lf")
-        .arg(&path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let print = text.split_whitespace().nth(1).expect("a fingerprint");
-    (path, print.to_string())
-}
-
-/// The OpenSSH client logging in as `who` with the key at `key`.
-fn ssh(port: u16, who: &str, key: &std::path::Path) -> String {
-    format!(
-        "ssh -tt -p {port} -i {} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no \
-         -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR {who}@127.0.0.1",
-        key.display()
-    )
-}
-
-/// Waits up to `secs` for the screen to show all of `texts`.
-fn wait_all(t: &Tmux, texts: &[&str], secs: u64) -> String {
-    let end = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let s = t.screen();
-        if texts.iter().all(|x| s.contains(x)) || Instant::now() > end {
-            return s;
-        }
-        sleep(Duration::from_millis(100));
-    }
-}
 
 /// The lines of `screen` that hold `text`, trimmed of the box.
 fn line_of<'a>(screen: &'a str, text: &str) -> Vec<&'a str> {
@@ -95,29 +50,6 @@ fn one_lap(t: &Tmux) {
     t.keys(&["Down", "Down", "Down", "Down"]);
     let room = t.wait_for("› [ Start race ]");
     assert!(line_of(&room, "Laps")[0].contains("◀ 1 ▶"), "{room}");
-}
-
-/// The race in `t` started: W held as a terminal does (a press, the
-/// repeat delay, repeats every 33 ms) until the results show them.
-fn w_held_to_the_results(t: &Tmux) -> String {
-    t.wait_for("LAP");
-    sleep(Duration::from_millis(3200));
-    t.keys(&["w"]);
-    sleep(Duration::from_millis(500));
-    let start = Instant::now();
-    let mut n = 0;
-    loop {
-        t.keys(&["w"]);
-        sleep(Duration::from_millis(33));
-        n += 1;
-        if n % 30 == 0 {
-            let s = t.screen();
-            if s.contains("RESULTS") {
-                return s;
-            }
-        }
-        assert!(start.elapsed() < Duration::from_secs(90), "{}", t.screen());
-    }
 }
 
 /// `skid records --database db`'s rows: (board, name, time).

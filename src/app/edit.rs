@@ -8,12 +8,11 @@
 use std::io;
 use std::time::Duration;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::Event;
 use ratatui::layout::Size;
 
 use crate::console::damage::Damage;
 use crate::console::{Console, Frames};
-use crate::input::keys::key_name;
 use crate::race::edit::{Asked, Editor};
 use crate::race::session::screen_size;
 
@@ -27,11 +26,8 @@ const LOOK: Duration = Duration::from_millis(25);
 fn drive<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::Result<()> {
     let path = editor.path.display().to_string();
     let text = editor.draft.text();
-    let track = crate::track::parse(&path, text.as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|t| crate::track::course::raceable(t, &path).map_err(|e| e.to_string()));
-    let track = match track {
-        Ok(track) => track,
+    let track = match crate::race::TrackChoice::from_text(&path, &text, str::to_string) {
+        Ok(choice) => choice.track,
         Err(why) => {
             editor.note = Some(why);
             return Ok(());
@@ -69,20 +65,6 @@ pub fn run<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io:
     left
 }
 
-/// Whether `k` went into the setting being typed, if one is: a
-/// character as typed (case and all), or Backspace.
-fn typing(editor: &mut Editor, k: &KeyEvent) -> bool {
-    if editor.prompt.is_none() || k.modifiers.contains(KeyModifiers::CONTROL) {
-        return false;
-    }
-    match k.code {
-        KeyCode::Char(c) => editor.typed(c),
-        KeyCode::Backspace => editor.erase(),
-        _ => return false,
-    }
-    true
-}
-
 /// A terminal's size as the screen is drawn (clamped as every screen).
 fn sized(w: u16, h: u16) -> Size {
     let (w, h) = screen_size(w.into(), h.into());
@@ -101,38 +83,26 @@ fn edit_until_left<C: Console>(
         let mut next = console.next_event(LOOK)?;
         while let Some(ev) = next {
             match ev {
-                // A press or a key's repeat (held, an arrow moves on).
-                // A setting being typed: characters as typed.
-                Event::Key(k) if k.kind != KeyEventKind::Release && typing(editor, &k) => {
-                    dirty = true;
-                }
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if let Some(key) = key_name(&k) {
-                        match editor.key(key) {
-                            Asked::Leave => return Ok(()),
-                            Asked::Drive => {
-                                // The game reads no mouse.
-                                console.mouse(false)?;
-                                drive(console, editor, color)?;
-                                console.mouse(true)?;
-                                frames.redraw_all()?;
-                            }
-                            Asked::Nothing => {}
-                        }
-                        dirty = true;
-                    }
-                }
-                Event::Mouse(m) => {
-                    editor.mouse(m.kind, m.column, m.row);
-                    dirty = true;
-                }
                 Event::Resize(w, h) => {
                     let size = sized(w, h);
                     frames.set_size(size)?;
                     editor.resize(size.width, size.height);
                     dirty = true;
                 }
-                _ => {}
+                ev => match editor.event(&ev) {
+                    Some(Asked::Leave) => return Ok(()),
+                    Some(Asked::Drive) => {
+                        // The game reads no mouse.
+                        console.mouse(false)?;
+                        drive(console, editor, color)?;
+                        console.mouse(true)?;
+                        frames.redraw_all()?;
+                        dirty = true;
+                    }
+                    // Only a server's editor asks for the others.
+                    Some(_) => dirty = true,
+                    None => {}
+                },
             }
             next = console.next_event(Duration::ZERO)?;
         }

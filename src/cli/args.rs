@@ -67,7 +67,8 @@ pub enum Verb {
         hz: u32,
     },
     /// List the bundled tracks: name, size, laps, surfaces and the medal
-    /// times for a model and car.
+    /// times for a model and car; or a server's players' tracks
+    /// (--database), one taken back or removed.
     Tracks {
         /// The model the medals are for (default: the car's own, or
         /// arcade).
@@ -80,6 +81,9 @@ pub enum Verb {
         /// directory).
         #[arg(long, value_name = "DIR")]
         data_dir: Option<String>,
+        #[cfg(feature = "serve")]
+        #[command(flatten)]
+        players: PlayersTracks,
     },
     /// Be an SSH server where people race each other: `ssh -p 2222
     /// NAME@host` lands in the lobby (no install, no account).
@@ -238,6 +242,28 @@ pub struct Records {
     #[cfg(feature = "serve")]
     #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
     pub database: Option<String>,
+}
+
+/// A server's players' tracks, for its operator (`skid tracks
+/// --database URL`).
+#[cfg(feature = "serve")]
+#[derive(Debug, clap::Args)]
+pub struct PlayersTracks {
+    /// A server's database (`postgres://...`, or its SQLite file): list
+    /// the tracks its players keep, with their makers' keys.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["model", "car", "data_dir"])]
+    pub database: Option<String>,
+    /// Take this published track (by name) out of every lobby; its maker
+    /// keeps it. With --key.
+    #[arg(long, value_name = "NAME", requires_all = ["database", "key"], conflicts_with = "remove")]
+    pub unpublish: Option<String>,
+    /// Remove this track (by name) from the database. With --key.
+    #[arg(long, value_name = "NAME", requires_all = ["database", "key"])]
+    pub remove: Option<String>,
+    /// Whose track: its maker's key fingerprint (`SHA256:...`), as the
+    /// list shows it.
+    #[arg(long, value_name = "FINGERPRINT", requires = "database")]
+    pub key: Option<String>,
 }
 
 /// `WxH` as a terminal size.

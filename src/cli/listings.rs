@@ -16,7 +16,7 @@ use crate::ui;
 /// Prints rows under a header in columns as wide as their widest cell (in
 /// terminal columns), two spaces apart; the columns `right` names are
 /// right-aligned. Every cell is printed with control characters escaped.
-fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
+pub(super) fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) {
     use unicode_width::UnicodeWidthStr;
     let rows: Vec<Vec<String>> = std::iter::once(header.iter().map(ToString::to_string).collect())
         .chain(

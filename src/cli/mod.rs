@@ -34,6 +34,8 @@ use listings::{cars, tracks};
 mod load;
 #[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
+mod shelf;
 pub use args::{Cli, Difficulty, DriverArg, Play, RaceArgs, Verb};
 pub use load::{load_car, load_raceable, load_track};
 
@@ -67,10 +69,15 @@ pub fn main() -> ExitCode {
             tick,
             hz,
         }) => render(&setup, &inputs, size, tick, hz),
+        #[cfg(feature = "serve")]
+        Some(Verb::Tracks { players, .. }) if players.database.is_some() => {
+            shelf::operate(&players)
+        }
         Some(Verb::Tracks {
             model,
             car,
             data_dir,
+            ..
         }) => tracks(model, car, data_dir.as_deref()),
         #[cfg(feature = "serve")]
         Some(Verb::Serve(s)) => serve::serve(s),

@@ -33,6 +33,22 @@ impl TrackChoice {
             track,
         })
     }
+
+    /// The track written as `text` (`path` naming it in errors), parsed
+    /// and raceable, offered by the name it gives itself, or `label`
+    /// made of it.
+    pub fn from_text(
+        path: &str,
+        text: &str,
+        label: impl FnOnce(&str) -> String,
+    ) -> Result<TrackChoice, String> {
+        let parsed = track::parse(path, text.as_bytes()).map_err(|e| e.to_string())?;
+        let track = track::course::raceable(parsed, path).map_err(|e| e.to_string())?;
+        Ok(TrackChoice {
+            name: label(&track.track().name),
+            track,
+        })
+    }
 }
 
 /// What a menu calls the Track of the Day of `day`, named `name`, while

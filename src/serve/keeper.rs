@@ -26,6 +26,7 @@ use crate::race::records::{Record, Store};
 use crate::race::timing::Lap;
 use link::Breaker;
 use queue::{Queue, Told, now_ms};
+pub use shelf::{PlayersTrack, TrackJob, TrackNews};
 
 pub use super::db::LapKey;
 
@@ -70,6 +71,8 @@ enum Job {
     /// This server's rooms now, published under its name (and again at
     /// every heartbeat until the next).
     Publish(String, Vec<Listed>),
+    /// A player's tracks.
+    Tracks(TrackJob),
 }
 
 /// What the records' thread says.
@@ -87,6 +90,10 @@ enum Answer {
     Online(bool),
     /// The other servers' rooms changed.
     Elsewhere(Vec<Listed>),
+    /// What came of a player's [`TrackJob`].
+    Tracks(TrackNews),
+    /// The published tracks now, ready to race.
+    Published(Vec<PlayersTrack>),
 }
 
 /// Whose records a read is for: a player in a room's race (the room's
@@ -127,6 +134,10 @@ pub struct Polled {
     /// Players (by key fingerprint) whose laps neither the database nor
     /// the spool holds now, with why; or (none) held again.
     pub unsaved: Vec<Told>,
+    /// What came of players' track jobs.
+    pub tracks: Vec<TrackNews>,
+    /// The published tracks, if they changed.
+    pub published: Option<Vec<PlayersTrack>>,
 }
 
 /// The hub's side of the records: what to ask of the thread, and what it
@@ -241,6 +252,12 @@ impl Keeper {
         self.send(Job::Publish(server.to_string(), rooms));
     }
 
+    /// A player's track job, done on the records' thread and answered
+    /// through [`Keeper::poll`].
+    pub fn tracks(&self, job: TrackJob) {
+        self.send(Job::Tracks(job));
+    }
+
     /// Asks for the boards of `key`, with where `who` (players' key
     /// fingerprints) stand on them: in [`Keeper::boards`] once read.
     pub fn ask_board(&mut self, key: LapKey, who: Vec<String>) {
@@ -292,6 +309,8 @@ impl Keeper {
                     polled.news = true;
                 }
                 Answer::Told(told) => polled.unsaved.extend(told),
+                Answer::Tracks(news) => polled.tracks.push(news),
+                Answer::Published(list) => polled.published = Some(list),
                 Answer::Online(online) => {
                     self.online = online;
                     polled.news = true;
@@ -398,6 +417,7 @@ fn import(players: &Path, db: &mut dyn Database) -> Result<usize, String> {
 
 mod link;
 mod queue;
+mod shelf;
 #[cfg(test)]
 mod tests;
 mod work;

@@ -33,6 +33,8 @@ pub enum Place {
     Lobby { row: usize },
     /// In a room, by its number.
     Room(u32),
+    /// In the track editor.
+    Edit,
 }
 
 /// The race player `id` drives in, with their seat, while one runs in
@@ -80,16 +82,19 @@ impl Running {
     }
 }
 
-/// The track a room races on: its race's own while one runs, else
-/// `tracks`' number `track` (the last one if the choice is past them).
+/// The track a room races on: its race's own while one runs, else the
+/// drawing it tries (`trial`), else `tracks`' number `track` (the last
+/// one if the choice is past them).
 fn offered_by<'a>(
     running: Option<&'a Running>,
+    trial: Option<&'a Offered>,
     track: usize,
     tracks: &'a [Offered],
 ) -> &'a Offered {
-    match running {
-        Some(run) => &run.offered,
-        None => &tracks[track.min(tracks.len() - 1)],
+    match (running, trial) {
+        (Some(run), _) => &run.offered,
+        (None, Some(trial)) => trial,
+        (None, None) => &tracks[track.min(tracks.len() - 1)],
     }
 }
 
@@ -119,6 +124,9 @@ pub struct Room {
     pub ghosts: BTreeMap<PlayerId, Spot>,
     /// Whose ghost each driver of the race races, by name.
     ghost_names: BTreeMap<PlayerId, String>,
+    /// A drawing its maker tries from the editor: the room's track, and
+    /// the room is theirs alone, listed in no lobby.
+    pub trial: Option<Offered>,
 }
 
 /// What a room's medals and board were last brought up to date with
@@ -161,7 +169,13 @@ impl Room {
             seen: Seen::default(),
             ghosts: BTreeMap::new(),
             ghost_names: BTreeMap::new(),
+            trial: None,
         }
+    }
+
+    /// Whether lobbies list the room (a trial of a drawing they do not).
+    pub fn listed_in_lobby(&self) -> bool {
+        self.trial.is_none()
     }
 
     /// `who` picks the next ghost: their own best lap's, then the laps
@@ -234,7 +248,8 @@ impl Room {
         lookers: &[PlayerId],
         identities: impl FnOnce(&[PlayerId]) -> Vec<String>,
     ) {
-        let offered = offered_by(self.running.as_ref(), self.menu.track, hub.tracks);
+        let trial = self.trial.as_ref();
+        let offered = offered_by(self.running.as_ref(), trial, self.menu.track, hub.tracks);
         let (model, car) = (self.menu.model, self.menu.car);
         let same = (self.seen.settings.as_ref())
             .is_some_and(|(id, m, c)| *id == offered.id && (*m, *c) == (model, car));
@@ -274,7 +289,12 @@ impl Room {
     /// The track the room's race runs on, else the offered one its
     /// settings choose ([`offered_by`]).
     pub fn offered<'a>(&'a self, tracks: &'a [Offered]) -> &'a Offered {
-        offered_by(self.running.as_ref(), self.menu.track, tracks)
+        offered_by(
+            self.running.as_ref(),
+            self.trial.as_ref(),
+            self.menu.track,
+            tracks,
+        )
     }
 
     /// This room as `server` publishes it for the other servers' lobbies.

@@ -1,8 +1,11 @@
 //! The lobby's rows, top to bottom: today's track (where the server
-//! offers one), making a room, this server's rooms in the order they were
-//! made, then the other servers' rooms (docs/SERVE.md, "Lobby, rooms,
+//! offers one), making a room, this server's rooms in the order they
+//! were made, the other servers' rooms; then the tracks other players
+//! published, the player's own tracks, and building a track, last, so
+//! that ↑ from the top reaches it at once (docs/SERVE.md, "Lobby, rooms,
 //! races"). One reading of a row's number for the keys, the boards and
-//! the screen.
+//! the screen; the rows differ from player to player only in the tracks
+//! (a player's own are theirs to see).
 
 /// What a row of the lobby is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,13 +18,27 @@ pub enum LobbyRow {
     Here(usize),
     /// Another server's room, by its place in their list.
     Elsewhere(usize),
+    /// Makes a room on another player's published track, by its place
+    /// among those.
+    Track(usize),
+    /// Opens one of the player's own tracks in the editor.
+    Mine(usize),
+    /// Opens the track editor on a new track.
+    Build,
 }
 
+/// How many rows of a kind there are, and which is the `n`-th.
+type Kind = (usize, fn(usize) -> LobbyRow);
+
 /// How many rows of each kind the lobby has.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Rows {
     /// Whether the server offers today's track.
     pub today: bool,
+    /// The other players' published tracks.
+    pub tracks: usize,
+    /// The player's own tracks.
+    pub mine: usize,
     /// This server's rooms.
     pub here: usize,
     /// The other servers' rooms.
@@ -34,26 +51,40 @@ impl Rows {
         1 + usize::from(self.today)
     }
 
+    /// The rows below the rooms.
+    pub fn bottom(&self) -> usize {
+        self.tracks + self.mine + 1
+    }
+
     /// All the rows.
     pub fn count(&self) -> usize {
-        self.top() + self.here + self.elsewhere
+        self.top() + self.here + self.elsewhere + self.bottom()
     }
 
     /// What row number `row` is, if there is one.
     pub fn at(&self, row: usize) -> Option<LobbyRow> {
-        let Some(room) = row.checked_sub(self.top()) else {
-            return Some(if self.today && row == 0 {
-                LobbyRow::Today
-            } else {
-                LobbyRow::Make
-            });
-        };
-        if room < self.here {
-            Some(LobbyRow::Here(room))
-        } else {
-            let there = room - self.here;
-            (there < self.elsewhere).then_some(LobbyRow::Elsewhere(there))
+        let mut row = row;
+        if self.today {
+            if row == 0 {
+                return Some(LobbyRow::Today);
+            }
+            row -= 1;
         }
+        let kinds: [Kind; 6] = [
+            (1, |_| LobbyRow::Make),
+            (self.here, LobbyRow::Here),
+            (self.elsewhere, LobbyRow::Elsewhere),
+            (self.tracks, LobbyRow::Track),
+            (self.mine, LobbyRow::Mine),
+            (1, |_| LobbyRow::Build),
+        ];
+        for (n, kind) in kinds {
+            if row < n {
+                return Some(kind(row));
+            }
+            row -= n;
+        }
+        None
     }
 }
 
@@ -62,25 +93,41 @@ mod tests {
     use super::*;
 
     /// Every row is one thing, in the order the lobby shows them, with
-    /// today's track or without.
+    /// today's track or without, with tracks or without.
     #[test]
     fn rows_read_top_to_bottom() {
         use LobbyRow::*;
         let with = Rows {
             today: true,
+            tracks: 2,
+            mine: 1,
             here: 2,
             elsewhere: 1,
         };
         let all: Vec<_> = (0..=with.count()).map(|r| with.at(r)).collect();
-        let expected = [Today, Make, Here(0), Here(1), Elsewhere(0)];
-        assert_eq!(all[..5], expected.map(Some));
-        assert_eq!(all[5], None);
+        let expected = [
+            Today,
+            Make,
+            Here(0),
+            Here(1),
+            Elsewhere(0),
+            Track(0),
+            Track(1),
+            Mine(0),
+            Build,
+        ];
+        assert_eq!(all[..9], expected.map(Some));
+        assert_eq!(all[9], None);
+        assert_eq!((with.top(), with.bottom()), (2, 4));
         let without = Rows {
             today: false,
+            tracks: 0,
+            mine: 0,
             ..with
         };
         assert_eq!(without.at(0), Some(Make));
         assert_eq!(without.at(1), Some(Here(0)));
-        assert_eq!(without.count(), 4);
+        assert_eq!(without.at(4), Some(Build));
+        assert_eq!(without.count(), 5);
     }
 }

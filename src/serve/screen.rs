@@ -11,11 +11,12 @@ use ratatui::layout::Rect;
 
 use crate::console::damage::Damage;
 use crate::physics::car::CarSpec;
+use crate::race::edit::Editor;
 use crate::race::session::{Door, Session};
 use crate::ui::{self, lobby, overlay};
 
-use super::db::{Board, Boards, Listed};
-use super::keeper::{Best, LapKey};
+use super::db::{Board, Boards, Listed, Shelved};
+use super::keeper::{Best, LapKey, PlayersTrack};
 use super::offered::Offered;
 use super::room::{Place, PlayerId, Room};
 use super::rows::{LobbyRow, Rows};
@@ -61,6 +62,13 @@ pub struct View<'a> {
     pub idle_left: Option<u64>,
     /// A line for the player in the lobby (why a relay ended).
     pub note: Option<&'a str>,
+    /// Their editor, while they build a track.
+    pub editor: Option<&'a Editor>,
+    /// The tracks players published, and the lobby's line for each.
+    pub published: &'a [PlayersTrack],
+    pub track_lines: &'a [String],
+    /// The player's own tracks.
+    pub shelf: &'a [Shelved],
 }
 
 impl View<'_> {
@@ -90,10 +98,23 @@ impl View<'_> {
                 buf.reset();
                 let board = self.lobby_board(row);
                 let you = self.you();
-                lobby::lobby(buf, area, &you, &self.top_rows(), self.rows(), row, &board);
+                let (top, bottom) = (self.top_rows(), self.bottom_rows());
+                let list = lobby::List {
+                    top: &top,
+                    rooms: self.rows(),
+                    bottom: &bottom,
+                };
+                lobby::lobby(buf, area, &you, &list, row, &board);
                 Damage::All
             }
             Place::Room(r) => self.room(buf, area, r, before),
+            Place::Edit => {
+                buf.reset();
+                if let Some(editor) = self.editor {
+                    ui::edit::edit(buf, area, editor);
+                }
+                Damage::All
+            }
         };
         if self.session.help {
             overlay::help(buf, area, Door::Served);
@@ -131,8 +152,13 @@ impl View<'_> {
         buf.reset();
         match room {
             None => {
-                let top = self.top_rows();
-                lobby::lobby(buf, area, &self.you(), &top, self.rows(), 0, &[]);
+                let (top, bottom) = (self.top_rows(), self.bottom_rows());
+                let list = lobby::List {
+                    top: &top,
+                    rooms: self.rows(),
+                    bottom: &bottom,
+                };
+                lobby::lobby(buf, area, &self.you(), &list, 0, &[]);
             }
             Some(room) => lobby::room(buf, area, &self.room_screen(room)),
         }
@@ -146,11 +172,33 @@ impl View<'_> {
         today.into_iter().chain(["Make a room".into()]).collect()
     }
 
+    /// The lobby's rows below the rooms ([`Rows`]): the other players'
+    /// published tracks, the player's own, and building a track.
+    fn bottom_rows(&self) -> Vec<String> {
+        let theirs = (self.published.iter().zip(self.track_lines))
+            .filter(|(t, _)| Some(t.shelved.owner.as_str()) != self.identity)
+            .map(|(_, line)| line.clone());
+        let mine = self.shelf.iter().map(|t| {
+            let how = if t.published {
+                "published"
+            } else {
+                "yours alone"
+            };
+            format!("edit {} · {how}", t.name)
+        });
+        theirs.chain(mine).chain(["Build a track".into()]).collect()
+    }
+
     /// How many rows of each kind the lobby has.
     fn row_counts(&self) -> Rows {
+        let theirs = (self.published.iter())
+            .filter(|t| Some(t.shelved.owner.as_str()) != self.identity)
+            .count();
         Rows {
             today: self.today,
-            here: self.rooms.len(),
+            tracks: theirs,
+            mine: self.shelf.len(),
+            here: self.rooms.values().filter(|r| r.listed_in_lobby()).count(),
             elsewhere: self.elsewhere.len(),
         }
     }
@@ -184,7 +232,7 @@ impl View<'_> {
     /// offered track, if anyone has one.
     fn lobby_board(&self, row: usize) -> Vec<String> {
         let room = match self.row_counts().at(row) {
-            Some(LobbyRow::Here(i)) => self.rooms.values().nth(i),
+            Some(LobbyRow::Here(i)) => self.rooms.values().filter(|r| r.listed_in_lobby()).nth(i),
             _ => None,
         };
         let boards = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
@@ -341,6 +389,7 @@ fn top_lines(board: &Board) -> impl Iterator<Item = String> + '_ {
 fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby::RoomLine> {
     hub_rooms
         .values()
+        .filter(|room| room.listed_in_lobby())
         .map(|room| {
             let t = &room.offered(tracks).choice;
             lobby::RoomLine {

@@ -126,7 +126,9 @@ impl Connection {
             ticket,
             channel: None,
             shell: false,
-            keyboard: Keyboard::default(),
+            // Mouse reports read: a player's editor asks for them (the
+            // hub reads them nowhere else).
+            keyboard: Keyboard::with_mouse(),
             input: PerSecond::default(),
             resizes: PerSecond::default(),
             closed: None,

@@ -85,12 +85,11 @@ fn colour(c: char) -> Color {
     }
 }
 
-/// The panel: the file; what the checks say and the note, first (what
+/// The panel: the file (on a server, where it is kept); what the checks say and the note, first (what
 /// is drawn is for them); the palette of brushes and tools, two to a line,
 /// each with its key; the other keys; where the cursor is.
 fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
-    let name =
-        (editor.path.file_name()).map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let name = editor.kept_as();
     let changed = if editor.changed { " *" } else { "" };
     let mut out = vec![column::line(format!("EDIT {name}{changed}"), THEME.accent)];
     let called = editor.name().unwrap_or_else(|| "(no name)".into());

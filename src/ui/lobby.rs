@@ -14,6 +14,9 @@ use super::theme::THEME;
 use crate::race::Row;
 use crate::race::medals::book::Lookup;
 
+mod list;
+pub use list::List;
+
 /// One room as the lobby lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoomLine {
@@ -84,67 +87,62 @@ pub struct You<'a> {
     pub note: Option<&'a str>,
 }
 
-/// The lobby: who you are (`you`, a line and its note), the rows that
-/// make a room (`top`: on today's track, on any), then every room
-/// (track, model, players of slots, waiting or racing; the other
-/// servers' after this one's, each saying its host),
-/// the cursor on `row`; under them a board (`board`: its heading, then a
-/// line each: the server's best laps, or the board of the room the cursor
-/// is on).
+/// The lobby: who you are (`you`, a line and its note), the rows of
+/// `list`, the cursor on `row`; under them a board (`board`: its heading,
+/// then a line each: the server's best laps, or the board of the room
+/// the cursor is on).
 pub fn lobby(
     buf: &mut Buffer,
     area: Rect,
     you: &You<'_>,
-    top: &[String],
-    rooms: &[RoomLine],
+    list: &List<'_>,
     row: usize,
     board: &[String],
 ) {
     let (heading, best) = board
         .split_first()
         .map_or(("", &[][..]), |(h, b)| (h.as_str(), b));
-    // The box fits everything if the screen has room; else the list of
-    // rooms scrolls to keep the cursor's row in sight, and the board's
-    // lines give way first.
+    // The box fits everything if the screen has room; else the list
+    // scrolls to keep the cursor's row in sight, and the board's lines
+    // give way first.
     let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
     let noted = usize::from(you.note.is_some());
-    let h = count(rooms.len() + top.len() + noted)
+    let lines = list.lines();
+    let h = count(lines + noted)
         .saturating_add(count(best.len()))
         .saturating_add(7);
     // Wider than its 60 columns where a row needs it (another server's
     // room: its host at the end; a best lap on a day's track) and the
     // screen has them.
-    let widest = (rooms.iter().map(room_line))
-        .chain(top.iter().map(|t| format!("[ {t} ]")))
+    let widest = (list.texts())
         .chain(best.iter().cloned())
         .map(|line| unicode_width::UnicodeWidthStr::width(line.as_str()))
         .max()
         .unwrap_or(0);
     let w = count(widest + 6).min(area.width);
     let inner = panel(buf, area, w, h, " skid · lobby ");
-    // Rows besides the rooms': who you are (and the note), a gap, the
-    // top rows and the key line, and for the board a gap and its
-    // heading.
-    let spare = (inner.height as usize).saturating_sub(3 + top.len() + noted + rooms.len());
+    // Rows besides the list's: who you are (and the note), a gap and the
+    // key line, and for the board a gap and its heading.
+    let spare = (inner.height as usize).saturating_sub(3 + noted + lines);
     let best = &best[..best.len().min(spare.saturating_sub(2))];
     let gap = if best.is_empty() { 0 } else { best.len() + 2 };
-    // Rows for the list: the box less who you are, a blank, the best laps
-    // and the key line.
+    // Lines for the list: the box less who you are, a blank, the best
+    // laps and the key line.
     let room_for = (inner.height as usize)
         .saturating_sub(3 + noted + gap)
         .max(1);
-    // The top rows make a room, then a row a room: only the rows in sight
-    // are written out (a server may list hundreds of rooms to each of
-    // hundreds of players), and how many are out of sight is said, above
-    // in the gap under who you are, below in a row of the list's own.
-    let total = rooms.len() + top.len();
+    // Only the lines in sight are written out (a server may list
+    // hundreds of rooms to each of hundreds of players), and how many
+    // are out of sight is said, above in the gap under who you are,
+    // below in a line of the list's own.
+    let at = list.line_of(row);
     let mut window = room_for;
-    let mut first = (row + 1).saturating_sub(window);
-    if first + window < total && window > 1 {
+    let mut first = (at + 1).saturating_sub(window);
+    if first + window < lines && window > 1 {
         window -= 1;
-        first = (row + 1).saturating_sub(window);
+        first = (at + 1).saturating_sub(window);
     }
-    let last = (first + window).min(total);
+    let end = (first + window).min(lines);
     let more = |n: usize, way: &str| column::line(format!("  {way} {n} more"), THEME.dim);
     let above = match first {
         0 => Piece::Gap,
@@ -155,19 +153,15 @@ pub fn lobby(
         pieces.push(column::line(note, THEME.bad));
     }
     pieces.push(above);
-    pieces.extend((first..last).map(|i| {
-        let line = match i.checked_sub(top.len()).map(|r| &rooms[r]) {
-            None => format!("[ {} ]", top[i]),
-            Some(room) => room_line(room),
-        };
-        let mark = if i == row { "›" } else { " " };
-        Piece::Line(format!("{mark} {line}"), style(i == row))
+    pieces.extend((first..end).map(|i| match list.line(i) {
+        (line, None) => column::line(format!(" {line}"), THEME.dim),
+        (line, Some(r)) => {
+            let mark = if r == row { "›" } else { " " };
+            Piece::Line(format!("{mark} {line}"), style(r == row))
+        }
     }));
-    if last < total {
-        pieces.push(more(total - last, "↓"));
-    }
-    if rooms.is_empty() && room_for > 1 {
-        pieces.push(column::line("  no rooms yet", THEME.dim));
+    if end < lines {
+        pieces.push(more(lines - end, "↓"));
     }
     if !best.is_empty() {
         pieces.extend([Piece::Gap, column::line(heading, THEME.accent)]);
@@ -339,6 +333,18 @@ mod tests {
     }
 
     fn screen_with(top: &[String], rooms: &[RoomLine], row: usize, best: &[String]) -> String {
+        listed(
+            &List {
+                top,
+                rooms,
+                bottom: &[],
+            },
+            row,
+            best,
+        )
+    }
+
+    fn listed(list: &List<'_>, row: usize, best: &[String]) -> String {
         let area = Rect::new(0, 0, 80, 24);
         let mut buf = Buffer::empty(area);
         let mut board = vec!["BEST LAPS".to_string()];
@@ -347,8 +353,42 @@ mod tests {
             who: "you are x".into(),
             note: None,
         };
-        lobby(&mut buf, area, &you, top, rooms, row, &board);
+        lobby(&mut buf, area, &you, list, row, &board);
         crate::ui::buffer_text(&buf)
+    }
+
+    /// The rows below the rooms come after them, or after the line that
+    /// says there are none (no row of its own: the cursor skips it).
+    #[test]
+    fn the_rows_below_the_rooms_follow_them_or_the_line_that_says_none() {
+        let lines = |text: &str| -> Vec<String> {
+            (text.lines())
+                .map(|l| l.trim_matches(|c: char| c == '│' || c == ' ').to_string())
+                .filter(|l| l.contains('[') || l.contains("room") || l.contains("rooms"))
+                .collect()
+        };
+        let (top, build) = (["Make a room".into()], ["Build a track".into()]);
+        let screen = |rooms: &[RoomLine], row| {
+            let list = List {
+                top: &top,
+                rooms,
+                bottom: &build,
+            };
+            listed(&list, row, &[])
+        };
+        let empty = lines(&screen(&[], 1));
+        assert_eq!(
+            empty,
+            ["[ Make a room ]", "no rooms yet", "› [ Build a track ]"],
+            "{empty:?}"
+        );
+        let two = lines(&screen(&rooms(2), 3));
+        assert_eq!(two.len(), 4, "{two:?}");
+        assert!(
+            two[1].starts_with("room 1") && two[2].starts_with("room 2"),
+            "{two:?}"
+        );
+        assert_eq!(two[3], "› [ Build a track ]");
     }
 
     #[test]

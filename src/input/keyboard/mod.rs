@@ -56,6 +56,13 @@ pub fn releases_come() -> Event {
 }
 
 impl Keyboard {
+    /// A parser that reads mouse reports too ([`Keyboard::mouse`]).
+    pub fn with_mouse() -> Keyboard {
+        Keyboard {
+            mouse: true,
+            ..Keyboard::default()
+        }
+    }
     /// The events in one packet of input, in order.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
         let mut events = Vec::new();
@@ -147,7 +154,7 @@ fn paste_mark(seq: &[u8]) -> bool {
 }
 
 /// Whether `seq` is a whole SGR (`ESC [ < b ; x ; y M`) or rxvt
-/// (`ESC [ b ; x ; y M`) mouse report. The server never asks for mouse
+/// (`ESC [ b ; x ; y M`) mouse report. Only the editor asks for mouse
 /// reports, so they are no keys; and terminput, given a column or row of
 /// 0 (which no terminal sends, but any client can), subtracts 1 from it
 /// and panics where overflow is checked. Dropped before it parses them.

@@ -10,6 +10,8 @@
 
 pub mod brush;
 pub mod check;
+mod events;
+pub mod keep;
 pub mod line;
 mod settings;
 pub mod shapes;
@@ -21,8 +23,6 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 
 use crate::input::keys::KeyName;
-use crate::physics::ModelKind;
-use crate::physics::car::CarSpec;
 use crate::race::medals::book::{Book, LapKey, Lookup};
 use crate::track::draft::Draft;
 
@@ -57,6 +57,11 @@ pub enum Asked {
     /// To race the drawing now, from its start; the editor is as it was
     /// when the race is left.
     Drive,
+    /// To keep the drawing where its door keeps tracks (a server's
+    /// database): [`Editor::kept`] says what came of it.
+    Save,
+    /// To publish the track saved, or (published) take it back.
+    Publish,
 }
 
 /// A track being edited.
@@ -105,6 +110,11 @@ pub struct Editor {
     /// Whether a key that needs saying twice (leave with changes unsaved,
     /// save an unraceable track) was said once.
     pub asked_once: Option<KeyName>,
+    /// Where the editor is a server's, what the server knows of the
+    /// track kept (none: `path` is the file it is saved to).
+    pub served: Option<keep::Served>,
+    /// The largest map the editor makes, columns and rows.
+    pub largest: (usize, usize),
 }
 
 impl Editor {
@@ -131,6 +141,8 @@ impl Editor {
             changed: false,
             note: None,
             asked_once: None,
+            served: None,
+            largest: (settings::SIDE_MAX, settings::SIDE_MAX),
             screen: (80, 24),
             view: (0, 0),
             dragging: None,
@@ -162,7 +174,8 @@ impl Editor {
             KeyName::Space | KeyName::Enter => self.put(),
             KeyName::Char('u') => self.undo(),
             KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
-            KeyName::Ctrl('s') => self.save(twice),
+            KeyName::Ctrl('s') => return self.save(twice),
+            KeyName::Ctrl('p') => return self.publish(twice),
             KeyName::Char('d') => return self.drive(),
             KeyName::Char('o') => self.toggle_line(),
             KeyName::Char('n') => self.ask(Setting::Name),
@@ -332,33 +345,6 @@ impl Editor {
         self.check();
     }
 
-    /// Saves the drawing; one that cannot be raced is saved as a draft
-    /// only when asked twice (`twice`), after a warning.
-    fn save(&mut self, twice: bool) {
-        let raceable = self.checker.current() && self.checker.last.raceable();
-        if !raceable && !twice {
-            self.asked_once = Some(KeyName::Ctrl('s'));
-            self.note = Some("not raceable yet: Ctrl-S again saves it as a draft".into());
-            return;
-        }
-        let text = self.draft.text();
-        match crate::base::files::write_atomic(&self.path, text.as_bytes(), || Ok(())) {
-            Ok(()) => {
-                self.changed = false;
-                let what = if raceable {
-                    "saved"
-                } else {
-                    "saved as a draft"
-                };
-                self.note = Some(format!("{what}: {}", self.path.display()));
-                if raceable {
-                    self.time_medals(&text);
-                }
-            }
-            Err(e) => self.note = Some(format!("not saved: {}: {e}", self.path.display())),
-        }
-    }
-
     /// Racing the drawing, if it can be raced; else why not, said.
     fn drive(&mut self) -> Asked {
         let last = &self.checker.last;
@@ -370,21 +356,6 @@ impl Editor {
             return Asked::Drive;
         }
         Asked::Nothing
-    }
-
-    /// The medals of the track saved as `text`, asked of the book (timed
-    /// on its thread), in `arcade` with its own car.
-    fn time_medals(&mut self, text: &str) {
-        let Some(book) = &mut self.book else {
-            return;
-        };
-        let Ok(track) = crate::track::parse("track", text.as_bytes()) else {
-            return;
-        };
-        let (kind, spec) = (ModelKind::Arcade, CarSpec::default_for(ModelKind::Arcade));
-        let key = crate::race::medals::book::key(&track, &spec, kind);
-        let lookup = book.ask(key.clone(), &track, &spec, true);
-        self.medals = Some((key, lookup));
     }
 
     /// Takes the checker's newest answer and the medals timed; returns

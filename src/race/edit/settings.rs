@@ -29,7 +29,7 @@ const NAME_MAX: usize = 40;
 
 /// The largest map side the editor makes (the parser's limit is 8192;
 /// past this a terminal shows too little of it to draw).
-const SIDE_MAX: usize = 1000;
+pub(super) const SIDE_MAX: usize = 1000;
 
 impl Editor {
     /// The track's name, as its front matter sets it (or none).
@@ -107,13 +107,14 @@ impl Editor {
                 self.draft.set_front("name", &value);
             }
             Setting::Size => {
-                let bad = || format!("{text:?}: a size is WxH, each 3 to {SIDE_MAX}");
+                let (most_w, most_h) = self.largest;
+                let bad = || format!("{text:?}: a size is WxH, from 3x3 to {most_w}x{most_h}");
                 let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
                 let (w, h): (usize, usize) = (
                     w.trim().parse().map_err(|_| bad())?,
                     h.trim().parse().map_err(|_| bad())?,
                 );
-                if !(3..=SIDE_MAX).contains(&w) || !(3..=SIDE_MAX).contains(&h) {
+                if !(3..=most_w).contains(&w) || !(3..=most_h).contains(&h) {
                     return Err(bad());
                 }
                 self.draft.resize(w, h);

@@ -22,7 +22,7 @@ use crate::race::medals::Medal;
 use crate::race::records::Record;
 
 pub use postgres::Postgres;
-pub use shelf::{Publishing, Shelved, Shelving, ToShelve, Whose};
+pub use shelf::{Publishing, Shelf, Shelved, Shelving, ToShelve, Whose};
 pub use sqlite::Sqlite;
 
 pub use crate::race::timing::LapKey;
@@ -247,7 +247,7 @@ fn listed(rows: impl IntoIterator<Item = RoomRow>) -> Vec<Listed> {
 /// What the records' thread asks of a database. Every error says which
 /// database (its path, or its address without the password) and what
 /// failed.
-pub trait Database: Send {
+pub trait Database: Send + Shelf {
     /// The database, as the log names it.
     fn name(&self) -> String;
     /// Makes the database answer: connected (a new connection within
@@ -340,24 +340,6 @@ pub trait Database: Send {
     /// The rooms of every server but `server` heard from within
     /// [`ROOMS_FRESH_MS`] of `now_ms`.
     fn rooms_elsewhere(&mut self, server: &str, now_ms: i64) -> Result<Vec<Listed>, String>;
-    /// Keeps `track` (made or replaced, in one transaction) unless its
-    /// maker has `most` others already, stamped `now_ms`.
-    fn shelve(&mut self, track: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String>;
-    /// The tracks kept ([`Whose`]), less their files.
-    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String>;
-    /// The file of `owner`'s track `name`.
-    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String>;
-    /// Publishes `owner`'s track `name` (`on`, stamped `now_ms`) once
-    /// they have a lap of it as it is, or takes it back.
-    fn publish_track(
-        &mut self,
-        owner: &str,
-        name: &str,
-        on: bool,
-        now_ms: i64,
-    ) -> Result<Publishing, String>;
-    /// Removes `owner`'s track `name`; returns whether there was one.
-    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String>;
 }
 
 /// The database `url` names (`postgres://...` or `postgresql://...`),

@@ -50,6 +50,40 @@ pub enum Publishing {
     Missing,
 }
 
+/// What a database does with the players' tracks (every database is
+/// one: [`super::Database`]).
+pub trait Shelf {
+    /// Keeps `track` (made or replaced, in one transaction) unless its
+    /// maker has `most` others already, stamped `now_ms`.
+    fn shelve(&mut self, track: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String>;
+    /// The tracks kept ([`Whose`]), less their files.
+    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String>;
+    /// The file of `owner`'s track `name`.
+    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String>;
+    /// Publishes `owner`'s track `name` (`on`, stamped `now_ms`) once
+    /// they have a lap of it as it is, or takes it back.
+    fn publish_track(
+        &mut self,
+        owner: &str,
+        name: &str,
+        on: bool,
+        now_ms: i64,
+    ) -> Result<Publishing, String>;
+    /// Removes `owner`'s track `name`; returns whether there was one.
+    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String>;
+}
+
+/// What publishing (`on`) or taking back a track came to, from whether
+/// (and when) it is published once the statement ran, if there is one.
+pub(super) fn publishing(on: bool, published: Option<i64>) -> Publishing {
+    match published {
+        None => Publishing::Missing,
+        Some(p) if on && p > 0 => Publishing::Published,
+        Some(_) if on => Publishing::NotDriven,
+        Some(_) => Publishing::Unpublished,
+    }
+}
+
 /// A row of [`super::sql::TRACK_ROW`]'s columns.
 pub(super) type Row = (String, String, String, String, i64, i64);
 

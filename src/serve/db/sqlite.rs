@@ -13,9 +13,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    CHANGES_KEPT, Database, Kept, LapKey, Listed, NewLap, Placing, Publishing, ROOMS_FRESH_MS,
-    ROOMS_KEPT_MS, Refusal, Shelved, Shelving, ToShelve, TrackBest, Whose, listed, medal_named,
-    splits_of, splits_text, sql,
+    CHANGES_KEPT, Database, Kept, LapKey, Listed, NewLap, Placing, ROOMS_FRESH_MS, ROOMS_KEPT_MS,
+    Refusal, TrackBest, listed, medal_named, splits_of, splits_text, sql,
 };
 use crate::physics::models::ModelKind;
 use crate::race::medals::Medal;
@@ -449,32 +448,6 @@ impl Database for Sqlite {
             })
             .map_err(fail)?;
         Ok(listed(rows.collect::<Result<Vec<_>, _>>().map_err(fail)?))
-    }
-
-    fn shelve(&mut self, track: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String> {
-        self.put_track(track, most, now_ms)
-    }
-
-    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
-        self.read_shelf(whose)
-    }
-
-    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
-        self.read_body(owner, name)
-    }
-
-    fn publish_track(
-        &mut self,
-        owner: &str,
-        name: &str,
-        on: bool,
-        now_ms: i64,
-    ) -> Result<Publishing, String> {
-        self.set_published(owner, name, on, now_ms)
-    }
-
-    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
-        self.drop_track(owner, name)
     }
 }
 

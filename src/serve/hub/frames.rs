@@ -23,7 +23,7 @@ use crate::console::Frames;
 use crate::physics::car::CarSpec;
 
 use super::super::db::{Boards, Listed};
-use super::super::keeper::{Best, LapKey};
+use super::super::keeper::{Best, LapKey, PlayersTrack};
 use super::super::messages::to_size;
 use super::super::offered::Offered;
 use super::super::room::{Place, PlayerId, Room};
@@ -81,6 +81,9 @@ struct Shared<'a> {
     /// Whether a player's huge buffers were let go this turn (their
     /// memory given back after it, once).
     freed: AtomicBool,
+    /// The tracks players published, and the lobby's line for each.
+    published: &'a [PlayersTrack],
+    track_lines: Vec<String>,
 }
 
 /// Why a player is taken off the server after a frame turn (none: their
@@ -140,6 +143,8 @@ impl Hub {
             turn: self.turns,
             urgent,
             freed: AtomicBool::new(false),
+            published: &self.players_tracks,
+            track_lines: self.track_lines(),
         };
         // A player relayed to another server's room has their screen, and
         // idle time, drawn and kept there.
@@ -192,7 +197,7 @@ impl Player {
     fn frame(&mut self, id: PlayerId, now: Instant, hub: &Shared<'_>) -> Option<Gone> {
         let last = match self.place {
             Place::Room(r) => hub.rooms_last_key.get(&r).copied(),
-            Place::Lobby { .. } => None,
+            Place::Lobby { .. } | Place::Edit => None,
         };
         let quiet = now.saturating_duration_since(last.unwrap_or(self.last_key).max(self.last_key));
         if quiet >= hub.idle {
@@ -251,6 +256,10 @@ impl Player {
                 identity: self.identity.as_deref(),
                 idle_left: self.idle_shown,
                 note: self.note.as_deref(),
+                editor: self.build.as_deref().map(|b| &b.editor),
+                published: hub.published,
+                track_lines: &hub.track_lines,
+                shelf: &self.shelf,
             };
             self.frames
                 .frame(|buf, area, before| view.draw(buf, area, before))
@@ -261,16 +270,31 @@ impl Player {
                 if std::mem::take(&mut self.urgent) && hub.urgent {
                     self.urgent_at = Some(now);
                 }
-                let mut bytes = self.sink.take();
-                if bell {
-                    bytes.push(0x07);
-                }
-                permit.send(Out::Frame(bytes));
+                permit.send(Out::Frame(framed(
+                    self.sink.take(),
+                    self.mouse.take(),
+                    bell,
+                )));
                 None
             }
             _ => Some((id, Some("the server failed to draw your screen"))),
         }
     }
+}
+
+/// A frame's bytes as sent: the mouse turned on or off before them
+/// where asked (the editor reads it; nothing else does), a bell after
+/// them if `bell`.
+fn framed(mut bytes: Vec<u8>, mouse: Option<bool>, bell: bool) -> Vec<u8> {
+    if let Some(on) = mouse {
+        use crate::console::{MOUSE_OFF, MOUSE_ON};
+        let switch = if on { MOUSE_ON } else { MOUSE_OFF };
+        bytes.splice(0..0, switch.iter().copied());
+    }
+    if bell {
+        bytes.push(0x07);
+    }
+    bytes
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::super::keeper::{Ask, Wants};
 use super::super::room::{self, Place, PlayerId, Room};
 use super::super::rows::LobbyRow;
 use super::Hub;
+use crate::track::draft::Draft;
 
 impl Hub {
     /// One key event (or focus change) from player `id`.
@@ -87,6 +88,7 @@ impl Hub {
         match p.place {
             Place::Lobby { row } => self.lobby_command(id, row, cmd),
             Place::Room(r) => self.room_command(id, r, cmd),
+            Place::Edit => {}
         }
     }
 
@@ -95,12 +97,12 @@ impl Hub {
         match self.players.get(&id).map(|p| p.place) {
             Some(Place::Room(_)) => self.back_to_lobby(id),
             Some(Place::Lobby { .. }) => self.drop_player(id, Some("bye")),
-            None => {}
+            Some(Place::Edit) | None => {}
         }
     }
 
     fn lobby_command(&mut self, id: PlayerId, row: usize, cmd: Command) {
-        let rows = self.lobby_rows();
+        let rows = self.lobby_rows(id);
         let count = rows.count();
         if let Some(p) = self.players.get_mut(&id) {
             p.note = None;
@@ -118,10 +120,23 @@ impl Hub {
             (Command::Down, _) => Place::Lobby {
                 row: (row + 1) % count,
             },
-            (Command::Enter, Some(made @ (LobbyRow::Today | LobbyRow::Make))) => {
+            (Command::Enter, Some(LobbyRow::Build)) => {
+                let (w, h) = super::build::NEW;
+                return self.open_editor(id, Draft::new(w, h), "New track", false);
+            }
+            (Command::Enter, Some(LobbyRow::Mine(i))) => return self.open_mine(id, i),
+            (
+                Command::Enter,
+                Some(made @ (LobbyRow::Today | LobbyRow::Make | LobbyRow::Track(_))),
+            ) => {
                 // Today's track is the first offered; else the first
-                // after the days'.
+                // after the days'; a player's published track after the
+                // server's own.
                 let track = match made {
+                    LobbyRow::Track(i) => match self.players_track(id, i) {
+                        Some(t) => t,
+                        None => return,
+                    },
                     LobbyRow::Make if rows.today => super::super::daily::SLOTS,
                     _ => 0,
                 };
@@ -135,7 +150,8 @@ impl Hub {
             (Command::Enter, Some(LobbyRow::Elsewhere(i))) => return self.relay_to(id, i),
             (Command::Enter, Some(LobbyRow::Here(i))) => {
                 let name = name();
-                let Some((&r, room)) = self.rooms.iter_mut().nth(i) else {
+                let listed = self.rooms.iter_mut().filter(|(_, r)| r.listed_in_lobby());
+                let Some((&r, room)) = listed.into_iter().nth(i) else {
                     return;
                 };
                 room.members.push((id, name));
@@ -214,7 +230,7 @@ impl Hub {
 
     /// Starts room `r`'s race on its settings, each member who can seated
     /// (a race already running there is dropped: a restart).
-    fn start_race(&mut self, r: u32) {
+    pub(super) fn start_race(&mut self, r: u32) {
         let Some(room) = self.rooms.get_mut(&r) else {
             return;
         };

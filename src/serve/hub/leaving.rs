@@ -90,7 +90,15 @@ impl Hub {
             return;
         };
         let Place::Room(r) = p.place else { return };
-        p.place = Place::Lobby { row: 0 };
+        // Out of a trial of their drawing: back to the editor.
+        p.place = match p.build {
+            Some(_) => {
+                p.mouse = Some(true);
+                p.clear = true;
+                Place::Edit
+            }
+            None => Place::Lobby { row: 0 },
+        };
         p.session.leaving = false;
         if let Some(room) = self.rooms.get_mut(&r)
             && room.leave(id)

@@ -33,10 +33,12 @@ use crate::physics::car::CarSpec;
 use crate::race::medals::book::Book;
 use crate::race::session::Session;
 
+mod build;
 mod frames;
 mod idle;
 mod leaving;
 mod player;
+mod refresh;
 mod relays;
 mod today;
 
@@ -45,15 +47,15 @@ pub use player::Player;
 
 mod input;
 
-use super::keeper::{Keeper, Wants};
+use super::keeper::Keeper;
 use super::listing::{Listing, Published};
 use super::messages::to_size;
 pub use super::messages::{Out, ToHub};
 use super::names::{looks_like, unique_name};
 pub use super::offered::Offered;
 use super::relay::{Relays, ToRelay};
-use super::room::{Place, PlayerId, Room, Shown};
-use super::rows::{LobbyRow, Rows};
+use super::room::{Place, PlayerId, Room};
+use super::rows::Rows;
 use ratatui::crossterm::event::Event;
 
 /// How the hub runs.
@@ -104,11 +106,16 @@ pub struct Hub {
     pub relays: Option<Relays>,
     /// Players' last words still to send.
     closing: leaving::Closing,
+    /// The tracks players published, offered after the server's own
+    /// (`tracks` from `base_tracks` on).
+    pub players_tracks: Vec<super::keeper::PlayersTrack>,
+    base_tracks: usize,
 }
 
 impl Hub {
     pub fn new(tracks: Vec<Offered>, settings: Settings, keeper: Keeper, start: Instant) -> Hub {
         let cars = crate::race::presets();
+        let tracks_len = tracks.len();
         Hub {
             tracks,
             daily: None,
@@ -124,6 +131,8 @@ impl Hub {
             listing: Listing::default(),
             relays: None,
             closing: leaving::Closing::default(),
+            players_tracks: Vec::new(),
+            base_tracks: tracks_len,
         }
     }
 
@@ -131,8 +140,12 @@ impl Hub {
     /// handed to the records' thread to publish when they changed.
     pub(super) fn publish_rooms(&mut self) {
         let (rooms, tracks) = (&self.rooms, &self.tracks);
-        let listed =
-            |server: &Published| rooms.values().map(|r| r.listed(server, tracks)).collect();
+        let listed = |server: &Published| {
+            (rooms.values())
+                .filter(|r| r.listed_in_lobby())
+                .map(|r| r.listed(server, tracks))
+                .collect()
+        };
         self.listing.publish(listed, &mut self.keeper);
     }
 
@@ -184,8 +197,12 @@ impl Hub {
                             None => Link::Home,
                         },
                         note: None,
+                        build: None,
+                        shelf: Vec::new(),
+                        mouse: None,
                     },
                 );
+                self.ask_mine(id);
             }
             ToHub::Input {
                 id,
@@ -252,7 +269,10 @@ impl Hub {
             return;
         }
         for ev in events {
-            self.input(id, ev, at);
+            match self.players.get(&id).map(|p| p.place) {
+                Some(Place::Edit) => self.edit_event(id, &ev, at),
+                _ => self.input(id, ev, at),
+            }
         }
     }
 
@@ -265,17 +285,27 @@ impl Hub {
             p.session.size = size;
             p.resized = true;
             p.session.dirty = true;
+            if let Some(b) = &mut p.build {
+                let size = to_size(size);
+                b.editor.resize(size.width, size.height);
+            }
             if let Link::To(relay) = &mut p.link {
                 relay.pass(ToRelay::Resize(size));
             }
         }
     }
 
-    /// The lobby's rows as they are now.
-    fn lobby_rows(&self) -> Rows {
+    /// The lobby's rows as player `id` sees them now.
+    fn lobby_rows(&self, id: PlayerId) -> Rows {
+        let p = self.players.get(&id);
+        let identity = p.and_then(|p| p.identity.as_deref());
         Rows {
             today: self.daily.is_some(),
-            here: self.rooms.len(),
+            tracks: (self.players_tracks.iter())
+                .filter(|t| Some(t.shelved.owner.as_str()) != identity)
+                .count(),
+            mine: p.map_or(0, |p| p.shelf.len()),
+            here: self.rooms.values().filter(|r| r.listed_in_lobby()).count(),
             elsewhere: self.listing.elsewhere().len(),
         }
     }
@@ -331,6 +361,11 @@ impl Hub {
                 }
             }
         }
+        self.tracks_news(std::mem::take(&mut polled.tracks));
+        if let Some(list) = polled.published.take() {
+            self.published(list);
+        }
+        self.poll_builders();
         self.refresh_rooms(&polled.changed);
         if polled.news {
             self.lobby_changed();
@@ -368,60 +403,6 @@ impl Hub {
                 }
             }
             self.lobby_changed();
-        }
-    }
-}
-
-impl Hub {
-    /// Records read for races that started, each to its room: records to
-    /// beat, or the ghost a player picked.
-    fn records_found(&mut self, records: Vec<(super::keeper::Ask, Vec<crate::race::timing::Lap>)>) {
-        for (ask, laps) in records {
-            let Some(room) = self.rooms.get_mut(&ask.room) else {
-                continue;
-            };
-            for lap in laps {
-                match ask.wants {
-                    Wants::Ghost { .. } => room.ghost_found(ask.race, ask.player, lap),
-                    Wants::Records => room.record_found(ask.race, ask.player, lap),
-                }
-            }
-        }
-    }
-
-    /// Each room's medals and board, for its settings ([`Room::refresh`]):
-    /// `changed` names the boards changed since the last time.
-    fn refresh_rooms(&mut self, changed: &[super::keeper::LapKey]) {
-        if self.medals.poll() {
-            self.lobby_changed();
-        }
-        let players = &self.players;
-        // Keyed players in the lobby whose cursor is on a room, by the
-        // room's row: the board the lobby shows them has their place.
-        let mut lookers = vec![Vec::new(); self.rooms.len()];
-        let rows = self.lobby_rows();
-        for (&id, p) in players {
-            if let Place::Lobby { row } = p.place
-                && let Some(LobbyRow::Here(i)) = rows.at(row)
-                && let Some(room) = lookers.get_mut(i)
-                && p.identity.is_some()
-            {
-                room.push(id);
-            }
-        }
-        for (room, lookers) in self.rooms.values_mut().zip(&lookers) {
-            let shown = Shown {
-                book: &mut self.medals,
-                keeper: &mut self.keeper,
-                tracks: &self.tracks,
-                cars: &self.cars,
-                changed,
-            };
-            room.refresh(shown, lookers, |who| {
-                (who.iter())
-                    .filter_map(|m| players.get(m)?.identity.clone())
-                    .collect()
-            });
         }
     }
 }

@@ -1,12 +1,17 @@
 //! One player as the hub holds them: who they are, where, their screen's
 //! frames, and their link to the other servers sharing the database.
 
+use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
 use tokio::sync::mpsc::Sender;
 
 use crate::console::{Frames, Sink};
+use crate::race::edit::Editor;
 use crate::race::session::Session;
+
+use super::super::db::Shelved;
+use super::super::offered::Offered;
 
 use super::super::relay::Relay;
 use super::super::room::Place;
@@ -44,6 +49,21 @@ pub struct Player {
     /// A line for them in the lobby (why a relay ended), until their
     /// next key there.
     pub note: Option<String>,
+    /// What they build, where they are in the editor or trying their
+    /// drawing from it ([`super::build`]).
+    pub build: Option<Box<Builder>>,
+    /// Their own tracks on the server, as last read.
+    pub shelf: Vec<Shelved>,
+    /// The mouse to turn on or off with their next frame (the editor
+    /// reads it; nothing else does).
+    pub(super) mouse: Option<bool>,
+}
+
+/// A player's editor, and their drawing on its way to a room of their
+/// own to try it (its racing line worked out off the hub).
+pub struct Builder {
+    pub editor: Editor,
+    pub(super) trying: Option<Receiver<Result<Offered, String>>>,
 }
 
 /// A player's link to the other servers sharing the database.

@@ -67,7 +67,7 @@ impl Hub {
 
 /// Asks `book` for `offered`'s medals with each model's own car (of
 /// `cars`), the settings a room on it begins with.
-fn warm_medals(book: &mut Book, cars: &[(String, CarSpec)], offered: &Offered) {
+pub(super) fn warm_medals(book: &mut Book, cars: &[(String, CarSpec)], offered: &Offered) {
     for model in ModelKind::ALL {
         let setup = Menu::new(0, model).setup(&offered.choice, cars);
         let key = (offered.id.clone(), setup.model, setup.spec.content_id());

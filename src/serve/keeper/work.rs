@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use super::link::Breaker;
 use super::queue::Queue;
 use super::queue::now_ms;
+use super::shelf;
 use super::{Answer, BOARD_TOP, Job, Wants, best, first_answer};
 use crate::serve::db::Listed;
 
@@ -51,6 +52,7 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
     let mut next_changes = Instant::now();
     let mut online = r.link.up();
     let mut rooms = Rooms::default();
+    let mut catalogue = shelf::Catalogue::default();
     loop {
         let (first, ending) = match jobs.recv_timeout(CHANGES_EVERY) {
             Ok(job) => (Some(job), false),
@@ -114,7 +116,9 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
                 return;
             }
         }
-        if publish(&mut r.link, &mut rooms, answers).is_err() {
+        if publish(&mut r.link, &mut rooms, answers).is_err()
+            || shelf::look(&mut r.link, &mut catalogue, Instant::now(), answers).is_err()
+        {
             return;
         }
         if r.link.up() != online {
@@ -186,6 +190,7 @@ fn answer(link: &mut Breaker, job: Job, answers: &Sender<Answer>) -> Result<(), 
             Some(board) => Answer::Board(key, board),
             None => return Ok(()),
         },
+        Job::Tracks(job) => return shelf::answer(link, job, answers),
         Job::Save(_) | Job::Publish(..) => return Ok(()),
     };
     answers.send(said).map_err(|_| ())

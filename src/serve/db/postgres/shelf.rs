@@ -1,19 +1,16 @@
 //! The players' tracks on PostgreSQL ([`crate::serve::db::shelf`]).
 
-use super::super::shelf::{Publishing, Shelved, Shelving, ToShelve, Whose, shelved};
+use super::super::shelf::{
+    Publishing, Shelf, Shelved, Shelving, ToShelve, Whose, publishing, shelved,
+};
 use super::super::sql;
 use super::Postgres;
 
-impl Postgres {
-    /// [`crate::serve::db::Database::shelve`]: the count and the write
-    /// in one transaction, the maker's rows locked first so that two
-    /// servers saving for one maker at once keep to the limit.
-    pub(super) fn put_track(
-        &mut self,
-        t: &ToShelve,
-        most: usize,
-        now_ms: i64,
-    ) -> Result<Shelving, String> {
+impl Shelf for Postgres {
+    /// The count and the write in one transaction, the maker's key
+    /// locked first (an advisory lock) so that two servers saving for one
+    /// maker at once keep to the limit.
+    fn shelve(&mut self, t: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String> {
         self.run("cannot save the track", async |c| {
             let tx = c.transaction().await?;
             tx.execute(
@@ -43,8 +40,7 @@ impl Postgres {
         })
     }
 
-    /// [`crate::serve::db::Database::shelf`].
-    pub(super) fn read_shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
+    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
         let statement = whose.statement();
         let rows = self.run("cannot read the tracks", async |c| match whose {
             Whose::Owner(owner) => c.query(&statement, &[&owner]).await,
@@ -55,16 +51,14 @@ impl Postgres {
             .collect())
     }
 
-    /// [`crate::serve::db::Database::track_body`].
-    pub(super) fn read_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
+    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
         let row = self.run("cannot read the track", async |c| {
             c.query_opt(sql::TRACK_BODY, &[&owner, &name]).await
         })?;
         Ok(row.map(|r| r.get(0)))
     }
 
-    /// [`crate::serve::db::Database::publish_track`].
-    pub(super) fn set_published(
+    fn publish_track(
         &mut self,
         owner: &str,
         name: &str,
@@ -72,31 +66,19 @@ impl Postgres {
         now_ms: i64,
     ) -> Result<Publishing, String> {
         let at = now_ms.max(1);
-        self.run("cannot publish the track", async |c| {
-            let changed = if on {
-                c.execute(sql::TRACK_PUBLISH, &[&at, &owner, &name]).await?
+        let published = self.run("cannot publish the track", async |c| {
+            if on {
+                c.execute(sql::TRACK_PUBLISH, &[&at, &owner, &name]).await?;
             } else {
-                c.execute(sql::TRACK_UNPUBLISH, &[&owner, &name]).await?
-            };
-            if changed > 0 {
-                return Ok(if on {
-                    Publishing::Published
-                } else {
-                    Publishing::Unpublished
-                });
+                c.execute(sql::TRACK_UNPUBLISH, &[&owner, &name]).await?;
             }
             let row = c.query_opt(sql::TRACK_PUBLISHED, &[&owner, &name]).await?;
-            Ok(match row.map(|r| r.get::<_, i64>(0)) {
-                None => Publishing::Missing,
-                Some(p) if on && p > 0 => Publishing::Published,
-                Some(_) if on => Publishing::NotDriven,
-                Some(_) => Publishing::Unpublished,
-            })
-        })
+            Ok(row.map(|r| r.get::<_, i64>(0)))
+        })?;
+        Ok(publishing(on, published))
     }
 
-    /// [`crate::serve::db::Database::remove_track`].
-    pub(super) fn drop_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
+    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
         let n = self.run("cannot remove the track", async |c| {
             c.execute(sql::TRACK_REMOVE, &[&owner, &name]).await
         })?;

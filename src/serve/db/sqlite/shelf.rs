@@ -2,18 +2,17 @@
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use super::super::shelf::{Publishing, Row, Shelved, Shelving, ToShelve, Whose, shelved};
+use super::super::shelf::{
+    Publishing, Row, Shelf, Shelved, Shelving, ToShelve, Whose, publishing, shelved,
+};
 use super::super::sql;
 use super::{Sqlite, error};
 
-impl Sqlite {
-    /// [`crate::serve::db::Database::shelve`].
-    pub(super) fn put_track(
-        &mut self,
-        t: &ToShelve,
-        most: usize,
-        now_ms: i64,
-    ) -> Result<Shelving, String> {
+impl Shelf for Sqlite {
+    /// The count and the write in one transaction that holds the write
+    /// lock from its start, so that two servers saving for one maker at
+    /// once keep to the limit.
+    fn shelve(&mut self, t: &ToShelve, most: usize, now_ms: i64) -> Result<Shelving, String> {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| error(&path, "cannot save the track", e);
         let tx = (self.conn)
@@ -36,8 +35,7 @@ impl Sqlite {
         })
     }
 
-    /// [`crate::serve::db::Database::shelf`].
-    pub(super) fn read_shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
+    fn shelf(&mut self, whose: Whose<'_>) -> Result<Vec<Shelved>, String> {
         let fail = |e| self.fail("cannot read the tracks", e);
         let mut q = self.conn.prepare(&whose.statement()).map_err(fail)?;
         let row = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
@@ -58,16 +56,14 @@ impl Sqlite {
         Ok(rows.map_err(fail)?.into_iter().map(shelved).collect())
     }
 
-    /// [`crate::serve::db::Database::track_body`].
-    pub(super) fn read_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
+    fn track_body(&mut self, owner: &str, name: &str) -> Result<Option<String>, String> {
         (self.conn)
             .query_row(sql::TRACK_BODY, [owner, name], |r| r.get(0))
             .optional()
             .map_err(|e| self.fail("cannot read the track", e))
     }
 
-    /// [`crate::serve::db::Database::publish_track`].
-    pub(super) fn set_published(
+    fn publish_track(
         &mut self,
         owner: &str,
         name: &str,
@@ -75,32 +71,20 @@ impl Sqlite {
         now_ms: i64,
     ) -> Result<Publishing, String> {
         let fail = |e| self.fail("cannot publish the track", e);
-        let changed = if on {
+        let ran = if on {
             (self.conn).execute(sql::TRACK_PUBLISH, params![now_ms.max(1), owner, name])
         } else {
             (self.conn).execute(sql::TRACK_UNPUBLISH, params![owner, name])
         };
-        if changed.map_err(fail)? > 0 {
-            return Ok(if on {
-                Publishing::Published
-            } else {
-                Publishing::Unpublished
-            });
-        }
-        let published: Option<i64> = (self.conn)
+        ran.map_err(fail)?;
+        let published = (self.conn)
             .query_row(sql::TRACK_PUBLISHED, [owner, name], |r| r.get(0))
             .optional()
             .map_err(fail)?;
-        Ok(match published {
-            None => Publishing::Missing,
-            Some(p) if on && p > 0 => Publishing::Published,
-            Some(_) if on => Publishing::NotDriven,
-            Some(_) => Publishing::Unpublished,
-        })
+        Ok(publishing(on, published))
     }
 
-    /// [`crate::serve::db::Database::remove_track`].
-    pub(super) fn drop_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
+    fn remove_track(&mut self, owner: &str, name: &str) -> Result<bool, String> {
         (self.conn)
             .execute(sql::TRACK_REMOVE, [owner, name])
             .map(|n| n > 0)

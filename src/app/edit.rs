@@ -20,13 +20,18 @@ use crate::race::session::screen_size;
 /// answer again.
 const LOOK: Duration = Duration::from_millis(25);
 
-/// Races `editor`'s drawing on `console` from its start (the game's own
-/// loop, alone on the track), until the person leaves the race with q.
-/// A drawing that no longer parses (it was checked before) is said so.
-fn drive<C: Console>(console: &mut C, editor: &mut Editor, color: bool) -> io::Result<()> {
+/// Races `editor`'s drawing, as `text` (from its start, or from the
+/// cursor), on `console` (the game's own loop, alone on the track),
+/// until the person leaves the race with q. A drawing that does not
+/// parse or race is said so.
+fn drive<C: Console>(
+    console: &mut C,
+    editor: &mut Editor,
+    text: &str,
+    color: bool,
+) -> io::Result<()> {
     let path = editor.path.display().to_string();
-    let text = editor.draft.text();
-    let track = match crate::race::TrackChoice::from_text(&path, &text, str::to_string) {
+    let track = match crate::race::TrackChoice::from_text(&path, text, str::to_string) {
         Ok(choice) => choice.track,
         Err(why) => {
             editor.note = Some(why);
@@ -91,10 +96,14 @@ fn edit_until_left<C: Console>(
                 }
                 ev => match editor.event(&ev) {
                     Some(Asked::Leave) => return Ok(()),
-                    Some(Asked::Drive) => {
+                    Some(asked @ (Asked::Drive | Asked::DriveHere(_))) => {
+                        let text = match asked {
+                            Asked::DriveHere(heading) => editor.text_from_cursor(heading),
+                            _ => editor.draft.text(),
+                        };
                         // The game reads no mouse.
                         console.mouse(false)?;
-                        drive(console, editor, color)?;
+                        drive(console, editor, &text, color)?;
                         console.mouse(true)?;
                         frames.redraw_all()?;
                         dirty = true;

@@ -9,10 +9,55 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
 use crate::race::edit::brush::{BRUSHES, Brush, TOOLS};
+use crate::race::edit::keys::{self, Act, KEYS};
 use crate::race::edit::{self, Editor};
 
 use super::column::{self, Piece};
 use super::theme::THEME;
+
+/// The key table's short words ([`KEYS`]), as many to a line as fit in
+/// `cols`: the brush's size with its keys; publishing only on a server.
+fn key_lines(editor: &Editor, cols: usize) -> impl Iterator<Item = String> {
+    let shown = (KEYS.iter())
+        .filter(|k| !k.short.is_empty())
+        .filter(|k| k.act != Act::Publish || editor.served.is_some())
+        .map(|k| match k.act {
+            Act::Bigger => format!("{} {}", k.short, editor.size),
+            _ => k.short.to_string(),
+        });
+    let mut lines: Vec<String> = Vec::new();
+    for word in shown {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 2 + word.chars().count() <= cols => {
+                line.push_str("  ");
+                line.push_str(&word);
+            }
+            _ => lines.push(word),
+        }
+    }
+    lines.into_iter()
+}
+
+/// The help over the editor: every key of the table in words, the
+/// brushes and tools, the mouse.
+fn help(buf: &mut Buffer, area: Rect) {
+    let mut lines: Vec<String> = KEYS.iter().map(keys::entry).collect();
+    let brushes: Vec<String> = (BRUSHES.iter())
+        .map(|(k, _, name)| format!("{} {name}", k.label().to_lowercase()))
+        .collect();
+    let tools: Vec<String> = (TOOLS.iter())
+        .map(|(k, t)| format!("{} {}", k.label().to_lowercase(), t.name()))
+        .collect();
+    let (first, rest) = brushes.split_at(4);
+    lines.extend([
+        format!("brushes: {}", first.join(", ")),
+        format!("  {}, 1-9 checkpoints", rest.join(", ")),
+        format!("tools: {}", tools.join(", ")),
+        "mouse: press puts, drag paints, release ends a line or box".into(),
+    ]);
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    super::overlay::boxed(buf, area, "EDITOR KEYS · any key closes", &lines);
+}
 
 /// Draws `editor` on `buf` in `area`.
 pub fn edit(buf: &mut Buffer, area: Rect, editor: &Editor) {
@@ -28,6 +73,9 @@ pub fn edit(buf: &mut Buffer, area: Rect, editor: &Editor) {
     map(buf, canvas, editor);
     let inner = panel.inner(ratatui::layout::Margin::new(1, 0));
     column::stack(buf, inner, pieces(editor, usize::from(inner.width)));
+    if editor.awaiting == edit::Awaiting::Help {
+        help(buf, area);
+    }
 }
 
 /// The map, a cell each, the cursor reversed, the problems' cells
@@ -137,14 +185,7 @@ fn pieces(editor: &Editor, cols: usize) -> Vec<Piece<'static>> {
             .collect();
         out.push(column::line(line.join(" "), THEME.dim));
     }
-    out.push(column::line("Space put  u undo  y redo", THEME.faint));
-    let size = format!("- + size {}  n name  o line", editor.size);
-    let keys = [
-        size.as_str(),
-        "[ ] laps  x size  q leave",
-        "d drive  Ctrl-S save",
-    ];
-    out.extend(keys.map(|k| column::line(k.to_string(), THEME.faint)));
+    out.extend(key_lines(editor, cols).map(|k| column::line(k, THEME.faint)));
     let (x, y) = editor.cursor;
     let (w, h) = editor.draft.size();
     let at = format!("{x},{y} of {w}x{h}  {}", editor.brush.name());

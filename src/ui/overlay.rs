@@ -15,7 +15,7 @@ use crate::race::said::Said;
 use crate::race::{Phase, SeatView};
 
 /// Lines in a bordered box centred in `area`; the box.
-fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) -> Rect {
+pub(super) fn boxed(buf: &mut Buffer, area: Rect, title: &str, lines: &[&str]) -> Rect {
     let w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 4;
     let r = centred(
         area,

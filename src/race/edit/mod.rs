@@ -12,9 +12,11 @@ pub mod brush;
 pub mod check;
 mod events;
 pub mod keep;
+pub mod keys;
 pub mod line;
 mod settings;
 pub mod shapes;
+mod trial;
 
 pub use settings::{Prompt, Setting};
 
@@ -28,6 +30,7 @@ use crate::track::draft::Draft;
 
 use brush::{Brush, TOOLS, Tool};
 use check::Checker;
+use keys::Act;
 use shapes::Cell;
 
 /// The largest brush: a square of 9 x 9 cells.
@@ -57,6 +60,9 @@ pub enum Asked {
     /// To race the drawing now, from its start; the editor is as it was
     /// when the race is left.
     Drive,
+    /// To race it from the cursor, facing `>` `v` `<` or `^`
+    /// ([`Editor::text_from_cursor`]).
+    DriveHere(char),
     /// To keep the drawing where its door keeps tracks (a server's
     /// database): [`Editor::kept`] says what came of it.
     Save,
@@ -115,6 +121,20 @@ pub struct Editor {
     pub served: Option<keep::Served>,
     /// The largest map the editor makes, columns and rows.
     pub largest: (usize, usize),
+    /// What the next key answers before the key table does.
+    pub awaiting: Awaiting,
+}
+
+/// What the editor's next key answers, before its key table does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Awaiting {
+    /// Nothing: the key does what the table says.
+    #[default]
+    Nothing,
+    /// The help is open: any key closes it.
+    Help,
+    /// An arrow: the way to race from the cursor.
+    Heading,
 }
 
 impl Editor {
@@ -143,6 +163,7 @@ impl Editor {
             asked_once: None,
             served: None,
             largest: (settings::SIDE_MAX, settings::SIDE_MAX),
+            awaiting: Awaiting::Nothing,
             screen: (80, 24),
             view: (0, 0),
             dragging: None,
@@ -158,41 +179,60 @@ impl Editor {
         self.checker.ask(self.draft.text(), map_line);
     }
 
-    /// Applies the key `key`.
+    /// Applies the key `key`: to the setting being typed, if one is;
+    /// else closing the help, or the heading to race from the cursor
+    /// with; else what the key table ([`keys::KEYS`]) or the palette
+    /// says it does.
     pub fn key(&mut self, key: KeyName) -> Asked {
         if self.prompt.is_some() {
             self.prompted(key);
             return Asked::Nothing;
         }
+        match std::mem::take(&mut self.awaiting) {
+            Awaiting::Help => return Asked::Nothing,
+            Awaiting::Heading => return self.drive_facing(key),
+            Awaiting::Nothing => {}
+        }
         let twice = self.asked_once.take() == Some(key);
         self.note = None;
-        match key {
-            KeyName::Up => self.step(0, -1),
-            KeyName::Down => self.step(0, 1),
-            KeyName::Left => self.step(-1, 0),
-            KeyName::Right => self.step(1, 0),
-            KeyName::Space | KeyName::Enter => self.put(),
-            KeyName::Char('u') => self.undo(),
-            KeyName::Char('y') | KeyName::Ctrl('r') => self.redo(),
-            KeyName::Ctrl('s') => return self.save(twice),
-            KeyName::Ctrl('p') => return self.publish(twice),
-            KeyName::Char('d') => return self.drive(),
-            KeyName::Char('o') => self.toggle_line(),
-            KeyName::Char('n') => self.ask(Setting::Name),
-            KeyName::Char('x') => self.ask(Setting::Size),
-            KeyName::Char('[') => self.add_laps(-1),
-            KeyName::Char(']') => self.add_laps(1),
-            KeyName::Char('-') => self.size = (self.size - 1).max(1),
-            KeyName::Char('+' | '=') => self.size = (self.size + 1).min(MAX_SIZE),
-            KeyName::Esc if self.anchor.is_some() => self.anchor = None,
-            KeyName::Char('q') | KeyName::Esc | KeyName::Ctrl('c') => {
+        if key == KeyName::Esc && self.anchor.is_some() {
+            self.anchor = None;
+            return Asked::Nothing;
+        }
+        let Some(act) = keys::act(key) else {
+            self.choose(key);
+            return Asked::Nothing;
+        };
+        match act {
+            Act::Move => {
+                let (dx, dy) = arrow(key);
+                self.step(dx, dy);
+            }
+            Act::Put => self.put(),
+            Act::Undo => self.undo(),
+            Act::Redo => self.redo(),
+            Act::Save => return self.save(twice),
+            Act::Publish => return self.publish(twice),
+            Act::Drive => return self.drive(),
+            Act::DriveHere => {
+                self.awaiting = Awaiting::Heading;
+                self.note = Some("race from here: an arrow faces the car".into());
+            }
+            Act::RacingLine => self.toggle_line(),
+            Act::Name => self.ask(Setting::Name),
+            Act::Size => self.ask(Setting::Size),
+            Act::FewerLaps => self.add_laps(-1),
+            Act::MoreLaps => self.add_laps(1),
+            Act::Smaller => self.size = (self.size - 1).max(1),
+            Act::Bigger => self.size = (self.size + 1).min(MAX_SIZE),
+            Act::Help => self.awaiting = Awaiting::Help,
+            Act::Leave => {
                 if !self.changed || twice {
                     return Asked::Leave;
                 }
                 self.asked_once = Some(key);
                 self.note = Some("changes not saved: again to leave, Ctrl-S saves".into());
             }
-            key => self.choose(key),
         }
         Asked::Nothing
     }
@@ -345,19 +385,6 @@ impl Editor {
         self.check();
     }
 
-    /// Racing the drawing, if it can be raced; else why not, said.
-    fn drive(&mut self) -> Asked {
-        let last = &self.checker.last;
-        if !self.checker.current() {
-            self.note = Some("still checking: d again in a moment".into());
-        } else if let Some(p) = last.problems.first() {
-            self.note = Some(format!("not raceable yet: {}", p.message));
-        } else {
-            return Asked::Drive;
-        }
-        Asked::Nothing
-    }
-
     /// Takes the checker's newest answer and the medals timed; returns
     /// whether anything changed.
     pub fn poll(&mut self) -> bool {
@@ -372,6 +399,17 @@ impl Editor {
     /// How many strokes can be undone and redone.
     pub fn history(&self) -> (usize, usize) {
         (self.undo.len(), self.redo.len())
+    }
+}
+
+/// The step an arrow key takes the cursor.
+fn arrow(key: KeyName) -> (isize, isize) {
+    match key {
+        KeyName::Up => (0, -1),
+        KeyName::Down => (0, 1),
+        KeyName::Left => (-1, 0),
+        KeyName::Right => (1, 0),
+        _ => (0, 0),
     }
 }
 

@@ -106,7 +106,8 @@ impl Hub {
                 p.clear = true;
                 p.mouse = Some(false);
             }
-            Some(Asked::Drive) => try_drawing(b),
+            Some(Asked::Drive) => try_drawing(b, b.editor.draft.text()),
+            Some(Asked::DriveHere(heading)) => try_drawing(b, b.editor.text_from_cursor(heading)),
             Some(Asked::Save) => self.save_drawing(id),
             Some(Asked::Publish) => self.publish_drawing(id),
             Some(Asked::Nothing) | None => {}
@@ -418,10 +419,10 @@ impl Hub {
     }
 }
 
-/// Works out the drawing's racing line on a thread of its own, to try
-/// it once it is ready ([`Hub::poll_builders`]).
-fn try_drawing(b: &mut Builder) {
-    let text = b.editor.draft.text();
+/// Works out the racing line of the drawing, as `text` (from its start
+/// or from the cursor), on a thread of its own, to try it once it is
+/// ready ([`Hub::poll_builders`]).
+fn try_drawing(b: &mut Builder, text: String) {
     let name = b.editor.name().unwrap_or_else(|| "drawing".into());
     let (tell, coming) = channel();
     let spawned = std::thread::Builder::new()

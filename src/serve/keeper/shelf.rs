@@ -1,11 +1,12 @@
 //! The players' tracks on the records' thread (docs/SERVE.md, "Players'
 //! tracks"): kept, listed, opened, published and taken back when a
 //! player asks, and every [`LOOK_EVERY`] the published ones read, each
-//! new one parsed and its racing line worked out here, so that neither a
-//! track's size nor the database's pace reaches the hub.
+//! new one parsed and its racing line worked out on a thread of their
+//! own ([`Catalogue`]), so that neither a track's size nor the
+//! database's pace reaches the hub, nor a large track's line the laps.
 
-use std::collections::HashMap;
-use std::sync::mpsc::Sender;
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use super::Answer;
@@ -67,14 +68,72 @@ impl std::fmt::Debug for PlayersTrack {
     }
 }
 
-/// What the thread knows of the published tracks: the racing lines
-/// worked out, by track (maker, name, content id), and the list last
-/// told to the hub.
-#[derive(Default)]
+/// A published track as the records' thread knows it: maker, name,
+/// content id.
+type Key = (String, String, String);
+
+fn key_of(s: &Shelved) -> Key {
+    (s.owner.clone(), s.name.clone(), s.track_id.clone())
+}
+
+/// The published tracks as the records' thread reads them, handed to a
+/// thread of their own that parses each new one and works out its
+/// racing line (a large track's takes long enough to hold laps and
+/// boards back), which tells the hub.
 pub struct Catalogue {
     next: Option<Instant>,
-    made: HashMap<(String, String, String), Offered>,
+    /// The tracks whose files went to the lines' thread.
+    sent: HashSet<Key>,
+    /// The list last handed on.
     told: Option<Vec<Shelved>>,
+    lines: Sender<Vec<(Shelved, Option<String>)>>,
+}
+
+impl Catalogue {
+    /// The catalogue, its lines' thread telling `answers`.
+    pub fn new(answers: Sender<Answer>) -> Catalogue {
+        let (lines, batches) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("skid-tracks".into())
+            .spawn(move || work_out_lines(&batches, &answers));
+        if let Err(e) = spawned {
+            eprintln!("skid serve: players' tracks will not be offered: {e}");
+        }
+        Catalogue {
+            next: None,
+            sent: HashSet::new(),
+            told: None,
+            lines,
+        }
+    }
+}
+
+/// The lines' thread: each list of published tracks, the files of the
+/// new ones with it, to the hub ready to race (a track that no longer
+/// parses or races is left out), until the records' thread hangs up.
+fn work_out_lines(batches: &Receiver<Vec<(Shelved, Option<String>)>>, answers: &Sender<Answer>) {
+    let mut made: HashMap<Key, Offered> = HashMap::new();
+    for batch in batches {
+        let mut ready = Vec::new();
+        for (shelved, body) in batch {
+            let key = key_of(&shelved);
+            if let Some(body) = body {
+                let path = format!("{} by {}", shelved.name, shelved.maker);
+                let name = shelved.name.clone();
+                if let Ok(choice) = TrackChoice::from_text(&path, &body, |_| name) {
+                    made.insert(key.clone(), Offered::new(choice));
+                }
+            }
+            if let Some(offered) = made.get(&key) {
+                let offered = offered.clone();
+                ready.push(PlayersTrack { shelved, offered });
+            }
+        }
+        made.retain(|k, _| ready.iter().any(|t| key_of(&t.shelved) == *k));
+        if answers.send(Answer::Published(ready)).is_err() {
+            return;
+        }
+    }
 }
 
 /// A job's answer, or why it found no database (said to the player).
@@ -130,16 +189,11 @@ pub fn answer(link: &mut Breaker, job: TrackJob, answers: &Sender<Answer>) -> Re
     answers.send(Answer::Tracks(news)).map_err(|_| ())
 }
 
-/// Reads the published tracks when a look is due (`now`) and tells the
-/// hub the list when it changed, each with its racing line (worked out
-/// once; a track that no longer parses or races is left out); errs when
-/// the hub is gone.
-pub fn look(
-    link: &mut Breaker,
-    cat: &mut Catalogue,
-    now: Instant,
-    answers: &Sender<Answer>,
-) -> Result<(), ()> {
+/// Reads the published tracks when a look is due (`now`) and, when the
+/// list changed, hands it to the lines' thread with the files of the
+/// tracks new to it (a file not read now is read at the next look);
+/// errs when that thread is gone.
+pub fn look(link: &mut Breaker, cat: &mut Catalogue, now: Instant) -> Result<(), ()> {
     if cat.next.is_some_and(|at| now < at) {
         return Ok(());
     }
@@ -150,32 +204,23 @@ pub fn look(
     if cat.told.as_ref() == Some(&listed) {
         return Ok(());
     }
-    let mut ready = Vec::new();
+    let mut batch = Vec::new();
+    let mut whole = true;
     for shelved in &listed {
-        let key = (
-            shelved.owner.clone(),
-            shelved.name.clone(),
-            shelved.track_id.clone(),
-        );
-        if !cat.made.contains_key(&key) {
+        let key = key_of(shelved);
+        let body = if cat.sent.contains(&key) {
+            None
+        } else {
             let Some(Some(body)) = link.ask(|db| db.track_body(&shelved.owner, &shelved.name))
             else {
+                whole = false;
                 continue;
             };
-            let path = format!("{} by {}", shelved.name, shelved.maker);
-            let Ok(choice) = TrackChoice::from_text(&path, &body, |_| shelved.name.clone()) else {
-                continue;
-            };
-            cat.made.insert(key.clone(), Offered::new(choice));
-        }
-        ready.push(PlayersTrack {
-            shelved: shelved.clone(),
-            offered: cat.made[&key].clone(),
-        });
+            Some(body)
+        };
+        batch.push((shelved.clone(), body));
     }
-    cat.made.retain(|(o, n, id), _| {
-        (listed.iter()).any(|s| (&s.owner, &s.name, &s.track_id) == (o, n, id))
-    });
-    cat.told = Some(listed);
-    answers.send(Answer::Published(ready)).map_err(|_| ())
+    cat.sent = batch.iter().map(|(s, _)| key_of(s)).collect();
+    cat.told = whole.then_some(listed);
+    cat.lines.send(batch).map_err(|_| ())
 }

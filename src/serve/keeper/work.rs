@@ -52,7 +52,7 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
     let mut next_changes = Instant::now();
     let mut online = r.link.up();
     let mut rooms = Rooms::default();
-    let mut catalogue = shelf::Catalogue::default();
+    let mut catalogue = shelf::Catalogue::new(answers.clone());
     loop {
         let (first, ending) = match jobs.recv_timeout(CHANGES_EVERY) {
             Ok(job) => (Some(job), false),
@@ -117,7 +117,7 @@ pub fn work(mut r: Records, jobs: &Receiver<Job>, answers: &Sender<Answer>) {
             }
         }
         if publish(&mut r.link, &mut rooms, answers).is_err()
-            || shelf::look(&mut r.link, &mut catalogue, Instant::now(), answers).is_err()
+            || shelf::look(&mut r.link, &mut catalogue, Instant::now()).is_err()
         {
             return;
         }

@@ -332,7 +332,7 @@ fn every_bundled_track_opens_and_saves_as_the_same_bytes() {
     for (name, text) in skid::track::bundled::TRACKS {
         let path = dir.join(format!("{name}.track"));
         std::fs::write(&path, text).unwrap();
-        let (draft, at) = skid::cli::edit::open(Some(path.to_str().unwrap())).unwrap();
+        let (draft, at) = skid::app::edit::open(Some(path.to_str().unwrap())).unwrap();
         let mut e = Editor::new(draft, at, false);
         e.key(skid::input::keys::KeyName::Ctrl('s'));
         assert!(

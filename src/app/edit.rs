@@ -13,8 +13,58 @@ use ratatui::layout::Size;
 
 use crate::console::damage::Damage;
 use crate::console::{Console, Frames};
+use std::path::{Path, PathBuf};
+
+use crate::base::diag::Diagnostics;
+use crate::race::TrackChoice;
 use crate::race::edit::{Asked, Editor};
 use crate::race::session::screen_size;
+use crate::track::bundled;
+use crate::track::draft::Draft;
+
+/// A new track's size in cells.
+const NEW: (usize, usize) = (60, 20);
+
+/// The drawing `arg` names and where it is saved: the file if it exists;
+/// else a copy of the bundled track of that name, saved as `NAME.track`;
+/// else a new track, saved to `arg` (`untitled.track` without one).
+pub fn open(arg: Option<&str>) -> Result<(Draft, PathBuf), Diagnostics> {
+    let arg = arg.unwrap_or("untitled.track");
+    let path = Path::new(arg);
+    if path.exists() {
+        let bytes = crate::base::diag::read_file(arg)?;
+        let text = crate::base::diag::utf8(arg, &bytes)?;
+        return Ok((Draft::read(text), path.to_path_buf()));
+    }
+    if let Some((name, text)) = bundled::TRACKS.iter().find(|(n, _)| *n == arg) {
+        return Ok((Draft::read(text), PathBuf::from(format!("{name}.track"))));
+    }
+    Ok((Draft::new(NEW.0, NEW.1), path.to_path_buf()))
+}
+
+/// The title menu's Build a track: the editor on what `skid edit` with
+/// no file opens, run on `console` until the person leaves it; a track
+/// saved that races is then among the menu's, selected.
+pub fn build<C: Console>(console: &mut C, app: &mut crate::app::App) -> io::Result<()> {
+    let (draft, path) = match open(None) {
+        Ok(opened) => opened,
+        Err(e) => {
+            app.notices.push(e.to_string());
+            return Ok(());
+        }
+    };
+    let mut editor = Editor::new(draft, path.clone(), true);
+    run(console, &mut editor, app.session.color)?;
+    let shown = path.display().to_string();
+    // Named by its file, as a track given by path is.
+    let stem = (path.file_stem()).map_or_else(|| shown.clone(), |s| s.to_string_lossy().into());
+    let saved = std::fs::read_to_string(&path).ok();
+    let raced = saved.and_then(|text| TrackChoice::from_text(&shown, &text, |_| stem).ok());
+    if let Some(choice) = raced {
+        app.add_choice(choice);
+    }
+    Ok(())
+}
 
 /// How long the loop waits for a key before it looks for the checks'
 /// answer again.

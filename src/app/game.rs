@@ -159,7 +159,11 @@ pub fn run<C: Console>(
             .as_ref()
             .and_then(|r| r.view(LOCAL))
             .is_some_and(|v| v.replay_done());
-        if app.quit || (settings.quit_at_end && (replay_over || app.screen == Screen::Results)) {
+        // The title menu's Build a track: the caller runs the editor.
+        if app.quit
+            || app.editor_asked
+            || (settings.quit_at_end && (replay_over || app.screen == Screen::Results))
+        {
             break;
         }
         let seat = app.race.as_ref().and_then(|race| race.seat(LOCAL));

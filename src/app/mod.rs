@@ -26,6 +26,7 @@ use crate::track::{Raceable, bundled};
 
 use crate::ai::race_line;
 pub use crate::input::keys::Command;
+use crate::race::setup::Row;
 use crate::race::{Entry, Menu, Race, Setup, TrackChoice, presets};
 pub use paint::{draw, paint};
 use planner::{Planned, Planner};
@@ -84,6 +85,10 @@ pub struct App {
     pub race: Option<Race>,
     pub paused: bool,
     pub quit: bool,
+    /// The title menu's Build a track was chosen: the game's loop ends
+    /// for its caller to run the editor ([`edit::build`]) and the game
+    /// again, back at the menu.
+    pub editor_asked: bool,
     /// Whether the race was started from the title menu: q then goes
     /// back to it instead of quitting.
     from_menu: bool,
@@ -168,6 +173,7 @@ impl App {
                 laps: opts.laps.unwrap_or(0),
                 opponents: opts.opponents.min(7),
                 rivals: opts.rivals,
+                build: true,
                 ..Menu::new(track, model)
             },
             choices,
@@ -179,6 +185,7 @@ impl App {
             },
             paused: false,
             quit: false,
+            editor_asked: false,
             from_menu: false,
             hz: opts.hz.max(1),
             replay: opts.replay,
@@ -449,8 +456,24 @@ impl App {
         self.refresh_best();
     }
 
+    /// `choice` among the menu's tracks (in place of one of its name),
+    /// selected: a track just built.
+    pub fn add_choice(&mut self, choice: TrackChoice) {
+        let at = self.choices.iter().position(|c| c.name == choice.name);
+        let at = at.unwrap_or_else(|| {
+            self.choices.push(choice.clone());
+            self.choices.len() - 1
+        });
+        self.choices[at] = choice;
+        self.menu.track = at;
+        self.menu.row = Row::Start;
+        self.refresh_best();
+    }
+
     fn menu_command(&mut self, cmd: Command) {
-        if cmd == Command::Enter {
+        if cmd == Command::Enter && self.menu.row == Row::Build {
+            self.editor_asked = true;
+        } else if cmd == Command::Enter {
             self.from_menu = true;
             self.start_race();
         } else {

@@ -69,6 +69,7 @@ impl App {
             aided: self.menu_aided,
             hz: self.hz,
             planning: self.planner.as_ref().is_some_and(|p| p.wanted),
+            build: self.menu.build,
         }
     }
 }

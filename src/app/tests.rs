@@ -71,6 +71,12 @@ fn the_menu_cycles_rows_and_values() {
         ..Options::default()
     });
     assert_eq!(app.menu.row, Row::Start, "Start is selected");
+    // Beside Start, Build a track: Enter asks for the editor, no race.
+    app.command(Command::Down);
+    assert_eq!(app.menu.row, Row::Build);
+    app.command(Command::Enter);
+    assert!(app.editor_asked && app.screen == Screen::Menu);
+    app.editor_asked = false;
     app.command(Command::Down);
     assert_eq!(app.menu.row, Row::Track);
     app.command(Command::Left);

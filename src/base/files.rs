@@ -62,7 +62,11 @@ pub fn write_atomic(
     bytes: &[u8],
     before_rename: impl FnOnce() -> io::Result<()>,
 ) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    // A bare file name's directory is the current one (its parent is
+    // the empty path, which cannot be opened to sync).
+    let dir = (path.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let (tmp, mut f) = create_temp(dir, path)?;
     let result = (|| {
         f.write_all(bytes)?;

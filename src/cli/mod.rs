@@ -229,6 +229,25 @@ fn game_options(
     })
 }
 
+/// The game in this terminal, and the editor whenever the title menu
+/// asks for it (the game again after it, at the menu), until the player
+/// quits; the terminal given back before it returns. The stats are the
+/// last game's.
+fn in_terminal(
+    app: &mut App,
+    settings: &Settings,
+    mut recorder: Option<&mut crate::race::script::Recorder>,
+) -> std::io::Result<game::Stats> {
+    let mut console = term::Local::enter()?;
+    loop {
+        let stats = game::run(&mut console, app, settings, recorder.as_deref_mut())?;
+        if !std::mem::take(&mut app.editor_asked) {
+            return Ok(stats);
+        }
+        crate::app::edit::build(&mut console, app)?;
+    }
+}
+
 fn play(p: Play) -> Outcome {
     use std::io::IsTerminal;
     // The files named are read first, and a replay checked against its
@@ -298,8 +317,7 @@ fn play(p: Play) -> Outcome {
     };
     // The terminal is given back (the console dropped) before anything
     // more is written.
-    let stats = term::Local::enter()
-        .and_then(|mut console| game::run(&mut console, &mut app, &settings, recorder.as_mut()))
+    let stats = in_terminal(&mut app, &settings, recorder.as_mut())
         .map_err(|e| Diagnostics::from(Diagnostic::file("terminal", e.to_string())))?;
     let seat = app.race.as_ref().and_then(|race| race.seat(LOCAL));
     if let (Some(rec), Some(path), Some(seat)) = (&mut recorder, &p.record, seat) {

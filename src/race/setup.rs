@@ -167,6 +167,9 @@ pub struct Menu {
     /// Whether the steering aid may steer (`race::aid`): off, nobody's
     /// keys are helped and every lap is unaided.
     pub aid: bool,
+    /// Whether the menu offers the track editor beside Start (local
+    /// play's title menu does; a server's room does not).
+    pub build: bool,
 }
 
 /// The title menu's rows, top to bottom: the menu's keys move through
@@ -181,10 +184,13 @@ pub enum Row {
     Level,
     Aid,
     Start,
+    /// The track editor, beside Start (the title menu's alone:
+    /// [`Menu::build`]).
+    Build,
 }
 
 impl Row {
-    pub const ALL: [Row; 8] = [
+    pub const ALL: [Row; 9] = [
         Row::Track,
         Row::Model,
         Row::Car,
@@ -193,6 +199,7 @@ impl Row {
         Row::Level,
         Row::Aid,
         Row::Start,
+        Row::Build,
     ];
 
     /// The row `d` rows down (up if negative), wrapping.
@@ -209,12 +216,12 @@ impl Menu {
     /// track's own. Returns whether the selection changed (Left or Right).
     pub fn apply(&mut self, cmd: Command, tracks: usize, cars: usize, own: u32) -> bool {
         let d = match cmd {
-            Command::Up => {
-                self.row = self.row.moved(-1);
-                return false;
-            }
-            Command::Down => {
-                self.row = self.row.moved(1);
+            Command::Up | Command::Down => {
+                let d = if cmd == Command::Up { -1 } else { 1 };
+                self.row = self.row.moved(d);
+                if self.row == Row::Build && !self.build {
+                    self.row = self.row.moved(d);
+                }
                 return false;
             }
             Command::Left => -1,
@@ -244,7 +251,7 @@ impl Menu {
                 self.rivals = LEVELS[step(i, d, LEVELS.len() - 1)];
             }
             Row::Aid => self.aid = !self.aid,
-            Row::Start => {}
+            Row::Start | Row::Build => {}
         }
         true
     }
@@ -263,6 +270,7 @@ impl Menu {
             opponents: 0,
             rivals: Medal::Silver,
             aid: true,
+            build: false,
         }
     }
 
@@ -313,6 +321,29 @@ fn wrap(i: usize, d: i64, n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Build a track is the title menu's: a menu without it (a server's
+    /// room) goes round every other row and never stops there.
+    #[test]
+    fn only_a_menu_that_offers_the_editor_stops_at_build() {
+        for (build, down) in [(false, 8), (true, 9)] {
+            let mut menu = Menu {
+                build,
+                ..Menu::new(0, ModelKind::Arcade)
+            };
+            let mut seen = Vec::new();
+            for _ in 0..down {
+                menu.apply(Command::Down, 1, 1, 1);
+                seen.push(menu.row);
+            }
+            assert_eq!(seen.contains(&Row::Build), build);
+            assert_eq!(menu.row, Row::Start, "round to Start in {down}");
+            menu.row = Row::Track;
+            menu.apply(Command::Up, 1, 1, 1);
+            let above = if build { Row::Build } else { Row::Start };
+            assert_eq!(menu.row, above, "up from the first row");
+        }
+    }
 
     #[test]
     fn laps_and_rivals_stop_at_their_ends_and_lists_wrap() {

@@ -254,7 +254,7 @@ pub fn room(buf: &mut Buffer, area: Rect, s: &RoomScreen) {
     );
     if s.host {
         let (text, style) = selector::start(s.row == Row::Start);
-        pieces.push(Piece::Line(text.into(), style));
+        pieces.push(Piece::Line(text, style));
     }
     // Racers of the seats; whoever is past them watches. With a crowd
     // watching, no gap above them: the board needs the line at 80x24.

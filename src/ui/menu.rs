@@ -28,6 +28,8 @@ pub struct MenuView<'a> {
     pub hz: u32,
     /// Whether Start waits on the racing line being planned.
     pub planning: bool,
+    /// Whether the track editor is offered beside Start.
+    pub build: bool,
 }
 
 const TITLE: [&str; 3] = [
@@ -123,5 +125,13 @@ fn rows(buf: &mut Buffer, area: Rect, v: &MenuView<'_>) {
     let y = column::stack(buf, notes, about);
     let (start, style) = super::selector::start(v.row == Row::Start);
     let rest = Rect::new(area.x, y, area.width, area.bottom() - y);
-    column::stack(buf, rest, [Piece::Gap, Piece::Line(start.into(), style)]);
+    column::stack(buf, rest, [Piece::Gap, Piece::Line(start, style)]);
+    if v.build && rest.height > 1 {
+        let (build, style) = super::selector::button("Build a track", v.row == Row::Build);
+        let x = rest.x + 22;
+        if x < rest.right() {
+            let room = usize::from(rest.right() - x);
+            buf.set_stringn(x, rest.y + 1, build, room, style);
+        }
+    }
 }

@@ -23,13 +23,18 @@ pub fn row(label: &str, value: &str, selected: bool, editable: bool) -> (String,
 }
 
 /// The row that starts the race.
-pub fn start(selected: bool) -> (&'static str, Style) {
+pub fn start(selected: bool) -> (String, Style) {
+    button("Start race", selected)
+}
+
+/// A row that does `what` at Enter: `› [ what ]` selected.
+pub fn button(what: &str, selected: bool) -> (String, Style) {
     if selected {
         let style = Style::new()
             .fg(THEME.accent)
             .add_modifier(Modifier::BOLD | Modifier::REVERSED);
-        ("› [ Start race ]", style)
+        (format!("› [ {what} ]"), style)
     } else {
-        ("  [ Start race ]", Style::new().fg(THEME.text))
+        (format!("  [ {what} ]"), Style::new().fg(THEME.text))
     }
 }

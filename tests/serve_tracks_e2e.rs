@@ -194,6 +194,14 @@ fn ben_races_it(ben: &Tmux) {
     // His own track may not take her track's name, nor pass the cap.
     ben.keys(&["Up", "Enter"]);
     wait_all(ben, &["EDIT New track"], 5);
+    // The mouse, over SSH: a press at column 6, row 4 (SGR, from 1)
+    // paints the cell (5, 3) with the brush, and the cursor goes there.
+    let press = "1b 5b 3c 30 3b 36 3b 34 4d 1b 5b 3c 30 3b 36 3b 34 6d";
+    let mut hex = vec!["send-keys", "-t", "e2e", "-H"];
+    hex.extend(press.split(' '));
+    ben.run(&hex);
+    let clicked = wait_all(ben, &["5,3 of 60x20", "EDIT New track *"], 5);
+    assert!(clicked.contains("EDIT New track *"), "{clicked}");
     let d = Drawer { t: ben, at: (0, 0) };
     d.type_in("n", "Ann Ring");
     d.keys(&["C-s", "C-s"]);

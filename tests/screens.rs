@@ -57,6 +57,13 @@
 //!   player's finish (ENDS IN 30 s, YOU 1:29.41 FIN, the computer cars
 //!   still on lap 5, their gaps counted among themselves).
 //!
+//! Re-blessed 2026-12-07 for the title menu's Build a track (issue 64),
+//! each file looked at: `title_80x24`, `title_160x48` and its colours
+//! show `[ Build a track ]` on Start's line, to its right inside the box
+//! (Down from Start reaches it, Enter opens the editor), unselected, in
+//! the text colour (`w`, its two leading spaces too) while Start keeps
+//! the cursor and the accent; nothing else moved, no row was added.
+//!
 //! Re-blessed 2026-12-06 for the room's host deciding the steering aid
 //! (issue 60): `title_80x24`, `title_160x48` and its colours gain the
 //! menu's Aid row, `◀ allowed ▶` (the default), under Rivals, in the

@@ -22,17 +22,8 @@ use skid::race::TrackChoice;
 /// `skid serve` on a free port, its laps in `database`, offering today's
 /// track and pocket.
 fn serve(dir: &Path, database: &str) -> (server::Server, SocketAddr) {
-    let args = [
-        "--database",
-        database,
-        "--data-dir",
-        dir.to_str().unwrap(),
-        "--track",
-        "daily",
-        "--track",
-        "pocket",
-    ];
-    server::serve(env!("CARGO_BIN_EXE_skid"), &args)
+    let bin = env!("CARGO_BIN_EXE_skid");
+    server::sharing(bin, dir, database, &["daily", "pocket"])
 }
 
 #[test]

@@ -24,15 +24,8 @@ use openssh::{Tmux, key, ssh, ssh_guest, w_held_to_the_results, wait_all};
 
 /// `skid serve` on a free port, sharing `database`, offering pocket.
 fn serve(dir: &std::path::Path, database: &str) -> (server::Server, u16) {
-    let args = [
-        "--database",
-        database,
-        "--data-dir",
-        dir.to_str().unwrap(),
-        "--track",
-        "pocket",
-    ];
-    let (server, addr) = server::serve(env!("CARGO_BIN_EXE_skid"), &args);
+    let bin = env!("CARGO_BIN_EXE_skid");
+    let (server, addr) = server::sharing(bin, dir, database, &["pocket"]);
     (server, addr.port())
 }
 

@@ -37,6 +37,14 @@ pub enum Place {
     Edit,
 }
 
+/// The rooms lobbies list (no trial of a drawing), in their order,
+/// with their numbers.
+pub fn in_lobby(rooms: &BTreeMap<u32, Room>) -> impl Iterator<Item = (u32, &Room)> {
+    (rooms.iter())
+        .filter(|(_, room)| room.listed_in_lobby())
+        .map(|(&r, room)| (r, room))
+}
+
 /// The race player `id` drives in, with their seat, while one runs in
 /// their room.
 pub fn running_mut(

@@ -27,6 +27,21 @@ pub enum LobbyRow {
     Build,
 }
 
+use std::collections::BTreeMap;
+
+use super::keeper::PlayersTrack;
+use super::room::{Room, in_lobby};
+
+/// The published tracks a player keyed `identity` sees in their lobby
+/// (another maker's: their own are their `Mine` rows), each with its
+/// place among all of them.
+pub fn theirs<'a>(
+    published: &'a [PlayersTrack],
+    identity: Option<&'a str>,
+) -> impl Iterator<Item = (usize, &'a PlayersTrack)> {
+    (published.iter().enumerate()).filter(move |(_, t)| Some(t.shelved.owner.as_str()) != identity)
+}
+
 /// How many rows of a kind there are, and which is the `n`-th.
 type Kind = (usize, fn(usize) -> LobbyRow);
 
@@ -46,6 +61,27 @@ pub struct Rows {
 }
 
 impl Rows {
+    /// The rows of the lobby of a player keyed `identity` (none: a
+    /// guest) who keeps `mine` tracks, where today's track is offered
+    /// or not, `published` are the players' tracks, `rooms` this
+    /// server's and `elsewhere` rooms on the others.
+    pub fn new(
+        today: bool,
+        published: &[PlayersTrack],
+        identity: Option<&str>,
+        mine: usize,
+        rooms: &BTreeMap<u32, Room>,
+        elsewhere: usize,
+    ) -> Rows {
+        Rows {
+            today,
+            tracks: theirs(published, identity).count(),
+            mine,
+            here: in_lobby(rooms).count(),
+            elsewhere,
+        }
+    }
+
     /// The rows above the rooms.
     pub fn top(&self) -> usize {
         1 + usize::from(self.today)

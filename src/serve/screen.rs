@@ -18,8 +18,8 @@ use crate::ui::{self, lobby, overlay};
 use super::db::{Board, Boards, Listed, Shelved};
 use super::keeper::{Best, LapKey, PlayersTrack};
 use super::offered::Offered;
-use super::room::{Place, PlayerId, Room};
-use super::rows::{LobbyRow, Rows};
+use super::room::{Place, PlayerId, Room, in_lobby};
+use super::rows::{LobbyRow, Rows, theirs};
 
 /// The lobby's rows in a frame turn, this server's rooms then the other
 /// servers' ([`elsewhere_rows`]): worked out once, by the first lobby
@@ -175,9 +175,8 @@ impl View<'_> {
     /// The lobby's rows below the rooms ([`Rows`]): the other players'
     /// published tracks, the player's own, and building a track.
     fn bottom_rows(&self) -> Vec<String> {
-        let theirs = (self.published.iter().zip(self.track_lines))
-            .filter(|(t, _)| Some(t.shelved.owner.as_str()) != self.identity)
-            .map(|(_, line)| line.clone());
+        let theirs =
+            theirs(self.published, self.identity).map(|(i, _)| self.track_lines[i].clone());
         let mine = self.shelf.iter().map(|t| {
             let how = if t.published {
                 "published"
@@ -191,16 +190,14 @@ impl View<'_> {
 
     /// How many rows of each kind the lobby has.
     fn row_counts(&self) -> Rows {
-        let theirs = (self.published.iter())
-            .filter(|t| Some(t.shelved.owner.as_str()) != self.identity)
-            .count();
-        Rows {
-            today: self.today,
-            tracks: theirs,
-            mine: self.shelf.len(),
-            here: self.rooms.values().filter(|r| r.listed_in_lobby()).count(),
-            elsewhere: self.elsewhere.len(),
-        }
+        Rows::new(
+            self.today,
+            self.published,
+            self.identity,
+            self.shelf.len(),
+            self.rooms,
+            self.elsewhere.len(),
+        )
     }
 
     /// The lobby's rows this turn ([`LobbyRows`]).
@@ -232,7 +229,7 @@ impl View<'_> {
     /// offered track, if anyone has one.
     fn lobby_board(&self, row: usize) -> Vec<String> {
         let room = match self.row_counts().at(row) {
-            Some(LobbyRow::Here(i)) => self.rooms.values().filter(|r| r.listed_in_lobby()).nth(i),
+            Some(LobbyRow::Here(i)) => in_lobby(self.rooms).nth(i).map(|(_, r)| r),
             _ => None,
         };
         let boards = room.and_then(|r| Some((r, self.boards.get(r.board.as_ref()?)?)));
@@ -387,10 +384,8 @@ fn top_lines(board: &Board) -> impl Iterator<Item = String> + '_ {
 
 /// The lobby's rows, for its screen.
 fn lobby_rows(hub_rooms: &BTreeMap<u32, Room>, tracks: &[Offered]) -> Vec<lobby::RoomLine> {
-    hub_rooms
-        .values()
-        .filter(|room| room.listed_in_lobby())
-        .map(|room| {
+    in_lobby(hub_rooms)
+        .map(|(_, room)| {
             let t = &room.offered(tracks).choice;
             lobby::RoomLine {
                 id: room.id,

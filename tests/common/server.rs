@@ -59,6 +59,22 @@ pub fn serve<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr) {
     (server, addr)
 }
 
+/// `bin serve` ([`serve`]) keeping its laps in `database`, its data in
+/// `dir`, offering `tracks`.
+pub fn sharing(
+    bin: &str,
+    dir: &std::path::Path,
+    database: &str,
+    tracks: &[&str],
+) -> (Server, SocketAddr) {
+    let dir = dir.to_str().expect("a data directory named in UTF-8");
+    let mut args = vec!["--database", database, "--data-dir", dir];
+    for track in tracks {
+        args.extend(["--track", track]);
+    }
+    serve(bin, &args)
+}
+
 /// [`spawn`], then the address its first log line names, and the rest
 /// of its log as it comes.
 pub fn logged<S: AsRef<OsStr>>(bin: &str, args: &[S]) -> (Server, SocketAddr, Log) {

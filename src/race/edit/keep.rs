@@ -17,12 +17,13 @@ pub struct Served {
     pub keyed: bool,
     /// Whether every lobby lists the track as kept.
     pub published: bool,
-    /// The drawing being saved, until the server says what came of it.
-    pub saving: Option<String>,
+    /// The drawing being saved, and whether the checks said it races,
+    /// until the server says what came of it.
+    pub saving: Option<(String, bool)>,
 }
 
 /// What a guest is told who tries to keep a track.
-const GUEST: &str = "a guest's tracks are not kept: connect with your SSH key to keep them";
+pub const GUEST: &str = "a guest's tracks are not kept: connect with your SSH key to keep them";
 
 impl Editor {
     /// Where the drawing is kept, as its screen says: the file's name,
@@ -58,23 +59,28 @@ impl Editor {
         let Some(served) = &mut self.served else {
             let written = crate::base::files::write_atomic(&self.path, text.as_bytes(), || Ok(()));
             let place = self.path.display().to_string();
-            self.kept(text, written.map(|()| place).map_err(|e| e.to_string()));
+            let place = written.map(|()| place).map_err(|e| e.to_string());
+            self.kept(text, raceable, place);
             return Asked::Nothing;
         };
         if !served.keyed {
             self.note = Some(GUEST.into());
             return Asked::Nothing;
         }
-        served.saving = Some(text);
+        served.saving = Some((text, raceable));
         self.note = Some("saving…".into());
         Asked::Save
     }
 
-    /// What came of keeping the drawing `text`: kept at `place` (the
-    /// file's path, or the server's words), or not, and why. The track
-    /// is unchanged since if the drawing is still `text`; its medals are
-    /// timed if it races.
-    pub fn kept(&mut self, text: String, place: Result<String, String>) {
+    /// What came of keeping the drawing `text` (`raceable` as the checks
+    /// said when it was saved): kept at `place` (the file's path, or the
+    /// server's words), or not, and why. The track is unchanged since if
+    /// the drawing is still `text`; its medals are timed if it races.
+    /// A server's save is over.
+    pub fn kept(&mut self, text: String, raceable: bool, place: Result<String, String>) {
+        if let Some(served) = &mut self.served {
+            served.saving = None;
+        }
         let place = match place {
             Ok(place) => place,
             Err(why) => {
@@ -82,8 +88,6 @@ impl Editor {
                 return;
             }
         };
-        let raced = crate::race::TrackChoice::from_text("track", &text, str::to_string).ok();
-        let raceable = raced.is_some();
         self.changed = self.draft.text() != text;
         let what = if raceable {
             "saved"
@@ -91,11 +95,13 @@ impl Editor {
             "saved as a draft"
         };
         self.note = Some(format!("{what}: {place}"));
-        if let (Some(raced), Some(book)) = (raced, &mut self.book) {
-            let track = raced.track.track();
+        let Some(book) = self.book.as_mut().filter(|_| raceable) else {
+            return;
+        };
+        if let Ok(track) = crate::track::parse("track", text.as_bytes()) {
             let (kind, spec) = (ModelKind::Arcade, CarSpec::default_for(ModelKind::Arcade));
-            let key = crate::race::medals::book::key(track, &spec, kind);
-            let lookup = book.ask(key.clone(), &raced.track, &spec, true);
+            let key = crate::race::medals::book::key(&track, &spec, kind);
+            let lookup = book.ask(key.clone(), &track, &spec, true);
             self.medals = Some((key, lookup));
         }
     }

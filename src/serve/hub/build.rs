@@ -24,6 +24,7 @@ use super::super::keeper::{PlayersTrack, TrackJob, TrackNews};
 use super::super::messages::to_size;
 use super::super::names::{looks_like, visible};
 use super::super::room::{Place, PlayerId, Room};
+use super::super::rows::theirs;
 use super::player::Builder;
 use super::{Hub, Offered};
 
@@ -76,7 +77,7 @@ impl Hub {
         let size = to_size(p.session.size);
         editor.resize(size.width, size.height);
         if p.identity.is_none() {
-            editor.note = Some("a guest draws and drives; a key keeps tracks".into());
+            editor.note = Some(crate::race::edit::keep::GUEST.into());
         }
         p.build = Some(Box::new(Builder {
             editor,
@@ -124,7 +125,8 @@ impl Hub {
             return;
         };
         let editor = &mut b.editor;
-        let Some(text) = editor.served.as_mut().and_then(|s| s.saving.take()) else {
+        let saving = editor.served.as_ref().and_then(|s| s.saving.clone());
+        let Some((text, raceable)) = saving else {
             return;
         };
         let name = editor.name().unwrap_or_default();
@@ -139,9 +141,8 @@ impl Hub {
             Ok(name)
         });
         match kept {
-            Err(why) => editor.kept(text.clone(), Err(why)),
+            Err(why) => editor.kept(text, raceable, Err(why)),
             Ok(name) => {
-                editor.served.as_mut().expect("served").saving = Some(text.clone());
                 self.keeper.tracks(TrackJob::Save {
                     player: id,
                     track: ToShelve {
@@ -188,11 +189,7 @@ impl Hub {
     /// lists them.
     pub(super) fn players_track(&self, id: PlayerId, i: usize) -> Option<usize> {
         let me = self.players.get(&id).and_then(|p| p.identity.as_deref());
-        let at = (self.players_tracks.iter())
-            .enumerate()
-            .filter(|(_, t)| Some(t.shelved.owner.as_str()) != me)
-            .nth(i)?
-            .0;
+        let (at, _) = theirs(&self.players_tracks, me).nth(i)?;
         Some(self.base_tracks + at)
     }
 
@@ -292,7 +289,7 @@ impl Hub {
         let Some(served) = editor.served.as_mut() else {
             return;
         };
-        let text = served.saving.take().unwrap_or_default();
+        let (text, raceable) = served.saving.clone().unwrap_or_default();
         let place = match kept {
             Ok(Shelving::Saved { published }) => {
                 served.published = published;
@@ -309,7 +306,7 @@ impl Hub {
             )),
             Err(why) => Err(why),
         };
-        editor.kept(text, place);
+        editor.kept(text, raceable, place);
         if let Some(p) = self.players.get_mut(&id) {
             p.session.dirty = true;
         }
@@ -399,13 +396,15 @@ impl Hub {
                 .map_or(first, |i| self.base_tracks + i);
         }
         self.players_tracks = list;
+        self.relist_tracks();
         self.lobby_changed();
     }
 
-    /// The lobby's line for each published track: name, maker, and its
-    /// gold time in `arcade` once worked out.
-    pub(super) fn track_lines(&self) -> Vec<String> {
-        (self.players_tracks.iter())
+    /// The lobby's line for each published track, written again when
+    /// the tracks or the medals known change (not at each frame): name,
+    /// maker, and its gold time in `arcade` once worked out.
+    pub(super) fn relist_tracks(&mut self) {
+        self.track_lines = (self.players_tracks.iter())
             .map(|t| {
                 let setup = Menu::new(0, ModelKind::Arcade).setup(&t.offered.choice, &self.cars);
                 let key = (t.offered.id.clone(), setup.model, setup.spec.content_id());
@@ -415,7 +414,7 @@ impl Hub {
                 });
                 format!("{} · by {}{gold}", t.shelved.name, t.shelved.maker)
             })
-            .collect()
+            .collect();
     }
 }
 

@@ -83,7 +83,7 @@ struct Shared<'a> {
     freed: AtomicBool,
     /// The tracks players published, and the lobby's line for each.
     published: &'a [PlayersTrack],
-    track_lines: Vec<String>,
+    track_lines: &'a [String],
 }
 
 /// Why a player is taken off the server after a frame turn (none: their
@@ -144,7 +144,7 @@ impl Hub {
             urgent,
             freed: AtomicBool::new(false),
             published: &self.players_tracks,
-            track_lines: self.track_lines(),
+            track_lines: &self.track_lines,
         };
         // A player relayed to another server's room has their screen, and
         // idle time, drawn and kept there.
@@ -258,7 +258,7 @@ impl Player {
                 note: self.note.as_deref(),
                 editor: self.build.as_deref().map(|b| &b.editor),
                 published: hub.published,
-                track_lines: &hub.track_lines,
+                track_lines: hub.track_lines,
                 shelf: &self.shelf,
             };
             self.frames

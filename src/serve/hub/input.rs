@@ -150,8 +150,10 @@ impl Hub {
             (Command::Enter, Some(LobbyRow::Elsewhere(i))) => return self.relay_to(id, i),
             (Command::Enter, Some(LobbyRow::Here(i))) => {
                 let name = name();
-                let listed = self.rooms.iter_mut().filter(|(_, r)| r.listed_in_lobby());
-                let Some((&r, room)) = listed.into_iter().nth(i) else {
+                let Some((r, _)) = super::super::room::in_lobby(&self.rooms).nth(i) else {
+                    return;
+                };
+                let Some(room) = self.rooms.get_mut(&r) else {
                     return;
                 };
                 room.members.push((id, name));

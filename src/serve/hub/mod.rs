@@ -109,6 +109,8 @@ pub struct Hub {
     /// The tracks players published, offered after the server's own
     /// (`tracks` from `base_tracks` on).
     pub players_tracks: Vec<super::keeper::PlayersTrack>,
+    /// The lobby's line for each of them ([`Hub::relist_tracks`]).
+    track_lines: Vec<String>,
     base_tracks: usize,
 }
 
@@ -132,6 +134,7 @@ impl Hub {
             relays: None,
             closing: leaving::Closing::default(),
             players_tracks: Vec::new(),
+            track_lines: Vec::new(),
             base_tracks: tracks_len,
         }
     }
@@ -141,9 +144,8 @@ impl Hub {
     pub(super) fn publish_rooms(&mut self) {
         let (rooms, tracks) = (&self.rooms, &self.tracks);
         let listed = |server: &Published| {
-            (rooms.values())
-                .filter(|r| r.listed_in_lobby())
-                .map(|r| r.listed(server, tracks))
+            (super::room::in_lobby(rooms))
+                .map(|(_, r)| r.listed(server, tracks))
                 .collect()
         };
         self.listing.publish(listed, &mut self.keeper);
@@ -298,16 +300,14 @@ impl Hub {
     /// The lobby's rows as player `id` sees them now.
     fn lobby_rows(&self, id: PlayerId) -> Rows {
         let p = self.players.get(&id);
-        let identity = p.and_then(|p| p.identity.as_deref());
-        Rows {
-            today: self.daily.is_some(),
-            tracks: (self.players_tracks.iter())
-                .filter(|t| Some(t.shelved.owner.as_str()) != identity)
-                .count(),
-            mine: p.map_or(0, |p| p.shelf.len()),
-            here: self.rooms.values().filter(|r| r.listed_in_lobby()).count(),
-            elsewhere: self.listing.elsewhere().len(),
-        }
+        Rows::new(
+            self.daily.is_some(),
+            &self.players_tracks,
+            p.and_then(|p| p.identity.as_deref()),
+            p.map_or(0, |p| p.shelf.len()),
+            &self.rooms,
+            self.listing.elsewhere().len(),
+        )
     }
 
     /// Something the lobby lists changed: every lobby screen is redrawn.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::super::keeper::Wants;
-use super::super::room::{Place, PlayerId, Shown};
+use super::super::room::{Place, PlayerId, Shown, in_lobby};
 use super::super::rows::LobbyRow;
 use super::Hub;
 
@@ -33,15 +33,13 @@ impl Hub {
     /// `changed` names the boards changed since the last time.
     pub(super) fn refresh_rooms(&mut self, changed: &[super::super::keeper::LapKey]) {
         if self.medals.poll() {
+            self.relist_tracks();
             self.lobby_changed();
         }
         let players = &self.players;
         // Keyed players in the lobby whose cursor is on a room, by the
         // room's row: the board the lobby shows them has their place.
-        let listed: Vec<u32> = (self.rooms.iter())
-            .filter(|(_, r)| r.listed_in_lobby())
-            .map(|(&r, _)| r)
-            .collect();
+        let listed: Vec<u32> = in_lobby(&self.rooms).map(|(r, _)| r).collect();
         let mut lookers: BTreeMap<u32, Vec<PlayerId>> = BTreeMap::new();
         for (&id, p) in players {
             if let Place::Lobby { row } = p.place
